@@ -1,0 +1,5 @@
+import sys
+
+from p2pclue.cli import main
+
+sys.exit(main())

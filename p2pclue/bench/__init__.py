@@ -1,0 +1,16 @@
+"""Benchmarks behind ``p2pclue bench``.
+
+Each section is a function ``(emit, quick) -> dict`` that prints readable lines
+through ``emit`` and returns figures for the JSON summary. Like ``cli``, this
+package may read clocks; the layers it measures may not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+Emit = Callable[[str], None]
+Section = Callable[[Emit, bool], dict[str, Any]]
+
+SECTIONS: dict[str, Section] = {}

@@ -1,0 +1,43 @@
+"""Command line: ``p2pclue <subcommand>``.
+
+Each subcommand lives in its own module with ``register(subparsers)``, which
+adds its parser and sets ``func`` to a callable taking the parsed arguments
+and returning the exit status. This keeps ``main`` free of subcommand logic.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from p2pclue import __version__
+from p2pclue.cli import audit, bench, join, simulate
+
+_SUBCOMMANDS = (join, simulate, audit, bench)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="p2pclue",
+        description="Clue for 3 to 6 players on one LAN, with nobody to trust.",
+    )
+    parser.add_argument("--version", action="version", version=f"p2pclue {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in _SUBCOMMANDS:
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    status: int = args.func(args)
+    return status
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

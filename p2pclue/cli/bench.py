@@ -1,0 +1,34 @@
+"""``p2pclue bench``: print speed and size figures (numbers, not pass/fail)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from p2pclue.bench import SECTIONS
+
+
+def register(subparsers: Any) -> None:
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "bench",
+        help="measure the cryptography, a whole game and the audit",
+        description="Measure and print figures; with --json the last line is a JSON object.",
+    )
+    p.add_argument("--json", action="store_true", help="end with one JSON line of all figures")
+    p.add_argument(
+        "--only", action="append", choices=sorted(SECTIONS), help="run only these sections"
+    )
+    p.add_argument("--quick", action="store_true", help="fewer repetitions (for smoke tests)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    figures: dict[str, Any] = {}
+    for name, section in SECTIONS.items():
+        if args.only and name not in args.only:
+            continue
+        figures.update(section(print, args.quick))
+    if args.json:
+        print(json.dumps(figures, sort_keys=True))
+    return 0

@@ -1,0 +1,1 @@
+"""Group, deck operations, zero-knowledge proofs and shared randomness. No I/O."""

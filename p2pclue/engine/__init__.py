@@ -1,0 +1,1 @@
+"""The sans-IO protocol peer: messages in, messages out, time passed in."""

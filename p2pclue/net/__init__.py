@@ -1,0 +1,1 @@
+"""LAN discovery (zeroconf) and transport. Not built yet."""

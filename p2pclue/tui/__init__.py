@@ -1,0 +1,1 @@
+"""The terminal user interface. Not built yet."""
