@@ -1,0 +1,105 @@
+"""Engine errors, split the way h11 splits them.
+
+``LocalProtocolError``: the caller misused the API (asked to move when it is not
+this peer's turn, fed a decision that was not asked for). The peer's state is
+unchanged and the game goes on.
+
+``RemoteProtocolError``: a peer misbehaved. It carries the culprit's seat, the
+rule or proof that failed and the offending frames, so that a ``Blame`` record
+can be built that any third party can check. The receiving engine moves to
+the terminal HALTED state; it never crashes.
+
+``TranscriptError``: a file is not a readable transcript at all (bad magic,
+truncated length prefix, undecodable header). That is neither a game event nor
+a cheat: nothing in it can be attributed to a player.
+
+No message of any of these ever contains secret scalars, hands or plaintext
+shown cards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+class EngineError(Exception):
+    """Base of every error the engine raises on purpose."""
+
+
+class LocalProtocolError(EngineError):
+    """The local caller used the API wrongly; nothing changed."""
+
+
+class TranscriptError(EngineError):
+    """Bytes that are not a readable transcript (as opposed to a readable one that cheats)."""
+
+
+class WireError(EngineError):
+    """A frame or payload that cannot be decoded or whose fields have the wrong shape.
+
+    ``field`` names the offending field (dotted path) when there is one.
+    """
+
+    def __init__(self, reason: str, field: str | None = None) -> None:
+        self.reason = reason
+        self.field = field
+        super().__init__(f"{field}: {reason}" if field else reason)
+
+
+@dataclass(frozen=True)
+class Violation:
+    """What went wrong, in terms a person and a program can both read.
+
+    ``check`` is a short stable identifier: a rule id (``R21``), a proof name
+    (``proof:shuffle``), or a protocol check (``signature``, ``chain``,
+    ``sender``, ``equivocation``, ``randomness``...).
+    """
+
+    check: str
+    reason: str
+
+
+class RemoteProtocolError(EngineError):
+    """A peer sent something invalid; ``culprit`` is its seat.
+
+    ``culprit`` is None only for a frame whose signature does not verify and
+    whose bearer is unknown (a tampered file): nobody can be blamed for it.
+    """
+
+    def __init__(
+        self, culprit: int | None, violation: Violation, evidence: tuple[bytes, ...] = ()
+    ) -> None:
+        self.culprit = culprit
+        self.violation = violation
+        self.evidence = evidence
+        who = "unattributable" if culprit is None else f"seat {culprit}"
+        super().__init__(f"{who}: {violation.check}: {violation.reason}")
+
+
+@dataclass(frozen=True)
+class Blame:
+    """The end of a halted game: who cheated, how, and the signed frames that show it.
+
+    ``index`` is the transcript position at which the offending frame would have
+    been chained (the number of accepted entries at the time).
+    """
+
+    culprit: int | None
+    check: str
+    reason: str
+    index: int
+    evidence: tuple[bytes, ...] = field(default=())
+
+    def to_wire(self) -> dict[str, object]:
+        return {
+            "culprit": self.culprit,
+            "check": self.check,
+            "reason": self.reason,
+            "index": self.index,
+            "evidence": list(self.evidence),
+        }
+
+    @classmethod
+    def from_error(cls, error: RemoteProtocolError, index: int) -> Blame:
+        return cls(error.culprit, error.violation.check, error.violation.reason, index,
+                   error.evidence)

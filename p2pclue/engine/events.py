@@ -1,0 +1,169 @@
+"""What a peer tells its caller, and what the caller asks of it.
+
+Events come out of ``Peer.receive``/``Peer.act``/``Peer.on_timeout``; intents go
+into ``Peer.act``. All are small frozen dataclasses. Events that carry private
+knowledge (``HandDealt``, ``CardShownToMe``) are produced only by the peer that
+is entitled to it, and never enter the transcript.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from p2pclue.engine.errors import Blame
+from p2pclue.rules.board import Square
+
+# ---- events ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Accepted:
+    """A frame was verified and chained at ``index``."""
+
+    index: int
+    sender: int
+    type: str
+
+
+@dataclass(frozen=True)
+class HandDealt:
+    """This peer's own hand, decrypted privately."""
+
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class LeftoversShown:
+    """DEAL-EQUAL leftovers, opened publicly (R7)."""
+
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class WeaponsPlaced:
+    """Weapon card index -> room card index, from shared randomness or the fixed table (R9)."""
+
+    rooms: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True)
+class DiceRolled:
+    seat: int
+    dice: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Suggested:
+    seat: int
+    suspect: int
+    weapon: int
+    room: int
+
+
+@dataclass(frozen=True)
+class Refuted:
+    """``refuter`` showed the suggester a card (which one, only the suggester learns)."""
+
+    refuter: int
+    suggester: int
+    triple: tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class Passed:
+    """``seat`` proved it holds none of ``triple``."""
+
+    seat: int
+    suggester: int
+    triple: tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class CardShownToMe:
+    refuter: int
+    card: int
+
+
+@dataclass(frozen=True)
+class AccusationDecided:
+    seat: int
+    triple: tuple[int, int, int]
+    correct: bool
+
+
+@dataclass(frozen=True)
+class GameOver:
+    result: str
+    """"won" or "nobody"."""
+    winner: int | None
+    envelope: tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class Finished:
+    """Every secret was revealed and checked: the transcript is complete."""
+
+
+@dataclass(frozen=True)
+class Halted:
+    blame: Blame
+
+
+@dataclass(frozen=True)
+class PeerSilent:
+    """``seat`` owes the next message and has not sent it by ``deadline``.
+
+    The engine blames nobody for silence; the caller decides to wait or abandon.
+    """
+
+    seat: int
+    deadline: float
+
+
+Event = (
+    Accepted | HandDealt | LeftoversShown | WeaponsPlaced | DiceRolled | Suggested | Refuted
+    | Passed | CardShownToMe | AccusationDecided | GameOver | Finished | Halted | PeerSilent
+)
+
+# ---- intents: the local player's choices -----------------------------------------------
+
+
+@dataclass(frozen=True)
+class RollDice:
+    pass
+
+
+@dataclass(frozen=True)
+class TakePassage:
+    pass
+
+
+@dataclass(frozen=True)
+class MoveAlong:
+    path: tuple[Square, ...]
+
+
+@dataclass(frozen=True)
+class MakeSuggestion:
+    suspect: int
+    weapon: int
+
+
+@dataclass(frozen=True)
+class ShowCard:
+    card: int
+
+
+@dataclass(frozen=True)
+class MakeAccusation:
+    suspect: int
+    weapon: int
+    room: int
+
+
+@dataclass(frozen=True)
+class EndTurn:
+    pass
+
+
+Intent = RollDice | TakePassage | MoveAlong | MakeSuggestion | ShowCard | MakeAccusation | EndTurn

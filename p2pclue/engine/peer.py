@@ -1,0 +1,915 @@
+"""The protocol peer: one file owns the state machine.
+
+A ``Peer`` is fed frames (``receive``), the local player's choices (``act``) and
+the passing of time (``on_timeout``); it hands back events and queues frames to
+broadcast (``frames_to_send``). It never touches a socket, a thread or a clock.
+With ``seat=None`` it is an observer: ``p2pclue audit`` replays a transcript
+through exactly this code, so live play and audit cannot disagree.
+
+The protocol is strictly sequential: at every point exactly one seat owes the
+next message, and each message names the hash of the previous transcript entry.
+That gives every honest peer the same, byte-identical transcript. A frame that
+arrives early (its ``prev`` is not yet known) is held until it fits; a frame that
+builds on an older entry is a replay; two different signed frames with one
+sender and sequence number are equivocation. Accepted frames from others are
+relayed, so an equivocator cannot split the honest peers unnoticed.
+
+Stages, in order: join, keys, envelope, deal, unlayer, [random: weapons], play
+(with random rounds for dice, and pet rounds for accusations), open, secrets,
+done. ``docs/protocol.md`` specifies each message.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from p2pclue.crypto import proofs as P
+from p2pclue.crypto import randomness
+from p2pclue.crypto.cards import card_point, identify
+from p2pclue.crypto.context import ProofContext
+from p2pclue.crypto.errors import CryptoError
+from p2pclue.crypto.group import G, Point, Scalar, base_mul, inverse, mul
+from p2pclue.crypto.keys import prove_key
+from p2pclue.crypto.rand import ScalarSource, random_scalar
+from p2pclue.engine import events as ev
+from p2pclue.engine.config import DEFAULT_CHAIN_LENGTH, GameConfig
+from p2pclue.engine.errors import (
+    Blame,
+    LocalProtocolError,
+    RemoteProtocolError,
+    Violation,
+    WireError,
+)
+from p2pclue.engine.messages import decode_body
+from p2pclue.engine.wire import (
+    Header,
+    decode_payload,
+    sha256,
+    sign_frame,
+    split_frame,
+    verify_signature,
+)
+from p2pclue.rules import actions as ra
+from p2pclue.rules import game as rg
+from p2pclue.rules.cards import ROOMS, SUSPECTS, WEAPONS
+from p2pclue.rules.errors import RuleError
+from p2pclue.rules.state import GameState, Suggestion
+
+CATEGORY_DECKS = (
+    tuple(c.index for c in SUSPECTS),
+    tuple(c.index for c in WEAPONS),
+    tuple(c.index for c in ROOMS),
+)
+DECK_NAMES = ("suspects", "weapons", "rooms")
+HOLD_PER_SENDER = 64
+DEFAULT_TIMEOUT = 120.0
+
+
+class Status(enum.Enum):
+    RUNNING = "running"
+    COMPLETE = "complete"
+    HALTED = "halted"
+    ABANDONED = "abandoned"
+
+
+class Stage(enum.Enum):
+    JOIN = "join"
+    KEYS = "keys"
+    ENVELOPE = "envelope"
+    DEAL = "deal"
+    UNLAYER = "unlayer"
+    RANDOM = "random"
+    PLAY = "play"
+    PET = "pet"
+    OPEN = "open"
+    SECRETS = "secrets"
+    DONE = "done"
+
+
+ROUND_TYPES = {
+    Stage.JOIN: "join",
+    Stage.KEYS: "keys",
+    Stage.ENVELOPE: "envelope",
+    Stage.DEAL: "deal",
+    Stage.UNLAYER: "unlayer",
+    Stage.RANDOM: "reveal",
+    Stage.PET: "pet",
+    Stage.OPEN: "open",
+    Stage.SECRETS: "secrets",
+}
+TURN_TYPES = frozenset({"roll", "passage", "move", "suggest", "accuse", "end_turn"})
+REFUTE_TYPES = frozenset({"show", "pass"})
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What the local player must decide now; ``options`` lists cards for ``show``."""
+
+    kind: str
+    """"turn" (the current player's free choice) or "show" (which card to show)."""
+    options: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class ShowRecord:
+    """A public refutation: who showed whom, and the ciphertext only the suggester opens."""
+
+    index: int
+    suggester: int
+    refuter: int
+    triple: tuple[int, int, int]
+    ciphertext: Any
+
+
+@dataclass
+class _Secrets:
+    k: Scalar | None = None
+    r: Scalar | None = None
+    chain: randomness.HashChain | None = None
+    used: int = 0
+
+    @property
+    def s(self) -> Scalar:
+        assert self.k is not None and self.r is not None
+        return self.k * self.r
+
+
+def deal_owners(n_players: int, deal_equal: bool, n_cards: int = 18) -> tuple[int | None, ...]:
+    """Owner seat of each dealt position (None: a public leftover).
+
+    Position p goes to seat p mod n, one card at a time clockwise from seat 0 (R7);
+    under DEAL-EQUAL the positions past the last full round are leftovers.
+    """
+    dealt = n_cards - n_cards % n_players if deal_equal else n_cards
+    return tuple(p % n_players if p < dealt else None for p in range(n_cards))
+
+
+class Peer:
+    """One participant (or, with ``seat=None``, an observer) of one game."""
+
+    def __init__(
+        self,
+        config: GameConfig,
+        seat: int | None,
+        identity: Ed25519PrivateKey | None = None,
+        src: ScalarSource | None = None,
+        *,
+        now: float = 0.0,
+        timeout: float = DEFAULT_TIMEOUT,
+        relay: bool = True,
+        chain_length: int = DEFAULT_CHAIN_LENGTH,
+    ) -> None:
+        if seat is not None:
+            if not 0 <= seat < config.n_players:
+                raise LocalProtocolError(f"seat {seat} is not in this game")
+            if identity is None or src is None:
+                raise LocalProtocolError("a playing peer needs its identity key and a source")
+            mine = identity.public_key().public_bytes_raw()
+            if mine != config.players[seat].identity:
+                raise LocalProtocolError("the identity key does not match this seat's")
+        self.config = config
+        self.seat = seat
+        self._identity = identity
+        self._src = src
+        self._timeout = timeout
+        self._relay = relay
+        self._chain_length = chain_length
+        n = config.n_players
+        self.n = n
+        self._keys = [p.public_key() for p in config.players]
+        self.status = Status.RUNNING
+        self.blame: Blame | None = None
+        self.entries: list[bytes] = []
+        self._index_of: dict[bytes, int] = {}
+        self._sent_by: list[list[bytes]] = [[] for _ in range(n)]
+        self._held: dict[int, list[tuple[bytes, Header, dict[str, Any]]]] = {}
+        self._outbox: list[tuple[bytes, int | None]] = []
+        self._events: list[ev.Event] = []
+        self._config_digest = config.digest()
+        self._head = sha256(b"p2pclue/v1/chain-start\x00" + self._config_digest)
+        self.game_id: bytes | None = None
+        self._deadline = now + timeout
+        # round bookkeeping
+        self.stage = Stage.JOIN
+        self._round_pos = 0
+        self._after_random: Callable[[tuple[bytes, ...]], None] | None = None
+        self._after_message: list[Callable[[], None]] = []
+        self._event_id = 0
+        self._reveals: list[bytes] = []
+        # public cryptographic state
+        self._nonces: list[bytes] = []
+        self.Y: list[Point] = []
+        self._chain_tip: list[bytes] = []
+        self._decks: list[list[Point]] = [[card_point(c) for c in d] for d in CATEGORY_DECKS]
+        self.envelope: list[Point] = []
+        self._deal_deck: list[Point] = []
+        self.R: list[Point] = []
+        self.S: list[Point] = []
+        self.owners = deal_owners(n, config.rules.deal_equal)
+        self.positions: list[Point] = []
+        self.leftovers: tuple[int, ...] = ()
+        self.weapon_rooms: dict[int, int] | None = None
+        self.rules_state: GameState | None = None
+        self._pet_triple: tuple[int, int, int] | None = None
+        self._pet_qp: tuple[Point, Point] | None = None
+        self.envelope_cards: tuple[int, int, int] | None = None
+        self.shows: list[ShowRecord] = []
+        self.revealed_k: list[Scalar] = []
+        self.revealed_r: list[Scalar] = []
+        # private state
+        self._secrets = _Secrets()
+        self.hand: tuple[int, ...] = ()
+        self.shown_to_me: list[tuple[int, int]] = []
+        self.dice_log: list[tuple[int, tuple[int, ...]]] = []
+
+    # ---- public API ------------------------------------------------------------------
+
+    def start(self, now: float) -> list[ev.Event]:
+        """Send whatever this peer owes first (seat 0's join)."""
+        return self._run(now, lambda: None)
+
+    def receive(self, raw: bytes, now: float, via: int | None = None) -> list[ev.Event]:
+        """Feed one frame from the network; ``via`` is the seat whose channel carried it."""
+        return self._run(now, lambda: self._ingest(raw, via))
+
+    def act(self, intent: ev.Intent, now: float) -> list[ev.Event]:
+        """The local player's choice; ``LocalProtocolError`` if it is not theirs to make now."""
+        if self.status is not Status.RUNNING:
+            raise LocalProtocolError(f"the game is {self.status.value}")
+        choice = self.choice()
+        if choice is None:
+            raise LocalProtocolError("nothing is awaiting this player's choice")
+        msg_type, body = self._intent_message(intent, choice)
+        return self._run(now, lambda: self._emit(msg_type, body))
+
+    def frames_to_send(self) -> list[tuple[bytes, int | None]]:
+        """Frames to deliver, each with its destination seat (None: everyone)."""
+        out, self._outbox = self._outbox, []
+        return out
+
+    def next_deadline(self) -> float | None:
+        if self.status is not Status.RUNNING:
+            return None
+        return self._deadline
+
+    def on_timeout(self, now: float) -> list[ev.Event]:
+        """Report who owes a message past its deadline; blames nobody."""
+        if self.status is not Status.RUNNING or now < self._deadline:
+            return []
+        seat = self.expected_seat()
+        deadline = self._deadline
+        self._deadline = now + self._timeout
+        return [ev.PeerSilent(seat, deadline)] if seat is not None else []
+
+    def abandon(self) -> None:
+        """The caller gave up waiting: keep everything verified so far."""
+        if self.status is Status.RUNNING:
+            self.status = Status.ABANDONED
+
+    def choice(self) -> Choice | None:
+        """The decision the local player owes now, if any."""
+        if self.status is not Status.RUNNING or self.seat is None or self.stage is not Stage.PLAY:
+            return None
+        state = self.rules_state
+        assert state is not None
+        if state.awaiting_seat != self.seat:
+            return None
+        suggestion = state.pending_suggestion
+        if suggestion is not None:
+            options = tuple(c for c in self.hand if c in _triple(suggestion))
+            return Choice("show", options) if len(options) > 1 else None
+        return Choice("turn")
+
+    def expected_seat(self) -> int | None:
+        """Who owes the next message (None when nothing more is owed)."""
+        if self.stage is Stage.DONE or self.status is not Status.RUNNING:
+            return None
+        if self.stage is Stage.PLAY:
+            assert self.rules_state is not None
+            seat: int | None = self.rules_state.awaiting_seat
+            return seat
+        return self._round_pos
+
+    # ---- driving ---------------------------------------------------------------------
+
+    def _run(self, now: float, step: Callable[[], None]) -> list[ev.Event]:
+        before = len(self.entries)
+        if self.status is Status.RUNNING:
+            try:
+                step()
+                self._drain_held()
+                self._pump()
+            except RemoteProtocolError as exc:
+                self._halt(exc)
+        if len(self.entries) != before:
+            self._deadline = now + self._timeout
+        out, self._events = self._events, []
+        return out
+
+    def _halt(self, exc: RemoteProtocolError) -> None:
+        self.status = Status.HALTED
+        self.blame = Blame.from_error(exc, len(self.entries))
+        self._events.append(ev.Halted(self.blame))
+
+    def _pump(self) -> None:
+        """Send every message this peer owes that needs no decision."""
+        while self.status is Status.RUNNING and self.seat is not None:
+            if self.expected_seat() != self.seat or self.stage is Stage.DONE:
+                return
+            auto = self._automatic_message()
+            if auto is None:
+                return
+            self._emit(*auto)
+
+    def _emit(self, msg_type: str, body: dict[str, Any]) -> None:
+        """Sign, queue for broadcast, and accept locally through the common path."""
+        assert self.seat is not None and self._identity is not None
+        assert self.game_id is not None or msg_type == "join"
+        header = Header(self._game_field(msg_type), self.seat, len(self._sent_by[self.seat]),
+                        self._head, msg_type)
+        raw = sign_frame(self._identity, header, body)
+        self._outbox.append((raw, None))
+        self._ingest(raw, self.seat)
+
+    def _game_field(self, msg_type: str) -> bytes:
+        if msg_type == "join":
+            return self._config_digest
+        assert self.game_id is not None
+        return self.game_id
+
+    # ---- ordering, authentication, equivocation ---------------------------------------
+
+    def _ingest(self, raw: bytes, via: int | None) -> None:
+        digest = sha256(raw)
+        if digest in self._index_of:
+            return  # a duplicate delivery of an accepted frame: harmless
+        try:
+            sender, payload, signature = split_frame(raw)
+        except WireError as exc:
+            raise RemoteProtocolError(via, Violation("frame", str(exc)), (raw,)) from None
+        if sender >= self.n:
+            raise RemoteProtocolError(via, Violation("sender", f"no seat {sender}"), (raw,))
+        if not verify_signature(self._keys[sender], payload, signature):
+            culprit = via if via is not None and via != sender else None
+            violation = Violation("signature", f"frame claiming seat {sender} is not signed by it")
+            raise RemoteProtocolError(culprit, violation, (raw,))
+        try:
+            header, body = decode_payload(sender, payload)
+        except WireError as exc:
+            raise RemoteProtocolError(sender, Violation("message", str(exc)), (raw,)) from None
+        self._place(raw, header, body)
+
+    def _place(self, raw: bytes, header: Header, body: dict[str, Any]) -> None:
+        sender = header.sender
+        sent = self._sent_by[sender]
+        if header.seq < len(sent):
+            raise RemoteProtocolError(sender, Violation(
+                "equivocation", f"two different messages with sequence number {header.seq}"),
+                (sent[header.seq], raw))
+        for other, other_header, _ in self._held.get(sender, []):
+            if other_header.seq == header.seq and other != raw:
+                raise RemoteProtocolError(sender, Violation(
+                    "equivocation", f"two different messages with sequence number {header.seq}"),
+                    (other, raw))
+        fits = header.seq == len(sent) and header.prev == self._head
+        if not fits:
+            older = self._index_of.get(header.prev)
+            if older is not None and header.seq == len(sent):
+                raise RemoteProtocolError(sender, Violation(
+                    "chain", f"replayed or reordered: builds on entry {older}, "
+                    f"not on the latest entry {len(self.entries) - 1}"), (raw,))
+            held = self._held.setdefault(sender, [])
+            if len(held) < HOLD_PER_SENDER and all(h[0] != raw for h in held):
+                held.append((raw, header, body))
+            return
+        self._accept(raw, header, body)
+
+    def _drain_held(self) -> None:
+        progress = True
+        while progress and self.status is Status.RUNNING:
+            progress = False
+            for sender, held in list(self._held.items()):
+                for item in held:
+                    raw, header, body = item
+                    if header.prev == self._head and header.seq == len(self._sent_by[sender]):
+                        held.remove(item)
+                        self._accept(raw, header, body)
+                        progress = True
+                        break
+
+    def _accept(self, raw: bytes, header: Header, body: dict[str, Any]) -> None:
+        sender = header.sender
+        expected = self.expected_seat()
+        if sender != expected:
+            raise RemoteProtocolError(sender, Violation(
+                "turn", f"seat {sender} sent {header.type!r} but seat {expected} is due"), (raw,))
+        want_game = self._config_digest if self.stage is Stage.JOIN else self.game_id
+        if header.game != want_game:
+            raise RemoteProtocolError(sender, Violation(
+                "game", "the message belongs to another game"), (raw,))
+        allowed = self._allowed_types()
+        if header.type not in allowed:
+            raise RemoteProtocolError(sender, Violation(
+                "turn", f"{header.type!r} is not allowed now (expected {sorted(allowed)})"), (raw,))
+        try:
+            fields = decode_body(header.type, body)
+        except WireError as exc:
+            raise RemoteProtocolError(sender, Violation("message", str(exc)), (raw,)) from None
+        index = len(self.entries)
+        try:
+            self._dispatch(index, sender, header.type, fields)
+        except RuleError as exc:
+            raise RemoteProtocolError(sender, Violation(exc.rule, str(exc)), (raw,)) from None
+        except CryptoError as exc:
+            raise RemoteProtocolError(sender, Violation(_crypto_check(exc), str(exc)),
+                                      (raw,)) from None
+        except _Reject as exc:
+            raise RemoteProtocolError(sender, exc.violation, (raw,)) from None
+        self.entries.append(raw)
+        self._index_of[sha256(raw)] = index
+        self._sent_by[sender].append(raw)
+        self._head = sha256(raw)
+        self._events.append(ev.Accepted(index, sender, header.type))
+        if self._relay and sender != self.seat:
+            self._outbox.append((raw, None))
+        self._flush_pending_events()
+
+    def _allowed_types(self) -> frozenset[str]:
+        if self.stage is Stage.PLAY:
+            assert self.rules_state is not None
+            if self.rules_state.pending_suggestion is not None:
+                return REFUTE_TYPES
+            return TURN_TYPES
+        return frozenset({ROUND_TYPES[self.stage]})
+
+    def _ctx(self, index: int, sender: int, step: str) -> ProofContext:
+        assert self.game_id is not None
+        return ProofContext(self.game_id, f"{index}:{step}", sender)
+
+    # ---- message handlers (every one verifies before it changes anything) --------------
+
+    def _dispatch(self, index: int, sender: int, msg_type: str, f: dict[str, Any]) -> None:
+        handler = getattr(self, f"_on_{msg_type}")
+        handler(index, sender, f)
+
+    def _next_in_round(self, on_complete: Callable[[], None]) -> None:
+        self._round_pos += 1
+        if self._round_pos == self.n:
+            self._round_pos = 0
+            self._after_message.append(on_complete)
+
+    def _flush_pending_events(self) -> None:
+        pending, self._after_message = self._after_message, []
+        for action in pending:
+            action()
+
+    def _on_join(self, index: int, sender: int, f: dict[str, Any]) -> None:
+        self._nonces.append(f["nonce"])
+        self._next_in_round(self._finish_join)
+
+    def _finish_join(self) -> None:
+        self.game_id = sha256(b"p2pclue/v1/game-id\x00" + self._config_digest
+                              + b"".join(self._nonces))
+        self.stage = Stage.KEYS
+
+    def _on_keys(self, index: int, sender: int, f: dict[str, Any]) -> None:
+        P.verify_key(self._ctx(index, sender, "keys"), f["Y"], f["proof"])
+        if f["Y"] in self.Y:
+            raise _Reject("keys", "this group key is another player's")
+        self.Y.append(f["Y"])
+        self._chain_tip.append(f["chain"])
+        self._next_in_round(lambda: self._set_stage(Stage.ENVELOPE))
+
+    def _set_stage(self, stage: Stage) -> None:
+        self.stage = stage
+
+    def _on_envelope(self, index: int, sender: int, f: dict[str, Any]) -> None:
+        decks, proofs = f["decks"], f["proofs"]
+        for d in range(3):
+            if len(decks[d]) != len(self._decks[d]):
+                raise _Reject("proof:shuffle", f"the {DECK_NAMES[d]} deck changed size")
+            P.verify_shuffle(self._ctx(index, sender, f"envelope:{DECK_NAMES[d]}"),
+                                        self._decks[d], decks[d], self.Y[sender], proofs[d])
+        self._decks = decks
+        self._next_in_round(self._finish_envelope)
+
+    def _finish_envelope(self) -> None:
+        self.envelope = [d[0] for d in self._decks]
+        self._deal_deck = [p for d in self._decks for p in d[1:]]
+        self.stage = Stage.DEAL
+
+    def _on_deal(self, index: int, sender: int, f: dict[str, Any]) -> None:
+        P.verify_dleq(self._ctx(index, sender, "deal:link"), G, f["R"], self.Y[sender], f["S"],
+                    f["link"])
+        if len(f["deck"]) != len(self._deal_deck):
+            raise _Reject("proof:shuffle", "the deal deck changed size")
+        P.verify_shuffle(self._ctx(index, sender, "deal:shuffle"), self._deal_deck,
+                                    f["deck"], f["R"], f["proof"])
+        self.R.append(f["R"])
+        self.S.append(f["S"])
+        self._deal_deck = f["deck"]
+        self._next_in_round(self._finish_deal)
+
+    def _finish_deal(self) -> None:
+        self.positions = list(self._deal_deck)
+        self.stage = Stage.UNLAYER
+
+    def _foreign_positions(self, seat: int) -> list[int]:
+        return [p for p, o in enumerate(self.owners) if o != seat]
+
+    def _on_unlayer(self, index: int, sender: int, f: dict[str, Any]) -> None:
+        targets = self._foreign_positions(sender)
+        if len(f["points"]) != len(targets):
+            raise _Reject("proof:unlayer", f"expected {len(targets)} points")
+        before = [self.positions[p] for p in targets]
+        P.verify_unlayer(self._ctx(index, sender, "unlayer"), before, f["points"], self.S[sender],
+                       f["proof"])
+        for p, point in zip(targets, f["points"], strict=True):
+            self.positions[p] = point
+        self._next_in_round(self._finish_unlayer)
+
+    def _finish_unlayer(self) -> None:
+        left = [p for p, o in enumerate(self.owners) if o is None]
+        cards = [identify(self.positions[p]) for p in left]
+        if any(c is None for c in cards):
+            raise _Reject("open", "a leftover card did not open to a card")
+        self.leftovers = tuple(c for c in cards if c is not None)
+        if self.leftovers:
+            self._events.append(ev.LeftoversShown(self.leftovers))
+        if self.seat is not None:
+            mine = [p for p, o in enumerate(self.owners) if o == self.seat]
+            self.hand = tuple(sorted(P.reveal_to_owner(self.positions[p], self._secrets.s)
+                                     for p in mine))
+            self._events.append(ev.HandDealt(self.hand))
+        if self.config.rules.weapons_random:
+            self._start_random(self._place_weapons)
+        else:
+            self._start_play(None)
+
+    def _place_weapons(self, reveals: tuple[bytes, ...]) -> None:
+        assert self.game_id is not None
+        rooms = randomness.random_weapon_rooms(self.game_id, _event_name(self._event_id - 1),
+                                               reveals)
+        self._start_play(rooms)
+
+    def _start_play(self, weapon_rooms: dict[int, int] | None) -> None:
+        rules = self.config.rules
+        sizes = [sum(1 for o in self.owners if o == s) for s in range(self.n)]
+        self.rules_state = rg.new_game(
+            rules, [p.suspect for p in self.config.players], hand_sizes=sizes,
+            weapon_rooms=weapon_rooms, leftovers=self.leftovers)
+        self.weapon_rooms = {6 + i: room for i, room in enumerate(self.rules_state.weapons)}
+        self._events.append(ev.WeaponsPlaced(tuple(sorted(self.weapon_rooms.items()))))
+        self.stage = Stage.PLAY
+
+    # random events --------------------------------------------------------------------
+
+    def _start_random(self, then: Callable[[tuple[bytes, ...]], None]) -> None:
+        self._resume_stage = self.stage if self.stage is not Stage.RANDOM else Stage.PLAY
+        self.stage = Stage.RANDOM
+        self._reveals = []
+        self._after_random = then
+        self._round_pos = 0
+
+    _resume_stage: Stage = Stage.PLAY
+
+    def _on_reveal(self, index: int, sender: int, f: dict[str, Any]) -> None:
+        if f["event"] != self._event_id:
+            raise _Reject("randomness", f"reveal for event {f['event']}, not {self._event_id}")
+        try:
+            randomness.verify_reveal(self._chain_tip[sender], f["value"])
+        except CryptoError:
+            raise _Reject("randomness", "the value does not hash to the committed chain") from None
+        self._chain_tip[sender] = f["renew"] if f["renew"] is not None else f["value"]
+        self._reveals.append(f["value"])
+        self._next_in_round(self._finish_random)
+
+    def _finish_random(self) -> None:
+        reveals = tuple(self._reveals)
+        self._event_id += 1
+        then = self._after_random
+        assert then is not None
+        self._after_random = None
+        self.stage = self._resume_stage
+        then(reveals)
+
+    # turns ----------------------------------------------------------------------------
+
+    def _state(self) -> GameState:
+        assert self.rules_state is not None
+        return self.rules_state
+
+    def _apply(self, action: Any) -> None:
+        self.rules_state = rg.apply(self._state(), action)
+
+    def _on_roll(self, index: int, sender: int, f: dict[str, Any]) -> None:
+        n_dice = 2 if self.config.rules.two_dice else 1
+        rg.apply(self._state(), ra.Roll(sender, (1,) * n_dice))  # legal now? (R11, R22, R24)
+        self._start_random(lambda reveals: self._rolled(sender, n_dice, reveals))
+
+    def _rolled(self, seat: int, n_dice: int, reveals: tuple[bytes, ...]) -> None:
+        assert self.game_id is not None
+        dice = randomness.random_dice(self.game_id, _event_name(self._event_id - 1), reveals,
+                                      n_dice)
+        self._apply(ra.Roll(seat, dice))
+        self.dice_log.append((seat, dice))
+        self._events.append(ev.DiceRolled(seat, dice))
+
+    def _on_passage(self, index: int, sender: int, f: dict[str, Any]) -> None:
+        self._apply(ra.TakePassage(sender))
+
+    def _on_move(self, index: int, sender: int, f: dict[str, Any]) -> None:
+        self._apply(ra.Move(sender, f["path"]))
+
+    def _on_suggest(self, index: int, sender: int, f: dict[str, Any]) -> None:
+        self._apply(ra.Suggest(sender, f["suspect"], f["weapon"]))
+        s = self._state().pending_suggestion
+        assert s is not None
+        self._events.append(ev.Suggested(sender, *_triple(s)))
+
+    def _hand_points(self, seat: int) -> list[Point]:
+        return [self.positions[p] for p, o in enumerate(self.owners) if o == seat]
+
+    def _on_show(self, index: int, sender: int, f: dict[str, Any]) -> None:
+        s = self._state().pending_suggestion
+        assert s is not None
+        suggester, triple = s.suggester, _triple(s)
+        P.verify_show(self._ctx(index, sender, "show"), triple, self._hand_points(sender),
+                    self.S[sender], self.Y[suggester], f["ct"], f["proof"])
+        self._apply(ra.Refute(sender, None))
+        self.shows.append(ShowRecord(index, suggester, sender, triple, f["ct"]))
+        self._events.append(ev.Refuted(sender, suggester, triple))
+        if self.seat == suggester and self._secrets.k is not None:
+            card = P.decrypt_shown(f["ct"], self._secrets.k)
+            self.shown_to_me.append((sender, card))
+            self._events.append(ev.CardShownToMe(sender, card))
+
+    def _on_pass(self, index: int, sender: int, f: dict[str, Any]) -> None:
+        s = self._state().pending_suggestion
+        assert s is not None
+        P.verify_none(self._ctx(index, sender, "pass"), _triple(s), self._hand_points(sender),
+                    self.S[sender], f["proof"])
+        self._apply(ra.CannotRefute(sender))
+        self._events.append(ev.Passed(sender, s.suggester, _triple(s)))
+
+    def _on_end_turn(self, index: int, sender: int, f: dict[str, Any]) -> None:
+        self._apply(ra.EndTurn(sender))
+
+    def _on_accuse(self, index: int, sender: int, f: dict[str, Any]) -> None:
+        triple = (f["suspect"], f["weapon"], f["room"])
+        self._apply(ra.Accuse(sender, *triple))
+        assert self.game_id is not None
+        weights = P.pet_weights(self._ctx(index, sender, "accuse"), triple, self.envelope)
+        self._pet_triple = triple
+        self._pet_qp = P.pet_start(self.envelope, triple, weights)
+        self.stage = Stage.PET
+        self._round_pos = 0
+
+    def _on_pet(self, index: int, sender: int, f: dict[str, Any]) -> None:
+        assert self._pet_qp is not None
+        q_prev, p_prev = self._pet_qp
+        P.verify_pet_step(self._ctx(index, sender, "pet"), q_prev, p_prev, f["Q"], f["P"],
+                        self.Y[sender], f["proof"])
+        self._pet_qp = (f["Q"], f["P"])
+        self._next_in_round(self._finish_pet)
+
+    def _finish_pet(self) -> None:
+        assert self._pet_qp is not None and self._pet_triple is not None
+        correct = P.pet_result(*self._pet_qp)
+        seat = self._state().current_seat
+        self._apply(ra.AccusationResult(seat, correct))
+        self._events.append(ev.AccusationDecided(seat, self._pet_triple, correct))
+        self._pet_qp = None
+        self.stage = Stage.OPEN if self._state().result is not None else Stage.PLAY
+
+    def _on_open(self, index: int, sender: int, f: dict[str, Any]) -> None:
+        if len(f["points"]) != 3:
+            raise _Reject("proof:unlayer", "the envelope has three cards")
+        P.verify_unlayer(self._ctx(index, sender, "open"), self.envelope, f["points"],
+                       self.Y[sender], f["proof"])
+        self.envelope = f["points"]
+        self._next_in_round(self._finish_open)
+
+    def _finish_open(self) -> None:
+        cards = [identify(p) for p in self.envelope]
+        if any(c is None for c in cards):
+            raise _Reject("open", "the envelope did not open to cards")
+        self.envelope_cards = (cards[0], cards[1], cards[2])  # type: ignore[assignment]
+        state = self._state()
+        self._events.append(ev.GameOver(state.result or "nobody", state.winner,
+                                        self.envelope_cards))  # type: ignore[arg-type]
+        self.stage = Stage.SECRETS
+
+    def _on_secrets(self, index: int, sender: int, f: dict[str, Any]) -> None:
+        if base_mul(f["k"]) != self.Y[sender] or base_mul(f["r"]) != self.R[sender]:
+            raise _Reject("secrets", "the revealed scalars do not match the public keys")
+        self.revealed_k.append(f["k"])
+        self.revealed_r.append(f["r"])
+        self._next_in_round(self._finish_secrets)
+
+    def _finish_secrets(self) -> None:
+        self.stage = Stage.DONE
+        self.status = Status.COMPLETE
+        self._events.append(ev.Finished())
+
+    # ---- building this peer's own messages ---------------------------------------------
+
+    def _automatic_message(self) -> tuple[str, dict[str, Any]] | None:
+        if self.stage is Stage.PLAY:
+            return self._automatic_refutation()
+        build = getattr(self, f"_build_{ROUND_TYPES[self.stage]}")
+        body: dict[str, Any] = build(len(self.entries))
+        return ROUND_TYPES[self.stage], body
+
+    def _me(self) -> tuple[int, ScalarSource]:
+        assert self.seat is not None and self._src is not None
+        return self.seat, self._src
+
+    def _build_join(self, index: int) -> dict[str, Any]:
+        _, src = self._me()
+        return {"nonce": src.random_bytes(32)}
+
+    def _build_keys(self, index: int) -> dict[str, Any]:
+        me, src = self._me()
+        sec = self._secrets
+        sec.k = random_scalar(src)
+        sec.chain = randomness.HashChain.create(src, self._chain_length)
+        proof = prove_key(self._ctx(index, me, "keys"), sec.k, src)
+        return {"Y": bytes(base_mul(sec.k)), "proof": proof.to_wire(), "chain": sec.chain.head}
+
+    def _build_envelope(self, index: int) -> dict[str, Any]:
+        me, src = self._me()
+        assert self._secrets.k is not None
+        decks, proofs = [], []
+        for d in range(3):
+            ctx = self._ctx(index, me, f"envelope:{DECK_NAMES[d]}")
+            out, _perm, proof = P.shuffle(ctx, self._decks[d], self._secrets.k, src)
+            decks.append([bytes(p) for p in out])
+            proofs.append(proof.to_wire())
+        return {"decks": decks, "proofs": proofs}
+
+    def _build_deal(self, index: int) -> dict[str, Any]:
+        me, src = self._me()
+        sec = self._secrets
+        sec.r = random_scalar(src)
+        big_r, big_s = base_mul(sec.r), mul(sec.r, self.Y[me])
+        link = P.prove_dleq(self._ctx(index, me, "deal:link"), sec.r, G, big_r, self.Y[me],
+                            big_s, src)
+        out, _perm, proof = P.shuffle(self._ctx(index, me, "deal:shuffle"), self._deal_deck,
+                                      sec.r, src)
+        return {"R": bytes(big_r), "S": bytes(big_s), "link": link.to_wire(),
+                "deck": [bytes(p) for p in out], "proof": proof.to_wire()}
+
+    def _build_unlayer(self, index: int) -> dict[str, Any]:
+        me, src = self._me()
+        points = [self.positions[p] for p in self._foreign_positions(me)]
+        out, proof = P.unlayer(self._ctx(index, me, "unlayer"), points, self._secrets.s,
+                               self.S[me], src)
+        return {"points": [bytes(p) for p in out], "proof": proof.to_wire()}
+
+    def _build_pet(self, index: int) -> dict[str, Any]:
+        me, src = self._me()
+        assert self._pet_qp is not None and self._secrets.k is not None
+        q, p, proof = P.pet_step(self._ctx(index, me, "pet"), *self._pet_qp, self._secrets.k,
+                                 self.Y[me], src)
+        return {"Q": bytes(q), "P": bytes(p), "proof": proof.to_wire()}
+
+    def _build_open(self, index: int) -> dict[str, Any]:
+        me, src = self._me()
+        assert self._secrets.k is not None
+        out, proof = P.unlayer(self._ctx(index, me, "open"), self.envelope, self._secrets.k,
+                               self.Y[me], src)
+        return {"points": [bytes(p) for p in out], "proof": proof.to_wire()}
+
+    def _build_secrets(self, index: int) -> dict[str, Any]:
+        sec = self._secrets
+        assert sec.k is not None and sec.r is not None
+        return {"k": bytes(sec.k), "r": bytes(sec.r)}
+
+    def _automatic_refutation(self) -> tuple[str, dict[str, Any]] | None:
+        s = self._state().pending_suggestion
+        if s is None:
+            return None
+        held = [c for c in self.hand if c in _triple(s)]
+        if not held:
+            return "pass", self._pass_body(_triple(s))
+        if len(held) == 1:
+            return "show", self._show_body(_triple(s), held[0], s.suggester)
+        return None
+
+    def _build_reveal(self, index: int) -> dict[str, Any]:
+        """The next chain value; the last one of a chain carries the head of a fresh chain."""
+        sec = self._secrets
+        assert sec.chain is not None and self._src is not None
+        sec.used += 1
+        value = sec.chain.reveal(sec.used)
+        renew = None
+        if sec.used == sec.chain.length:
+            sec.chain = randomness.HashChain.create(self._src, self._chain_length)
+            sec.used = 0
+            renew = sec.chain.head
+        return {"event": self._event_id, "value": value, "renew": renew}
+
+    def _pass_body(self, triple: tuple[int, int, int]) -> dict[str, Any]:
+        assert self.seat is not None and self._src is not None
+        me = self.seat
+        proof = P.prove_none(self._ctx(len(self.entries), me, "pass"), triple,
+                           self._hand_points(me), self._secrets.s, self.S[me], self._src)
+        return {"proof": proof.to_wire()}
+
+    def _show_body(self, triple: tuple[int, int, int], card: int, suggester: int
+                   ) -> dict[str, Any]:
+        assert self.seat is not None and self._src is not None
+        me = self.seat
+        points = self._hand_points(me)
+        s = self._secrets.s
+        position = next(i for i, p in enumerate(points) if identify(mul(inverse(s), p)) == card)
+        ct, proof = P.prove_show(self._ctx(len(self.entries), me, "show"), triple, points, s,
+                               self.S[me], position, card, self.Y[suggester], self._src)
+        return {"ct": ct.to_wire(), "proof": proof.to_wire()}
+
+    def _intent_message(self, intent: ev.Intent, choice: Choice) -> tuple[str, dict[str, Any]]:
+        assert self.seat is not None
+        me, state = self.seat, self._state()
+        if choice.kind == "show":
+            if not isinstance(intent, ev.ShowCard):
+                raise LocalProtocolError("R21: a card must be shown now")
+            if intent.card not in choice.options:
+                raise LocalProtocolError("R21: show one of the named cards you hold")
+            s = state.pending_suggestion
+            assert s is not None
+            return "show", self._show_body(_triple(s), intent.card, s.suggester)
+        action, msg = _turn_intent(me, intent)
+        try:
+            if isinstance(intent, ev.RollDice):
+                rg.apply(state, ra.Roll(me, (1,) * (2 if self.config.rules.two_dice else 1)))
+            else:
+                rg.apply(state, action)
+        except RuleError as exc:
+            raise LocalProtocolError(str(exc)) from None
+        return msg
+
+
+def _turn_intent(me: int, intent: ev.Intent) -> tuple[Any, tuple[str, dict[str, Any]]]:
+    if isinstance(intent, ev.RollDice):
+        return None, ("roll", {})
+    if isinstance(intent, ev.TakePassage):
+        return ra.TakePassage(me), ("passage", {})
+    if isinstance(intent, ev.MoveAlong):
+        return ra.Move(me, intent.path), ("move", {"path": [list(sq) for sq in intent.path]})
+    if isinstance(intent, ev.MakeSuggestion):
+        return (ra.Suggest(me, intent.suspect, intent.weapon),
+                ("suggest", {"suspect": intent.suspect, "weapon": intent.weapon}))
+    if isinstance(intent, ev.MakeAccusation):
+        return (ra.Accuse(me, intent.suspect, intent.weapon, intent.room),
+                ("accuse", {"suspect": intent.suspect, "weapon": intent.weapon,
+                            "room": intent.room}))
+    if isinstance(intent, ev.EndTurn):
+        return ra.EndTurn(me), ("end_turn", {})
+    raise LocalProtocolError(f"{type(intent).__name__} is not a turn action")
+
+
+def _event_name(event_id: int) -> str:
+    return f"random/{event_id}"
+
+
+def _triple(s: Suggestion) -> tuple[int, int, int]:
+    return (s.suspect, s.weapon, s.room)
+
+
+class _Reject(Exception):
+    """A semantic check in a handler failed (turned into a RemoteProtocolError)."""
+
+    def __init__(self, check: str, reason: str) -> None:
+        self.violation = Violation(check, reason)
+        super().__init__(reason)
+
+
+def _crypto_check(exc: CryptoError) -> str:
+    proof = getattr(exc, "proof", None)
+    if isinstance(proof, str):
+        return f"proof:{proof}"
+    return "crypto"
+
+
+def hands_from_secrets(peer: Peer) -> dict[int, tuple[int, ...]]:
+    """After the secrets round: every seat's hand, decrypted with the revealed scalars."""
+    hands: dict[int, list[int]] = {s: [] for s in range(peer.n)}
+    for p, owner in enumerate(peer.owners):
+        if owner is None:
+            continue
+        s = peer.revealed_k[owner] * peer.revealed_r[owner]
+        hands[owner].append(P.reveal_to_owner(peer.positions[p], s))
+    return {seat: tuple(sorted(cards)) for seat, cards in hands.items()}
+
+
+def shown_cards_from_secrets(peer: Peer) -> list[tuple[ShowRecord, int]]:
+    """After the secrets round: which card each refuter showed."""
+    return [(rec, P.decrypt_shown(rec.ciphertext, peer.revealed_k[rec.suggester]))
+            for rec in peer.shows]
+

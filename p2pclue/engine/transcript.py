@@ -1,0 +1,161 @@
+"""The transcript file: header, the chained frames, and a footer.
+
+Layout (all integers big-endian)::
+
+    magic        8 bytes  b"P2PCLUE\\x00"
+    version      u16      PROTOCOL_VERSION
+    header       u32 length + msgpack map {"config": GameConfig wire form}
+    entries      u32 length + frame bytes, repeated (a frame is never empty)
+    end marker   u32 0
+    footer       u32 length + msgpack map (see ``Footer``)
+
+The entries are the signed frames exactly as received, in chain order; the
+footer is the writer's account of how the game ended (complete, halted with a
+blame record and its evidence, or abandoned). Nothing in the footer is
+trusted: the audit recomputes it from the entries and the evidence frames.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from p2pclue import PROTOCOL_VERSION
+from p2pclue.engine.config import GameConfig
+from p2pclue.engine.errors import Blame, TranscriptError, WireError
+from p2pclue.engine.wire import MAX_FRAME_BYTES, pack, unpack_strict
+
+MAGIC = b"P2PCLUE\x00"
+MAX_ENTRIES = 200_000
+MAX_META_BYTES = 4 * 1024 * 1024
+STATUSES = ("complete", "halted", "abandoned")
+
+
+@dataclass(frozen=True)
+class Footer:
+    status: str
+    entries: int
+    blame: Blame | None = None
+    note: str = ""
+
+    def to_wire(self) -> dict[str, Any]:
+        return {
+            "status": self.status,
+            "entries": self.entries,
+            "blame": self.blame.to_wire() if self.blame else None,
+            "note": self.note,
+        }
+
+
+@dataclass(frozen=True)
+class Transcript:
+    config: GameConfig
+    entries: tuple[bytes, ...]
+    footer: Footer
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_bytes(self) -> bytes:
+        out = [MAGIC, struct.pack(">H", PROTOCOL_VERSION)]
+        out.append(_chunk(pack({"config": self.config.to_wire()})))
+        out.extend(_chunk(e) for e in self.entries)
+        out.append(struct.pack(">I", 0))
+        out.append(_chunk(pack(self.footer.to_wire())))
+        return b"".join(out)
+
+
+def _chunk(data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + data
+
+
+class _Reader:
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.pos = 0
+
+    def take(self, n: int, what: str) -> bytes:
+        if self.pos + n > len(self.data):
+            raise TranscriptError(f"truncated: the file ends inside {what} at byte {self.pos}")
+        chunk = self.data[self.pos : self.pos + n]
+        self.pos += n
+        return chunk
+
+    def length(self, what: str) -> int:
+        (n,) = struct.unpack(">I", self.take(4, f"the length of {what}"))
+        return int(n)
+
+
+def parse(data: bytes) -> Transcript:
+    """Read a transcript file; ``TranscriptError`` if it is not one."""
+    r = _Reader(data)
+    if r.take(len(MAGIC), "the magic") != MAGIC:
+        raise TranscriptError("not a p2pclue transcript (wrong magic bytes)")
+    (version,) = struct.unpack(">H", r.take(2, "the version"))
+    if version != PROTOCOL_VERSION:
+        raise TranscriptError(
+            f"transcript of protocol version {version}; this reads {PROTOCOL_VERSION}")
+    n = r.length("the header")
+    try:
+        header = unpack_strict(r.take(n, "the header"), MAX_META_BYTES)
+        if not isinstance(header, dict) or set(header) != {"config"}:
+            raise WireError("the header is a map with exactly one key, config")
+        config = GameConfig.from_wire(header["config"])
+    except WireError as exc:
+        raise TranscriptError(f"unreadable header: {exc}") from None
+    entries: list[bytes] = []
+    while True:
+        n = r.length(f"entry {len(entries)}")
+        if n == 0:
+            break
+        if n > MAX_FRAME_BYTES:
+            raise TranscriptError(
+                f"entry {len(entries)} claims {n} bytes (limit {MAX_FRAME_BYTES})")
+        if len(entries) >= MAX_ENTRIES:
+            raise TranscriptError(f"more than {MAX_ENTRIES} entries")
+        entries.append(r.take(n, f"entry {len(entries)}"))
+    n = r.length("the footer")
+    footer = _footer(r.take(n, "the footer"))
+    if r.pos != len(data):
+        raise TranscriptError(f"{len(data) - r.pos} stray bytes after the footer")
+    return Transcript(config, tuple(entries), footer)
+
+
+def _footer(raw: bytes) -> Footer:
+    try:
+        obj = unpack_strict(raw, MAX_META_BYTES)
+    except WireError as exc:
+        raise TranscriptError(f"unreadable footer: {exc}") from None
+    if not isinstance(obj, dict) or set(obj) != {"status", "entries", "blame", "note"}:
+        raise TranscriptError("unreadable footer: wrong keys")
+    status, entries, blame, note = obj["status"], obj["entries"], obj["blame"], obj["note"]
+    if status not in STATUSES or not isinstance(entries, int) or not isinstance(note, str):
+        raise TranscriptError("unreadable footer: bad status, entry count or note")
+    return Footer(status, entries, _blame(blame), note)
+
+
+def _blame(obj: Any) -> Blame | None:
+    if obj is None:
+        return None
+    keys = {"culprit", "check", "reason", "index", "evidence"}
+    if not isinstance(obj, dict) or set(obj) != keys:
+        raise TranscriptError("unreadable blame record: wrong keys")
+    evidence = obj["evidence"]
+    if (
+        not (obj["culprit"] is None or isinstance(obj["culprit"], int))
+        or not isinstance(obj["index"], int)
+        or not isinstance(obj["check"], str)
+        or not isinstance(obj["reason"], str)
+        or not isinstance(evidence, list)
+        or not all(isinstance(e, bytes) for e in evidence)
+        or len(evidence) > 4
+    ):
+        raise TranscriptError("unreadable blame record: bad field types")
+    return Blame(obj["culprit"], obj["check"], obj["reason"], obj["index"], tuple(evidence))
+
+
+def build(
+    config: GameConfig, entries: Sequence[bytes], status: str, blame: Blame | None = None,
+    note: str = "",
+) -> Transcript:
+    return Transcript(config, tuple(entries), Footer(status, len(entries), blame, note))
