@@ -46,9 +46,14 @@ class GameConfig:
     players: tuple[PlayerInfo, ...]
     """In clockwise seating order: index = seat."""
     rules: Rules
+    session: bytes
+    """32 random bytes fixed by the lobby: two games of the same players never share a
+    config digest, so not even a ``join`` frame can be replayed from one into another."""
 
     def __post_init__(self) -> None:
         _check_players(self.players)
+        if not isinstance(self.session, bytes) or len(self.session) != 32:
+            raise WireError("the session id is 32 bytes", "config.session")
 
     @property
     def n_players(self) -> int:
@@ -59,6 +64,7 @@ class GameConfig:
             "protocol": PROTOCOL_VERSION,
             "players": [p.to_wire() for p in self.players],
             "rules": self.rules.to_wire(),
+            "session": self.session,
         }
 
     def digest(self) -> bytes:
@@ -66,8 +72,9 @@ class GameConfig:
 
     @classmethod
     def from_wire(cls, obj: Any) -> GameConfig:
-        if not isinstance(obj, dict) or set(obj) != {"protocol", "players", "rules"}:
-            raise WireError("config must be a map with protocol, players, rules", "config")
+        if not isinstance(obj, dict) or set(obj) != {"protocol", "players", "rules", "session"}:
+            raise WireError("config must be a map with protocol, players, rules, session",
+                            "config")
         if obj["protocol"] != PROTOCOL_VERSION:
             raise WireError(f"unsupported protocol version {obj['protocol']!r}", "config.protocol")
         raw_players = obj["players"]
@@ -78,7 +85,10 @@ class GameConfig:
             rules = Rules.from_wire(obj["rules"])
         except RulesWireError as exc:
             raise WireError(str(exc), "config.rules") from None
-        return cls(players, rules)
+        session = obj["session"]
+        if not isinstance(session, bytes):
+            raise WireError("must be bytes", "config.session")
+        return cls(players, rules, session)
 
 
 def _player_from_wire(obj: Any, seat: int) -> PlayerInfo:

@@ -53,6 +53,31 @@ class DiceRolled:
 
 
 @dataclass(frozen=True)
+class Moved:
+    seat: int
+    path: tuple[Square, ...]
+    room: int | None
+    """The room entered, if the move ended in one."""
+
+
+@dataclass(frozen=True)
+class PassageTaken:
+    seat: int
+    room: int
+
+
+@dataclass(frozen=True)
+class TurnEnded:
+    seat: int
+
+
+@dataclass(frozen=True)
+class Accused:
+    seat: int
+    triple: tuple[int, int, int]
+
+
+@dataclass(frozen=True)
 class Suggested:
     seat: int
     suspect: int
@@ -121,8 +146,9 @@ class PeerSilent:
 
 
 Event = (
-    Accepted | HandDealt | LeftoversShown | WeaponsPlaced | DiceRolled | Suggested | Refuted
-    | Passed | CardShownToMe | AccusationDecided | GameOver | Finished | Halted | PeerSilent
+    Accepted | HandDealt | LeftoversShown | WeaponsPlaced | DiceRolled | Moved | PassageTaken
+    | TurnEnded | Accused | Suggested | Refuted | Passed | CardShownToMe | AccusationDecided
+    | GameOver | Finished | Halted | PeerSilent
 )
 
 # ---- intents: the local player's choices -----------------------------------------------

@@ -191,3 +191,20 @@ def decode_body(type_name: str, body: Mapping[str, Any]) -> dict[str, Any]:
     if set(body) != set(spec.fields):
         raise WireError(f"{type_name} has fields {sorted(spec.fields)}, got {sorted(body)}", "body")
     return {name: KINDS[kind](body[name], f"body.{name}") for name, kind in spec.fields.items()}
+
+
+def field_check(type_name: str, field: str | None) -> str:
+    """The check a malformed field fails: its proof's name for proof fields, else "message".
+
+    A proof that cannot even be decoded (an identity point where the statement
+    forbids one, say) fails as that proof, just as one that decodes but does not verify.
+    """
+    spec = MESSAGES.get(type_name)
+    if spec is None or field is None or not field.startswith("body."):
+        return "message"
+    kind = spec.fields.get(field[5:].split(".")[0].split("[")[0], "")
+    if kind.startswith(("proof:", "proofs:")):
+        return "proof:" + kind.split(":", 1)[1]
+    if kind == "ciphertext":
+        return "proof:show"
+    return "message"

@@ -45,7 +45,9 @@ from p2pclue.engine.errors import (
     Violation,
     WireError,
 )
-from p2pclue.engine.messages import decode_body
+from p2pclue.engine.messages import decode_body, field_check
+from p2pclue.engine.transcript import Transcript
+from p2pclue.engine.transcript import build as build_transcript
 from p2pclue.engine.wire import (
     Header,
     decode_payload,
@@ -189,6 +191,8 @@ class Peer:
         self._sent_by: list[list[bytes]] = [[] for _ in range(n)]
         self._held: dict[int, list[tuple[bytes, Header, dict[str, Any]]]] = {}
         self._outbox: list[tuple[bytes, int | None]] = []
+        self.dropped: list[tuple[bytes, str]] = []
+        """Frames ignored without blame (another game's), with the reason: for the audit."""
         self._events: list[ev.Event] = []
         self._config_digest = config.digest()
         self._head = sha256(b"p2pclue/v1/chain-start\x00" + self._config_digest)
@@ -270,6 +274,12 @@ class Peer:
         """The caller gave up waiting: keep everything verified so far."""
         if self.status is Status.RUNNING:
             self.status = Status.ABANDONED
+
+    def transcript(self, note: str = "") -> Transcript:
+        """Everything verified so far, with a footer saying how the game stands."""
+        status = {Status.COMPLETE: "complete", Status.HALTED: "halted"}.get(
+            self.status, "abandoned")
+        return build_transcript(self.config, self.entries, status, self.blame, note)
 
     def choice(self) -> Choice | None:
         """The decision the local player owes now, if any."""
@@ -366,13 +376,23 @@ class Peer:
 
     def _place(self, raw: bytes, header: Header, body: dict[str, Any]) -> None:
         sender = header.sender
+        if self._foreign_game(header):
+            # Anyone can replay a frame signed for another game: it proves nothing
+            # against its signer here, so it is dropped, never blamed.
+            self.dropped.append((raw, "the frame belongs to another game"))
+            return
         sent = self._sent_by[sender]
+        state = self.rules_state
+        if header.type == "accuse" and state is not None and sender in state.eliminated:
+            raise RemoteProtocolError(sender, Violation(
+                "R27", f"seat {sender} already accused wrongly: one accusation per game"), (raw,))
         if header.seq < len(sent):
             raise RemoteProtocolError(sender, Violation(
                 "equivocation", f"two different messages with sequence number {header.seq}"),
                 (sent[header.seq], raw))
         for other, other_header, _ in self._held.get(sender, []):
-            if other_header.seq == header.seq and other != raw:
+            if other_header.seq == header.seq and other_header.game == header.game \
+                    and other != raw:
                 raise RemoteProtocolError(sender, Violation(
                     "equivocation", f"two different messages with sequence number {header.seq}"),
                     (other, raw))
@@ -389,6 +409,11 @@ class Peer:
             return
         self._accept(raw, header, body)
 
+    def _foreign_game(self, header: Header) -> bool:
+        if header.type == "join":
+            return header.game != self._config_digest
+        return self.game_id is not None and header.game != self.game_id
+
     def _drain_held(self) -> None:
         progress = True
         while progress and self.status is Status.RUNNING:
@@ -404,14 +429,13 @@ class Peer:
 
     def _accept(self, raw: bytes, header: Header, body: dict[str, Any]) -> None:
         sender = header.sender
+        if self._foreign_game(header) or (self.game_id is None) != (header.type == "join"):
+            self.dropped.append((raw, "the frame belongs to another game"))
+            return
         expected = self.expected_seat()
         if sender != expected:
             raise RemoteProtocolError(sender, Violation(
                 "turn", f"seat {sender} sent {header.type!r} but seat {expected} is due"), (raw,))
-        want_game = self._config_digest if self.stage is Stage.JOIN else self.game_id
-        if header.game != want_game:
-            raise RemoteProtocolError(sender, Violation(
-                "game", "the message belongs to another game"), (raw,))
         allowed = self._allowed_types()
         if header.type not in allowed:
             raise RemoteProtocolError(sender, Violation(
@@ -419,7 +443,8 @@ class Peer:
         try:
             fields = decode_body(header.type, body)
         except WireError as exc:
-            raise RemoteProtocolError(sender, Violation("message", str(exc)), (raw,)) from None
+            check = field_check(header.type, exc.field)
+            raise RemoteProtocolError(sender, Violation(check, str(exc)), (raw,)) from None
         index = len(self.entries)
         try:
             self._dispatch(index, sender, header.type, fields)
@@ -622,9 +647,14 @@ class Peer:
 
     def _on_passage(self, index: int, sender: int, f: dict[str, Any]) -> None:
         self._apply(ra.TakePassage(sender))
+        room = self._state().token_of(sender)
+        assert isinstance(room, int)
+        self._events.append(ev.PassageTaken(sender, room))
 
     def _on_move(self, index: int, sender: int, f: dict[str, Any]) -> None:
         self._apply(ra.Move(sender, f["path"]))
+        where = self._state().token_of(sender)
+        self._events.append(ev.Moved(sender, f["path"], where if isinstance(where, int) else None))
 
     def _on_suggest(self, index: int, sender: int, f: dict[str, Any]) -> None:
         self._apply(ra.Suggest(sender, f["suspect"], f["weapon"]))
@@ -659,10 +689,12 @@ class Peer:
 
     def _on_end_turn(self, index: int, sender: int, f: dict[str, Any]) -> None:
         self._apply(ra.EndTurn(sender))
+        self._events.append(ev.TurnEnded(sender))
 
     def _on_accuse(self, index: int, sender: int, f: dict[str, Any]) -> None:
         triple = (f["suspect"], f["weapon"], f["room"])
         self._apply(ra.Accuse(sender, *triple))
+        self._events.append(ev.Accused(sender, triple))
         assert self.game_id is not None
         weights = P.pet_weights(self._ctx(index, sender, "accuse"), triple, self.envelope)
         self._pet_triple = triple

@@ -1,0 +1,261 @@
+"""Peers that really cheat: for tests, ``simulate --cheat`` and sample transcripts.
+
+A ``CheatingPeer`` plays honestly until its chosen kind of cheat becomes possible,
+then signs and sends one bad message (with its own, valid identity key unless
+the cheat is the signature itself) and falls silent. Nothing is mocked: the bad
+message goes through the honest peers' normal verification, which must halt
+the game and name this seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from p2pclue.crypto import proofs as P
+from p2pclue.crypto.cards import card_point
+from p2pclue.crypto.group import ONE, Point, base_mul, mul
+from p2pclue.crypto.holdnone import prove_none_unchecked
+from p2pclue.crypto.pet import prove_pet_step
+from p2pclue.crypto.rand import random_scalar
+from p2pclue.crypto.show import prove_show_unchecked
+from p2pclue.engine.peer import Peer, Stage, Status, _triple
+from p2pclue.engine.wire import Header, decode_payload, sign_frame, split_frame
+from p2pclue.rules.cards import CARDS, Category
+from p2pclue.rules.state import Phase
+
+Frames = list[tuple[bytes, int | None]]
+
+CHEATS: dict[str, str] = {
+    "bad-shuffle": "a shuffle whose output drops one card and duplicates another",
+    "bad-decrypt": "a layer removal that changes a card instead of unwrapping it",
+    "false-cannot-refute": "'cannot refute' while holding a named card",
+    "show-unheld-card": "shows a named card that is not in the hand",
+    "show-unnamed-card": "shows a card from the hand that was not named",
+    "illegal-move": "moves through the wall into the cellar",
+    "out-of-turn": "sends a message when another seat is due",
+    "forged-signature": "sends a message in another seat's name",
+    "equivocate": "sends two different versions of one message to different peers",
+    "bias-dice": "reveals a made-up value instead of its hash-chain preimage",
+    "accuse-twice": "accuses again after a wrong accusation",
+    "replay": "sends an old message of its own again, re-signed, where a new one is due",
+    "bad-pet": "skips the blinding in its step of the accusation check",
+}
+
+PHASED = {"bad-shuffle": ("envelope", "deal"), "bad-decrypt": ("unlayer", "open"),
+          "out-of-turn": ("setup", "play"), "equivocate": ("setup", "play"),
+          "forged-signature": ("setup", "play")}
+"""Cheats that can happen at more than one point, and the points ``phase`` may name."""
+
+
+class CheatingPeer(Peer):
+    """An honest peer with one planned deviation."""
+
+    def __init__(self, *args: Any, cheat: str, phase: str | None = None, **kwargs: Any) -> None:
+        if cheat not in CHEATS:
+            raise ValueError(f"unknown cheat {cheat!r}")
+        if phase is not None and phase not in PHASED.get(cheat, ()):
+            raise ValueError(f"cheat {cheat!r} has no phase {phase!r}")
+        super().__init__(*args, **kwargs)
+        self.cheat = cheat
+        self.phase = phase or PHASED.get(cheat, ("",))[0]
+        self.cheated = False
+        self._accused = False
+
+    # ---- the hook: consulted whenever the peer could send something -------------------
+
+    def _pump(self) -> None:
+        if not self.cheated and self.status is Status.RUNNING:
+            frames = self._try_cheat()
+            if frames:
+                self._outbox.extend(frames)
+                self.cheated = True
+                self.status = Status.ABANDONED
+                return
+        super()._pump()
+
+    def _try_cheat(self) -> Frames | None:
+        due = self.expected_seat() == self.seat
+        plan: Callable[[], Frames | None] = getattr(self, "_cheat_" + self.cheat.replace("-", "_"))
+        if self.cheat in ("out-of-turn", "accuse-twice"):
+            return plan()
+        return plan() if due else None
+
+    # ---- frame helpers ----------------------------------------------------------------
+
+    def _frame(self, msg_type: str, body: dict[str, Any], *, seq: int | None = None,
+               prev: bytes | None = None, sender: int | None = None) -> bytes:
+        assert self.seat is not None and self._identity is not None
+        who = self.seat if sender is None else sender
+        header = Header(self._game_field(msg_type), who,
+                        len(self._sent_by[who]) if seq is None else seq,
+                        self._head if prev is None else prev, msg_type)
+        return sign_frame(self._identity, header, body)
+
+    def _honest(self) -> tuple[str, dict[str, Any]] | None:
+        return self._automatic_message()
+
+    def _refuting(self) -> tuple[int, int, int] | None:
+        if self.stage is not Stage.PLAY:
+            return None
+        s = self._state().pending_suggestion
+        return _triple(s) if s is not None else None
+
+    # ---- the cheats -------------------------------------------------------------------
+
+    def _cheat_bad_shuffle(self) -> Frames | None:
+        want = Stage.ENVELOPE if self.phase == "envelope" else Stage.DEAL
+        if self.stage is not want:
+            return None
+        msg = self._honest()
+        assert msg is not None
+        body = msg[1]
+        deck = body["decks"][2] if want is Stage.ENVELOPE else body["deck"]
+        deck[1] = deck[0]  # one card gone, another twice: the proof was for the honest deck
+        return [(self._frame(msg[0], body), None)]
+
+    def _cheat_bad_decrypt(self) -> Frames | None:
+        want = Stage.UNLAYER if self.phase == "unlayer" else Stage.OPEN
+        if self.stage is not want:
+            return None
+        msg = self._honest()
+        assert msg is not None and self._src is not None
+        body = msg[1]
+        bad = mul(random_scalar(self._src), Point(body["points"][0]))
+        body["points"][0] = bytes(bad)
+        return [(self._frame(msg[0], body), None)]
+
+    def _cheat_false_cannot_refute(self) -> Frames | None:
+        triple = self._refuting()
+        if triple is None or not any(c in triple for c in self.hand):
+            return None
+        assert self.seat is not None and self._src is not None
+        me = self.seat
+        proof = prove_none_unchecked(self._ctx(len(self.entries), me, "pass"), triple,
+                                       self._hand_points(me), self._secrets.s, self.S[me],
+                                       self._src)
+        return [(self._frame("pass", {"proof": proof.to_wire()}), None)]
+
+    def _show_false_card(self, card: int, triple: tuple[int, int, int]) -> Frames:
+        assert self.seat is not None and self._src is not None
+        me = self.seat
+        s = self._state().pending_suggestion
+        assert s is not None
+        suggester_pub = self.Y[s.suggester]
+        rho = random_scalar(self._src)
+        ct = P.Ciphertext(base_mul(rho), mul(rho, suggester_pub) + card_point(card))
+        branch = triple.index(card) if card in triple else 0
+        proof = prove_show_unchecked(self._ctx(len(self.entries), me, "show"), triple,
+                                       self._hand_points(me), self._secrets.s, self.S[me],
+                                       branch, rho, suggester_pub, ct, self._src)
+        return [(self._frame("show", {"ct": ct.to_wire(), "proof": proof.to_wire()}), None)]
+
+    def _cheat_show_unheld_card(self) -> Frames | None:
+        triple = self._refuting()
+        if triple is None:
+            return None
+        unheld = [c for c in triple if c not in self.hand]
+        return self._show_false_card(unheld[0], triple) if unheld else None
+
+    def _cheat_show_unnamed_card(self) -> Frames | None:
+        triple = self._refuting()
+        if triple is None:
+            return None
+        unnamed = [c for c in self.hand if c not in triple]
+        return self._show_false_card(unnamed[0], triple) if unnamed else None
+
+    def _cheat_illegal_move(self) -> Frames | None:
+        if self.stage is not Stage.PLAY or self._state().phase is not Phase.AWAIT_MOVE:
+            return None
+        return [(self._frame("move", {"path": [[12, 12]]}), None)]
+
+    def _cheat_out_of_turn(self) -> Frames | None:
+        if self.expected_seat() == self.seat or self.expected_seat() is None:
+            return None
+        if self.phase == "setup" and self.stage is Stage.KEYS:
+            return [(self._frame("end_turn", {}), None)]
+        if self.phase == "play" and self.stage is Stage.PLAY and self._refuting() is None:
+            return [(self._frame("end_turn", {}), None)]
+        return None
+
+    def _cheat_forged_signature(self) -> Frames | None:
+        in_phase = (self.stage is Stage.KEYS if self.phase == "setup"
+                    else self.stage is Stage.RANDOM and self.rules_state is not None)
+        if not in_phase or self.seat is None:
+            return None
+        msg = self._honest()  # builders have side effects: only once the cheat is certain
+        assert msg is not None
+        victim = (self.seat + 1) % self.n
+        return [(self._frame(msg[0], msg[1], sender=victim), None)]
+
+    def _cheat_equivocate(self) -> Frames | None:
+        if self.phase == "setup" and self.stage is Stage.JOIN:
+            first, second = self._honest(), self._honest()  # two different nonces
+        elif self.phase == "play" and self.stage is Stage.RANDOM:
+            first = self._honest()
+            assert first is not None
+            second = ("reveal", dict(first[1], renew=bytes(32)))
+        else:
+            return None
+        assert first is not None and second is not None and self.seat is not None
+        victim = (self.seat + 1) % self.n
+        frames: Frames = [(self._frame(*second), victim)]
+        frames += [(self._frame(*first), j) for j in range(self.n) if j not in (self.seat, victim)]
+        return frames
+
+    def _cheat_bias_dice(self) -> Frames | None:
+        if self.stage is not Stage.RANDOM or self.rules_state is None:
+            return None
+        body = {"event": self._event_id, "value": b"\x66" * 32, "renew": None}
+        return [(self._frame("reveal", body), None)]
+
+    def _cheat_replay(self) -> Frames | None:
+        if self.stage is not Stage.PLAY or self.seat is None or self._refuting() is not None:
+            return None
+        old = self._sent_by[self.seat][1]  # its keys message
+        _, payload, _ = split_frame(old)
+        header, body = decode_payload(self.seat, payload)
+        return [(self._frame(header.type, body, prev=header.prev), None)]
+
+    def _accuse_once(self) -> Frames | None:
+        """Make a (legitimate) accusation on this seat's own turn, to reach the PET."""
+        state = self._state()
+        if self._accused or state.phase is not Phase.AWAIT_TURN_START:
+            return None
+        self._accused = True
+        own = self.hand[0]
+        triple = _triple_with(own)
+        self._emit("accuse", {"suspect": triple[0], "weapon": triple[1], "room": triple[2]})
+        return None
+
+    def _cheat_accuse_twice(self) -> Frames | None:
+        if self.stage is not Stage.PLAY or self.seat is None:
+            return None
+        if self.seat not in self._state().eliminated:
+            return self._accuse_once() if self.expected_seat() == self.seat else None
+        if self.expected_seat() == self.seat or self.expected_seat() is None:
+            return None
+        triple = _triple_with(self.hand[0])
+        body = {"suspect": triple[0], "weapon": triple[1], "room": triple[2]}
+        return [(self._frame("accuse", body), None)]
+
+    def _cheat_bad_pet(self) -> Frames | None:
+        if self.stage is Stage.PLAY:
+            return self._accuse_once()
+        if self.stage is not Stage.PET or self._pet_qp is None:
+            return None
+        assert self.seat is not None and self._src is not None and self._secrets.k is not None
+        q_prev, p_prev = self._pet_qp
+        p = mul(self._secrets.k, p_prev)  # key applied, blinding skipped
+        proof = prove_pet_step(self._ctx(len(self.entries), self.seat, "pet"), q_prev, p_prev,
+                                 q_prev, p, self.Y[self.seat], ONE, self._secrets.k, self._src)
+        body = {"Q": bytes(q_prev), "P": bytes(p), "proof": proof.to_wire()}
+        return [(self._frame("pet", body), None)]
+
+
+def _triple_with(card: int) -> tuple[int, int, int]:
+    """A suspect-weapon-room triple that includes ``card`` (so it is surely not the envelope)."""
+    pick = {Category.SUSPECT: 0, Category.WEAPON: 6, Category.ROOM: 12}
+    c = CARDS[card]
+    pick[c.category] = card
+    return pick[Category.SUSPECT], pick[Category.WEAPON], pick[Category.ROOM]
