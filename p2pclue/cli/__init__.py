@@ -8,6 +8,7 @@ and returning the exit status. This keeps ``main`` free of subcommand logic.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -35,7 +36,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
-    status: int = args.func(args)
+    try:
+        status: int = args.func(args)
+    except BrokenPipeError:  # the reader went away (piped into head): not an error of ours
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
     return status
 
 

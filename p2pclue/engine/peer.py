@@ -201,7 +201,8 @@ class Peer:
         # round bookkeeping
         self.stage = Stage.JOIN
         self._round_pos = 0
-        self._after_random: Callable[[tuple[bytes, ...]], None] | None = None
+        self._random_for: int | None = None
+        """Whose roll the running random event is for (None: the weapon placement)."""
         self._after_message: list[Callable[[], None]] = []
         self._event_id = 0
         self._reveals: list[bytes] = []
@@ -275,11 +276,11 @@ class Peer:
         if self.status is Status.RUNNING:
             self.status = Status.ABANDONED
 
-    def transcript(self, note: str = "") -> Transcript:
+    def transcript(self) -> Transcript:
         """Everything verified so far, with a footer saying how the game stands."""
         status = {Status.COMPLETE: "complete", Status.HALTED: "halted"}.get(
             self.status, "abandoned")
-        return build_transcript(self.config, self.entries, status, self.blame, note)
+        return build_transcript(self.config, self.entries, status, self.blame)
 
     def choice(self) -> Choice | None:
         """The decision the local player owes now, if any."""
@@ -508,10 +509,10 @@ class Peer:
             raise _Reject("keys", "this group key is another player's")
         self.Y.append(f["Y"])
         self._chain_tip.append(f["chain"])
-        self._next_in_round(lambda: self._set_stage(Stage.ENVELOPE))
+        self._next_in_round(self._finish_keys)
 
-    def _set_stage(self, stage: Stage) -> None:
-        self.stage = stage
+    def _finish_keys(self) -> None:
+        self.stage = Stage.ENVELOPE
 
     def _on_envelope(self, index: int, sender: int, f: dict[str, Any]) -> None:
         decks, proofs = f["decks"], f["proofs"]
@@ -572,7 +573,7 @@ class Peer:
                                      for p in mine))
             self._events.append(ev.HandDealt(self.hand))
         if self.config.rules.weapons_random:
-            self._start_random(self._place_weapons)
+            self._start_random(None)
         else:
             self._start_play(None)
 
@@ -594,14 +595,11 @@ class Peer:
 
     # random events --------------------------------------------------------------------
 
-    def _start_random(self, then: Callable[[tuple[bytes, ...]], None]) -> None:
-        self._resume_stage = self.stage if self.stage is not Stage.RANDOM else Stage.PLAY
+    def _start_random(self, roller: int | None) -> None:
         self.stage = Stage.RANDOM
         self._reveals = []
-        self._after_random = then
+        self._random_for = roller
         self._round_pos = 0
-
-    _resume_stage: Stage = Stage.PLAY
 
     def _on_reveal(self, index: int, sender: int, f: dict[str, Any]) -> None:
         if f["event"] != self._event_id:
@@ -617,11 +615,11 @@ class Peer:
     def _finish_random(self) -> None:
         reveals = tuple(self._reveals)
         self._event_id += 1
-        then = self._after_random
-        assert then is not None
-        self._after_random = None
-        self.stage = self._resume_stage
-        then(reveals)
+        if self._random_for is None:
+            self._place_weapons(reveals)
+        else:
+            self.stage = Stage.PLAY
+            self._rolled(self._random_for, reveals)
 
     # turns ----------------------------------------------------------------------------
 
@@ -633,12 +631,15 @@ class Peer:
         self.rules_state = rg.apply(self._state(), action)
 
     def _on_roll(self, index: int, sender: int, f: dict[str, Any]) -> None:
-        n_dice = 2 if self.config.rules.two_dice else 1
-        rg.apply(self._state(), ra.Roll(sender, (1,) * n_dice))  # legal now? (R11, R22, R24)
-        self._start_random(lambda reveals: self._rolled(sender, n_dice, reveals))
+        rg.apply(self._state(), ra.Roll(sender, (1,) * self._n_dice()))  # legal now? (R11)
+        self._start_random(sender)
 
-    def _rolled(self, seat: int, n_dice: int, reveals: tuple[bytes, ...]) -> None:
+    def _n_dice(self) -> int:
+        return 2 if self.config.rules.two_dice else 1
+
+    def _rolled(self, seat: int, reveals: tuple[bytes, ...]) -> None:
         assert self.game_id is not None
+        n_dice = self._n_dice()
         dice = randomness.random_dice(self.game_id, _event_name(self._event_id - 1), reveals,
                                       n_dice)
         self._apply(ra.Roll(seat, dice))
@@ -879,7 +880,7 @@ class Peer:
         action, msg = _turn_intent(me, intent)
         try:
             if isinstance(intent, ev.RollDice):
-                rg.apply(state, ra.Roll(me, (1,) * (2 if self.config.rules.two_dice else 1)))
+                rg.apply(state, ra.Roll(me, (1,) * self._n_dice()))
             else:
                 rg.apply(state, action)
         except RuleError as exc:

@@ -12,7 +12,8 @@ Layout (all integers big-endian)::
 The entries are the signed frames exactly as received, in chain order; the
 footer is the writer's account of how the game ended (complete, halted with a
 blame record and its evidence, or abandoned). Nothing in the footer is
-trusted: the audit recomputes it from the entries and the evidence frames.
+trusted: the audit recomputes it from the entries and the evidence frames, and
+rejects a footer that says anything else (so no byte of the file goes unchecked).
 """
 
 from __future__ import annotations
@@ -38,14 +39,12 @@ class Footer:
     status: str
     entries: int
     blame: Blame | None = None
-    note: str = ""
 
     def to_wire(self) -> dict[str, Any]:
         return {
             "status": self.status,
             "entries": self.entries,
             "blame": self.blame.to_wire() if self.blame else None,
-            "note": self.note,
         }
 
 
@@ -126,12 +125,12 @@ def _footer(raw: bytes) -> Footer:
         obj = unpack_strict(raw, MAX_META_BYTES)
     except WireError as exc:
         raise TranscriptError(f"unreadable footer: {exc}") from None
-    if not isinstance(obj, dict) or set(obj) != {"status", "entries", "blame", "note"}:
+    if not isinstance(obj, dict) or set(obj) != {"status", "entries", "blame"}:
         raise TranscriptError("unreadable footer: wrong keys")
-    status, entries, blame, note = obj["status"], obj["entries"], obj["blame"], obj["note"]
-    if status not in STATUSES or not isinstance(entries, int) or not isinstance(note, str):
-        raise TranscriptError("unreadable footer: bad status, entry count or note")
-    return Footer(status, entries, _blame(blame), note)
+    status, entries, blame = obj["status"], obj["entries"], obj["blame"]
+    if status not in STATUSES or not isinstance(entries, int) or isinstance(entries, bool):
+        raise TranscriptError("unreadable footer: bad status or entry count")
+    return Footer(status, entries, _blame(blame))
 
 
 def _blame(obj: Any) -> Blame | None:
@@ -155,7 +154,6 @@ def _blame(obj: Any) -> Blame | None:
 
 
 def build(
-    config: GameConfig, entries: Sequence[bytes], status: str, blame: Blame | None = None,
-    note: str = "",
+    config: GameConfig, entries: Sequence[bytes], status: str, blame: Blame | None = None
 ) -> Transcript:
-    return Transcript(config, tuple(entries), Footer(status, len(entries), blame, note))
+    return Transcript(config, tuple(entries), Footer(status, len(entries), blame))

@@ -1,0 +1,232 @@
+"""The prime-order main subgroup of edwards25519, through libsodium.
+
+Every protocol value lives here. ``Point`` and ``Scalar`` are thin frozen wrappers;
+the only entries for untrusted bytes are ``point_from_bytes`` and
+``scalar_from_bytes``, which validate. Internal arithmetic may produce the identity
+(sums, differences, a zero scalar); ``mul`` and ``base_mul`` handle it explicitly
+because libsodium's multiplication refuses it.
+
+The hot operations call PyNaCl's cffi binding of libsodium (``nacl._sodium.lib``)
+directly: the same C functions as ``nacl.bindings``, without its per-call argument
+checks, which cost about 15% of a deal (our own types already guarantee them).
+
+``MULT_COUNTER`` counts libsodium multiplications so that the benchmark can report
+per-card costs without timing noise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import overload
+
+import nacl.bindings as _nb
+from nacl._sodium import ffi as _ffi
+from nacl._sodium import lib as _lib
+
+from p2pclue.crypto.errors import CryptoUsageError, InvalidPointError, InvalidScalarError
+
+L = 2**252 + 27742317777372353535851937790883648493
+"""Order of the main subgroup (and of the scalar field)."""
+
+_IDENTITY_BYTES = b"\x01" + bytes(31)
+_BASE_BYTES = bytes(_nb.crypto_scalarmult_ed25519_base_noclamp((1).to_bytes(32, "little")))
+
+
+@dataclass(slots=True)
+class MultCounter:
+    """Running count of group multiplications (variable-base and fixed-base)."""
+
+    var: int = 0
+    base: int = 0
+
+    def reset(self) -> None:
+        self.var = 0
+        self.base = 0
+
+    @property
+    def total(self) -> int:
+        return self.var + self.base
+
+
+MULT_COUNTER = MultCounter()
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Scalar:
+    """An integer modulo ``L`` (0 allowed internally; wire scalars must be non-zero)."""
+
+    value: int
+
+    def __post_init__(self) -> None:
+        if type(self.value) is not int or not 0 <= self.value < L:
+            raise CryptoUsageError("Scalar value must be an int in [0, L)")
+
+    def __bytes__(self) -> bytes:
+        return self.value.to_bytes(32, "little")
+
+    def __repr__(self) -> str:
+        return "Scalar(<hidden>)"
+
+    def __add__(self, other: Scalar) -> Scalar:
+        return Scalar((self.value + other.value) % L)
+
+    def __sub__(self, other: Scalar) -> Scalar:
+        return Scalar((self.value - other.value) % L)
+
+    def __neg__(self) -> Scalar:
+        return Scalar(-self.value % L)
+
+    @overload
+    def __mul__(self, other: Scalar) -> Scalar: ...
+
+    @overload
+    def __mul__(self, other: Point) -> Point: ...
+
+    def __mul__(self, other: Scalar | Point) -> Scalar | Point:
+        if isinstance(other, Point):
+            return mul(self, other)
+        return Scalar((self.value * other.value) % L)
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Point:
+    """A group element by its canonical 32-byte encoding (equal points, equal bytes)."""
+
+    data: bytes
+
+    def __post_init__(self) -> None:
+        if type(self.data) is not bytes or len(self.data) != 32:
+            raise CryptoUsageError("Point data must be 32 bytes")
+
+    def __bytes__(self) -> bytes:
+        return self.data
+
+    def __repr__(self) -> str:
+        return f"Point({self.data.hex()[:16]}...)"
+
+    @property
+    def is_identity(self) -> bool:
+        return self.data == _IDENTITY_BYTES
+
+    def __add__(self, other: Point) -> Point:
+        return add(self, other)
+
+    def __sub__(self, other: Point) -> Point:
+        return sub(self, other)
+
+
+IDENTITY = Point(_IDENTITY_BYTES)
+ZERO = Scalar(0)
+ONE = Scalar(1)
+
+
+def scalar(value: int) -> Scalar:
+    """Any integer reduced modulo ``L``."""
+    return Scalar(value % L)
+
+
+def scalar_from_hash(digest: bytes) -> Scalar:
+    """A 64-byte hash output read little-endian and reduced mod ``L`` (bias < 2^-250)."""
+    return Scalar(int.from_bytes(digest, "little") % L)
+
+
+def inverse(s: Scalar) -> Scalar:
+    if s.value == 0:
+        raise CryptoUsageError("zero has no inverse")
+    return Scalar(pow(s.value, L - 2, L))
+
+
+def mul(s: Scalar, p: Point) -> Point:
+    """``s * P``; identity in or zero scalar gives the identity."""
+    if s.value == 0 or p.data == _IDENTITY_BYTES:
+        return IDENTITY
+    if p.data == _BASE_BYTES:
+        return base_mul(s)
+    MULT_COUNTER.var += 1
+    out = _ffi.new("unsigned char[]", 32)
+    if _lib.crypto_scalarmult_ed25519_noclamp(out, bytes(s), p.data) != 0:
+        raise InvalidPointError("point", "not in the main subgroup")
+    return Point(_ffi.buffer(out, 32)[:])
+
+
+def base_mul(s: Scalar) -> Point:
+    """``s * G``."""
+    if s.value == 0:
+        return IDENTITY
+    MULT_COUNTER.base += 1
+    out = _ffi.new("unsigned char[]", 32)
+    if _lib.crypto_scalarmult_ed25519_base_noclamp(out, bytes(s)) != 0:
+        raise CryptoUsageError("base multiplication failed")  # pragma: no cover
+    return Point(_ffi.buffer(out, 32)[:])
+
+
+def add(p: Point, q: Point) -> Point:
+    """``P + Q`` (no subgroup check: both must already be valid group elements)."""
+    out = _ffi.new("unsigned char[]", 32)
+    if _lib.crypto_core_ed25519_add(out, p.data, q.data) != 0:
+        raise InvalidPointError("point", "not on the curve")
+    return Point(_ffi.buffer(out, 32)[:])
+
+
+def sub(p: Point, q: Point) -> Point:
+    out = _ffi.new("unsigned char[]", 32)
+    if _lib.crypto_core_ed25519_sub(out, p.data, q.data) != 0:
+        raise InvalidPointError("point", "not on the curve")
+    return Point(_ffi.buffer(out, 32)[:])
+
+
+def point_sum(points: list[Point]) -> Point:
+    acc = IDENTITY
+    for p in points:
+        acc = add(acc, p)
+    return acc
+
+
+def lincomb(scalars: list[Scalar], points: list[Point]) -> Point:
+    """``sum s_i * P_i`` (one variable-base multiplication per term)."""
+    if len(scalars) != len(points):
+        raise CryptoUsageError("lincomb needs as many scalars as points")
+    acc = IDENTITY
+    for s, p in zip(scalars, points, strict=True):
+        acc = add(acc, mul(s, p))
+    return acc
+
+
+G = base_mul(ONE)
+MULT_COUNTER.reset()
+
+
+def is_valid_point_bytes(data: bytes) -> bool:
+    """Canonical, on the curve, in the main subgroup, not of small order (so not identity)."""
+    return len(data) == 32 and _lib.crypto_core_ed25519_is_valid_point(data) == 1
+
+
+def point_from_bytes(data: object, field: str) -> Point:
+    """Validate untrusted bytes as a non-identity point of the main subgroup."""
+    if not isinstance(data, bytes | bytearray):
+        raise InvalidPointError(field, f"expected 32 bytes, got {type(data).__name__}")
+    raw = bytes(data)
+    if len(raw) != 32:
+        raise InvalidPointError(field, f"expected 32 bytes, got {len(raw)}")
+    if raw == _IDENTITY_BYTES:
+        raise InvalidPointError(field, "the identity element")
+    if not is_valid_point_bytes(raw):
+        raise InvalidPointError(
+            field, "not a canonical encoding of a point of the prime-order subgroup"
+        )
+    return Point(raw)
+
+
+def scalar_from_bytes(data: object, field: str) -> Scalar:
+    """Validate untrusted bytes as a canonical (< L), non-zero little-endian scalar."""
+    if not isinstance(data, bytes | bytearray):
+        raise InvalidScalarError(field, f"expected 32 bytes, got {type(data).__name__}")
+    raw = bytes(data)
+    if len(raw) != 32:
+        raise InvalidScalarError(field, f"expected 32 bytes, got {len(raw)}")
+    value = int.from_bytes(raw, "little")
+    if value >= L:
+        raise InvalidScalarError(field, "not canonical (>= group order)")
+    if value == 0:
+        raise InvalidScalarError(field, "zero")
+    return Scalar(value)

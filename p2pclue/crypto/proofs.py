@@ -1,0 +1,66 @@
+"""One import for every proof: dataclasses (wire form) and their prove/verify functions.
+
+Each proof type lives in its own module; this facade is what the engine imports.
+"""
+
+from __future__ import annotations
+
+from p2pclue.crypto.dleq import (
+    DleqBatchProof,
+    DleqProof,
+    open_public,
+    prove_dleq,
+    prove_dleq_batch,
+    reveal_to_owner,
+    unlayer,
+    verify_dleq,
+    verify_dleq_batch,
+    verify_unlayer,
+)
+from p2pclue.crypto.holdnone import NoneProof, prove_none, verify_none
+from p2pclue.crypto.keys import KeyProof, keypair, prove_key, verify_key
+from p2pclue.crypto.pet import (
+    PetStepProof,
+    pet_result,
+    pet_start,
+    pet_step,
+    pet_weights,
+    verify_pet_step,
+)
+from p2pclue.crypto.show import Ciphertext, ShowProof, decrypt_shown, prove_show, verify_show
+from p2pclue.crypto.shuffleproof import ShuffleProof, prove_shuffle, shuffle, verify_shuffle
+
+__all__ = [
+    "Ciphertext",
+    "DleqBatchProof",
+    "DleqProof",
+    "KeyProof",
+    "NoneProof",
+    "PetStepProof",
+    "ShowProof",
+    "ShuffleProof",
+    "decrypt_shown",
+    "keypair",
+    "open_public",
+    "pet_result",
+    "pet_start",
+    "pet_step",
+    "pet_weights",
+    "prove_dleq",
+    "prove_dleq_batch",
+    "prove_key",
+    "prove_none",
+    "prove_show",
+    "prove_shuffle",
+    "reveal_to_owner",
+    "shuffle",
+    "unlayer",
+    "verify_dleq",
+    "verify_dleq_batch",
+    "verify_key",
+    "verify_none",
+    "verify_pet_step",
+    "verify_show",
+    "verify_shuffle",
+    "verify_unlayer",
+]

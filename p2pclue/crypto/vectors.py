@@ -1,0 +1,193 @@
+"""Deterministic test vectors for every primitive and proof (``protocol/vectors/crypto-v1.json``).
+
+Run ``python3 -m p2pclue.crypto.vectors --write protocol/vectors/crypto-v1.json`` to
+regenerate, ``--check PATH`` to compare. Everything derives from ``SeededRandom`` with
+fixed seeds, so another implementation that follows docs/protocol.md (same hash
+encodings, same order of random draws) reproduces the file byte for byte; an
+implementation with other randomness can still verify every proof in it.
+Bytes are lower-case hex; proofs are their wire dicts with hex values.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from p2pclue import PROTOCOL_VERSION
+from p2pclue.crypto.cards import CARD_POINTS, card_point, generator, product_base
+from p2pclue.crypto.context import ProofContext
+from p2pclue.crypto.group import G, Point, Scalar, base_mul, mul
+from p2pclue.crypto.proofs import (
+    pet_start,
+    pet_step,
+    pet_weights,
+    prove_dleq,
+    prove_dleq_batch,
+    prove_key,
+    prove_none,
+    prove_show,
+    shuffle,
+    unlayer,
+)
+from p2pclue.crypto.rand import SeededRandom, random_scalar
+from p2pclue.crypto.randomness import HashChain, random_dice, random_weapon_rooms
+from p2pclue.rules.cards import CARDS
+
+GAME_ID = bytes.fromhex("00112233445566778899aabbccddeeff")
+SEED = b"p2pclue test vectors v1"
+
+
+def hexify(obj: Any) -> Any:
+    """Wire form -> JSON: bytes become hex strings, recursively."""
+    if isinstance(obj, bytes):
+        return obj.hex()
+    if isinstance(obj, dict):
+        return {k: hexify(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [hexify(v) for v in obj]
+    return obj
+
+
+def unhexify(obj: Any) -> Any:
+    """JSON -> wire form for proof dicts (every string is hex bytes)."""
+    if isinstance(obj, str):
+        return bytes.fromhex(obj)
+    if isinstance(obj, dict):
+        return {k: unhexify(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [unhexify(v) for v in obj]
+    return obj
+
+
+def _pts(points: Sequence[Point]) -> list[str]:
+    return [p.data.hex() for p in points]
+
+
+def _ctx(step: str, prover: int) -> tuple[ProofContext, dict[str, Any]]:
+    ctx = ProofContext(GAME_ID, step, prover)
+    return ctx, {"game_id": GAME_ID.hex(), "step": step, "prover": prover}
+
+
+def generate() -> dict[str, Any]:
+    src = SeededRandom(SEED)
+    out: dict[str, Any] = {
+        "protocol_version": PROTOCOL_VERSION,
+        "seed": SEED.hex(),
+        "seeded_random_first_64": SeededRandom(SEED).random_bytes(64).hex(),
+        "card_points": [
+            {"index": c.index, "slug": c.slug, "point": CARD_POINTS[c.index].data.hex()}
+            for c in CARDS
+        ],
+        "shuffle_generators": _pts([generator(i) for i in range(21)]),
+        "product_base": product_base().data.hex(),
+    }
+    keys = [random_scalar(src) for _ in range(3)]
+    pubs = [base_mul(k) for k in keys]
+    out["secrets"] = [bytes(k).hex() for k in keys]
+    out["public_keys"] = _pts(pubs)
+
+    ctx, c = _ctx("setup/key", 0)
+    out["key"] = {"context": c, "Y": pubs[0].data.hex(),
+                  "proof": hexify(prove_key(ctx, keys[0], src).to_wire())}
+
+    ctx, c = _ctx("deal/link", 1)
+    r = random_scalar(src)
+    r_pub, s_pub = base_mul(r), mul(r, pubs[1])
+    out["dleq"] = {"context": c, "g1": G.data.hex(), "h1": r_pub.data.hex(),
+                   "g2": pubs[1].data.hex(), "h2": s_pub.data.hex(),
+                   "proof": hexify(prove_dleq(ctx, r, G, r_pub, pubs[1], s_pub, src).to_wire())}
+
+    ctx, c = _ctx("test/batch", 2)
+    ins = [card_point(i) for i in (0, 7, 14)]
+    outs = [mul(keys[2], p) for p in ins]
+    batch = prove_dleq_batch(ctx, keys[2], pubs[2], ins, outs, src)
+    out["dleq_batch"] = {"context": c, "Y": pubs[2].data.hex(), "inputs": _pts(ins),
+                         "outputs": _pts(outs), "proof": hexify(batch.to_wire())}
+
+    ctx, c = _ctx("deal/envelope/weapon", 0)
+    deck = [card_point(i) for i in range(6, 12)]
+    deck_out, perm, sproof = shuffle(ctx, deck, keys[0], src)
+    out["shuffle"] = {"context": c, "Y": pubs[0].data.hex(), "deck_in": _pts(deck),
+                      "deck_out": _pts(deck_out), "perm": perm, "proof": hexify(sproof.to_wire())}
+
+    ctx, c = _ctx("deal/open", 1)
+    layered = [mul(keys[1], mul(keys[0], card_point(i))) for i in (3, 12)]
+    stripped, uproof = unlayer(ctx, layered, keys[1], pubs[1], src)
+    out["unlayer"] = {"context": c, "Y": pubs[1].data.hex(), "points_in": _pts(layered),
+                      "points_out": _pts(stripped), "proof": hexify(uproof.to_wire())}
+
+    hand = (4, 8, 13)
+    hand_points = [mul(keys[1], card_point(i)) for i in hand]
+    named = (4, 7, 13)
+    ctx, c = _ctx("turn/1/show", 1)
+    ct, shproof = prove_show(ctx, named, hand_points, keys[1], pubs[1], 2, 13, pubs[0], src)
+    out["show"] = {"context": c, "named": list(named), "hand_points": _pts(hand_points),
+                   "S": pubs[1].data.hex(), "suggester_pub": pubs[0].data.hex(),
+                   "ciphertext": hexify(ct.to_wire()), "shown_card": 13,
+                   "proof": hexify(shproof.to_wire())}
+    named_none = (0, 9, 17)
+    ctx, c = _ctx("turn/1/none", 1)
+    nproof = prove_none(ctx, named_none, hand_points, keys[1], pubs[1], src)
+    out["none"] = {"context": c, "named": list(named_none), "hand_points": _pts(hand_points),
+                   "S": pubs[1].data.hex(), "proof": hexify(nproof.to_wire())}
+
+    big_k = keys[0] * keys[1] * keys[2]
+    envelope = [mul(big_k, card_point(i)) for i in (1, 9, 18)]
+    accused = (1, 9, 18)
+    ctx, c = _ctx("turn/2/accuse", 0)
+    w = pet_weights(ctx, accused, envelope)
+    q, p = pet_start(envelope, accused, w)
+    steps = []
+    for j in range(3):
+        sctx, sc = _ctx("turn/2/pet", j)
+        q2, p2, pproof = pet_step(sctx, q, p, keys[j], pubs[j], src)
+        steps.append({"context": sc, "Q_prev": q.data.hex(), "P_prev": p.data.hex(),
+                      "Q": q2.data.hex(), "P": p2.data.hex(), "Y": pubs[j].data.hex(),
+                      "proof": hexify(pproof.to_wire())})
+        q, p = q2, p2
+    out["pet"] = {"weights_context": c, "accused": list(accused), "envelope": _pts(envelope),
+                  "weights": [bytes(x).hex() for x in w], "Q0": steps[0]["Q_prev"],
+                  "P0": steps[0]["P_prev"], "steps": steps, "result": q == p}
+
+    chains = [HashChain.create(src, length=4) for _ in range(3)]
+    reveals = [ch.reveal(1) for ch in chains]
+    out["randomness"] = {
+        "heads": [ch.head.hex() for ch in chains],
+        "reveals_event_1": [x.hex() for x in reveals],
+        "dice_turn_1": list(random_dice(GAME_ID, "turn/1/dice", reveals, 2)),
+        "weapon_rooms": {str(k): v for k, v in
+                         random_weapon_rooms(GAME_ID, "setup/weapons", reveals).items()},
+    }
+    return out
+
+
+def dumps(vectors: dict[str, Any]) -> str:
+    return json.dumps(vectors, indent=1, sort_keys=True) + "\n"
+
+
+def scalar_hex(text: str) -> Scalar:
+    return Scalar(int.from_bytes(bytes.fromhex(text), "little"))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    group = parser.add_mutually_exclusive_group(required=True)
+    group.add_argument("--write", metavar="PATH")
+    group.add_argument("--check", metavar="PATH")
+    args = parser.parse_args(argv)
+    text = dumps(generate())
+    if args.write:
+        with open(args.write, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        return 0
+    with open(args.check, encoding="utf-8") as fh:
+        same = fh.read() == text
+    print("vectors match" if same else "vectors DIFFER", file=sys.stderr)
+    return 0 if same else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

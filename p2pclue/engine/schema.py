@@ -1,0 +1,101 @@
+"""Generate ``protocol/schema.json``, the machine-readable message schema.
+
+``python3 -m p2pclue.engine.schema`` prints it; ``--write PATH`` writes it. A test
+regenerates it and compares it with the committed file, so the code's message
+table and the published schema cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from p2pclue import PROTOCOL_VERSION
+from p2pclue.engine.messages import MESSAGES
+from p2pclue.engine.wire import MAX_FRAME_BYTES, SIGNING_PREFIX
+
+KIND_DOCS = {
+    "bytes32": "msgpack bin, exactly 32 bytes",
+    "opt_bytes32": "nil, or msgpack bin of exactly 32 bytes",
+    "uint": "non-negative integer below 2^32",
+    "card": "card index 0-20 (see cards)",
+    "point": "32-byte canonical edwards25519 encoding, in the prime-order subgroup, "
+             "not the identity",
+    "points": "array of at most 21 points",
+    "decks": "array of exactly 3 arrays of points (suspects, weapons, rooms)",
+    "scalar": "32-byte little-endian integer, canonical (< l) and non-zero",
+    "path": "array of 1-13 squares, each [row, col]",
+    "ciphertext": "map {a: point, b: point}: ElGamal encryption of a card point",
+    "proof:key": "map {c: scalar, s: scalar}: Schnorr proof of knowledge",
+    "proof:dleq": "map {c: scalar, s: scalar}: Chaum-Pedersen equality of discrete logs",
+    "proof:dleq_batch": "map {c: scalar, s: scalar}: batched DLEQ over many pairs",
+    "proof:shuffle": "map {c: points, chat: points, ch: scalar, s1, s2, s3, sk: scalars, "
+                     "s_hat: scalars, s_prime: scalars}: shuffle of known exponent",
+    "proofs:shuffle": "array of exactly 3 proof:shuffle (suspects, weapons, rooms)",
+    "proof:show": "map {c, u, v: arrays of scalars, 3 per hand position}: OR-proof",
+    "proof:none": "map {t: points, c: scalar, sa, sb: arrays of scalars}: inequality proofs",
+    "proof:pet": "map {c: scalar, sb: scalar, sc: scalar}: one blinded PET step",
+}
+"""Each kind's wire form; ``PROOF_KEYS`` repeats the map keys so a test can check them."""
+
+PROOF_KEYS = {
+    "ciphertext": ["a", "b"],
+    "proof:key": ["c", "s"],
+    "proof:dleq": ["c", "s"],
+    "proof:dleq_batch": ["c", "s"],
+    "proof:shuffle": ["c", "ch", "chat", "s1", "s2", "s3", "s_hat", "s_prime", "sk"],
+    "proof:show": ["c", "u", "v"],
+    "proof:none": ["c", "sa", "sb", "t"],
+    "proof:pet": ["c", "sb", "sc"],
+}
+
+
+def schema() -> dict[str, Any]:
+    from p2pclue.rules.cards import CARDS
+
+    return {
+        "protocol": PROTOCOL_VERSION,
+        "frame": {
+            "encoding": "msgpack array [sender: uint seat, payload: bin, signature: bin(64)]",
+            "signature": "Ed25519 over signing_prefix || payload, by the sender's identity key",
+            "signing_prefix": SIGNING_PREFIX.decode("ascii").replace("\x00", "\\u0000"),
+            "max_bytes": MAX_FRAME_BYTES,
+        },
+        "payload": {
+            "v": "protocol version (int)",
+            "game": "bin(32): config digest for join, else the game id",
+            "from": "sender seat (must equal the frame's sender)",
+            "seq": "the sender's own message counter, from 0",
+            "prev": "bin(32): SHA-256 of the previous transcript entry (chain start for entry 0)",
+            "type": "message type name",
+            "body": "map: the type's fields, exactly",
+        },
+        "kinds": KIND_DOCS,
+        "proof_keys": PROOF_KEYS,
+        "cards": [{"index": c.index, "slug": c.slug, "category": c.category.value}
+                  for c in CARDS],
+        "messages": {
+            name: {"phase": m.phase, "doc": m.doc, "fields": dict(m.fields)}
+            for name, m in MESSAGES.items()
+        },
+    }
+
+
+def render() -> str:
+    return json.dumps(schema(), indent=2, sort_keys=True) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--write", metavar="PATH", help="write the schema to PATH")
+    args = parser.parse_args()
+    if args.write:
+        with open(args.write, "w", encoding="utf-8") as f:
+            f.write(render())
+    else:
+        print(render(), end="")
+
+
+if __name__ == "__main__":
+    main()

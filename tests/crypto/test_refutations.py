@@ -1,0 +1,164 @@
+"""'I show you a card' (OR-proof) and 'I hold none' (inequality of discrete logs)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from p2pclue.crypto.cards import card_point
+from p2pclue.crypto.context import ProofContext
+from p2pclue.crypto.errors import CryptoUsageError, NotACardError, ProofRejected
+from p2pclue.crypto.group import G, Point, Scalar, base_mul, mul
+from p2pclue.crypto.holdnone import prove_none_unchecked
+from p2pclue.crypto.proofs import (
+    Ciphertext,
+    NoneProof,
+    ShowProof,
+    decrypt_shown,
+    prove_none,
+    prove_show,
+    verify_none,
+    verify_show,
+)
+from p2pclue.crypto.rand import SeededRandom, random_scalar
+from p2pclue.crypto.show import prove_show_unchecked
+
+Tamper = Callable[..., Iterator[tuple[str, Any]]]
+HAND = (4, 8, 13, 20)  # Peacock, Lead Pipe, Ballroom, Study
+NAMED = (4, 7, 13)  # Peacock, Dagger, Ballroom: two of them held
+NAMED_NONE = (0, 9, 17)  # Scarlett, Revolver, Library: none held
+
+
+class Refuter:
+    def __init__(self, seed: bytes) -> None:
+        self.src = SeededRandom(seed)
+        self.s = random_scalar(self.src)
+        self.pub = base_mul(self.s)
+        self.hand_points = [mul(self.s, card_point(c)) for c in HAND]
+
+
+class Suggester:
+    def __init__(self, seed: bytes) -> None:
+        src = SeededRandom(seed)
+        self.x = random_scalar(src)
+        self.pub = base_mul(self.x)
+
+
+def _show(ctx: ProofContext, r: Refuter, s: Suggester, card: int = 13) -> tuple[
+        Ciphertext, ShowProof]:
+    return prove_show(ctx, NAMED, r.hand_points, r.s, r.pub, HAND.index(card), card, s.pub,
+                      r.src)
+
+
+def test_R21_show_proof_verifies_and_only_the_suggester_learns_the_card(
+    ctx: ProofContext,
+) -> None:
+    r, s = Refuter(b"r1"), Suggester(b"s1")
+    for card in (4, 13):
+        ct, proof = _show(ctx, r, s, card)
+        ct2, proof2 = Ciphertext.from_wire(ct.to_wire()), ShowProof.from_wire(proof.to_wire())
+        verify_show(ctx, NAMED, r.hand_points, r.pub, s.pub, ct2, proof2)
+        assert decrypt_shown(ct2, s.x) == card
+        with pytest.raises(NotACardError):  # somebody else's key decrypts to garbage
+            decrypt_shown(ct2, Suggester(b"other").x)
+
+
+def test_show_tampered_swapped_and_replayed_fail(
+    ctx: ProofContext, tampered: Tamper, contexts: Callable[[ProofContext], list[ProofContext]]
+) -> None:
+    r, s = Refuter(b"r2"), Suggester(b"s2")
+    ct, proof = _show(ctx, r, s)
+    for _, wire in tampered(proof.to_wire()):
+        with pytest.raises(ProofRejected):
+            verify_show(ctx, NAMED, r.hand_points, r.pub, s.pub, ct, ShowProof.from_wire(wire))
+    for _, wire in tampered(ct.to_wire(), frozenset({"a", "b"})):
+        with pytest.raises(ProofRejected):
+            verify_show(ctx, NAMED, r.hand_points, r.pub, s.pub, Ciphertext.from_wire(wire),
+                        proof)
+    for other in contexts(ctx):
+        with pytest.raises(ProofRejected):
+            verify_show(other, NAMED, r.hand_points, r.pub, s.pub, ct, proof)
+    with pytest.raises(ProofRejected):  # another suggester's key
+        verify_show(ctx, NAMED, r.hand_points, r.pub, Suggester(b"x").pub, ct, proof)
+    with pytest.raises(ProofRejected):  # another set of named cards
+        verify_show(ctx, (4, 7, 14), r.hand_points, r.pub, s.pub, ct, proof)
+    with pytest.raises(ProofRejected):  # another refuter's hand
+        other = Refuter(b"r3")
+        verify_show(ctx, NAMED, other.hand_points, other.pub, s.pub, ct, proof)
+
+
+def test_R21_showing_a_card_not_named_or_not_held_cannot_be_proven(ctx: ProofContext) -> None:
+    r, s = Refuter(b"r4"), Suggester(b"s4")
+    with pytest.raises(CryptoUsageError):
+        _show(ctx, r, s, 20)  # held but not named
+    with pytest.raises(CryptoUsageError):
+        prove_show(ctx, NAMED, r.hand_points, r.s, r.pub, 0, 7, s.pub, r.src)  # named, not held
+
+    def forged(card: int, real_branch: int) -> tuple[Ciphertext, ShowProof]:
+        rho = random_scalar(r.src)
+        ct = Ciphertext(base_mul(rho), mul(rho, s.pub) + card_point(card))
+        return ct, prove_show_unchecked(ctx, NAMED, r.hand_points, r.s, r.pub, real_branch,
+                                        rho, s.pub, ct, r.src)
+
+    # Study (held, not named) claimed through the branch "position 3, Ballroom".
+    # Dagger (named, not held) claimed through "position 0, Dagger".
+    for card, branch in ((20, 3 * 3 + 2), (7, 0 * 3 + 1)):
+        ct, proof = forged(card, branch)
+        with pytest.raises(ProofRejected):
+            verify_show(ctx, NAMED, r.hand_points, r.pub, s.pub, ct, proof)
+
+
+def test_R21_none_proof_verifies_when_no_named_card_is_held(
+    ctx: ProofContext, tampered: Tamper, contexts: Callable[[ProofContext], list[ProofContext]]
+) -> None:
+    r = Refuter(b"r5")
+    proof = prove_none(ctx, NAMED_NONE, r.hand_points, r.s, r.pub, r.src)
+    verify_none(ctx, NAMED_NONE, r.hand_points, r.pub, NoneProof.from_wire(proof.to_wire()))
+    for _, wire in tampered(proof.to_wire(), frozenset({"t"})):
+        with pytest.raises(ProofRejected):
+            verify_none(ctx, NAMED_NONE, r.hand_points, r.pub, NoneProof.from_wire(wire))
+    for other in contexts(ctx):
+        with pytest.raises(ProofRejected):
+            verify_none(other, NAMED_NONE, r.hand_points, r.pub, proof)
+    with pytest.raises(ProofRejected):
+        verify_none(ctx, (0, 9, 18), r.hand_points, r.pub, proof)
+    with pytest.raises(ProofRejected):
+        verify_none(ctx, NAMED_NONE, r.hand_points[:-1], r.pub, proof)
+
+
+def test_R21_false_cannot_refute_cannot_be_proven(ctx: ProofContext) -> None:
+    r = Refuter(b"r6")
+    with pytest.raises(CryptoUsageError):
+        prove_none(ctx, NAMED, r.hand_points, r.s, r.pub, r.src)
+    # The honest algorithm run on the false claim yields T = identity, which is refused.
+    cheat = prove_none_unchecked(ctx, NAMED, r.hand_points, r.s, r.pub, r.src)
+    assert cheat.t[0].is_identity and cheat.t[8].is_identity  # Peacock, Ballroom
+    with pytest.raises(ProofRejected, match="identity"):
+        verify_none(ctx, NAMED, r.hand_points, r.pub, cheat)
+    # Replacing the telltale Ts by random points breaks the proof instead.
+    t = [base_mul(random_scalar(r.src)) if x.is_identity else x for x in cheat.t]
+    assert t != list(cheat.t)
+    forged = NoneProof(tuple(t), cheat.challenge, cheat.sa, cheat.sb)
+    with pytest.raises(ProofRejected, match="challenge"):
+        verify_none(ctx, NAMED, r.hand_points, r.pub, forged)
+    # Claiming another key: the proof made with a different secret does not verify.
+    other = random_scalar(r.src)
+    fake = prove_none_unchecked(ctx, NAMED, r.hand_points, other, r.pub, r.src)
+    with pytest.raises(ProofRejected):
+        verify_none(ctx, NAMED, r.hand_points, r.pub, fake)
+
+
+def test_refutation_statements_reject_degenerate_keys(ctx: ProofContext) -> None:
+    r, s = Refuter(b"r7"), Suggester(b"s7")
+    ct, proof = _show(ctx, r, s)
+    identity = G - G
+    with pytest.raises(ProofRejected):
+        verify_show(ctx, NAMED, r.hand_points, r.pub, identity, ct, proof)
+    with pytest.raises(ProofRejected):
+        verify_show(ctx, (4, 4, 13), r.hand_points, r.pub, s.pub, ct, proof)
+    hand: list[Point] = []
+    with pytest.raises(ProofRejected):
+        verify_show(ctx, NAMED, hand, r.pub, s.pub, ct, proof)
+    assert Scalar(1) * G == G

@@ -1,0 +1,68 @@
+"""The local API: misuse is a LocalProtocolError; silence is reported, never blamed."""
+
+from __future__ import annotations
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from p2pclue.bots.protocol import make_config
+from p2pclue.crypto.rand import SeededRandom
+from p2pclue.engine import events as ev
+from p2pclue.engine.errors import LocalProtocolError
+from p2pclue.engine.harness import Network
+from p2pclue.engine.peer import Peer, Status
+from p2pclue.rules.variants import CLASSIC
+
+
+def peers(seed: int = 4) -> list[Peer]:
+    config, keys = make_config(CLASSIC, 3, seed)
+    return [Peer(config, s, keys[s], SeededRandom(b"%d" % s), timeout=10.0) for s in range(3)]
+
+
+def test_wrong_identity_or_seat_is_a_local_error() -> None:
+    config, keys = make_config(CLASSIC, 3, 1)
+    with pytest.raises(LocalProtocolError):
+        Peer(config, 0, keys[1], SeededRandom(b""))
+    with pytest.raises(LocalProtocolError):
+        Peer(config, 5, keys[0], SeededRandom(b""))
+    with pytest.raises(LocalProtocolError):
+        Peer(config, 0, Ed25519PrivateKey.generate(), SeededRandom(b""))
+
+
+def test_acting_out_of_turn_is_a_local_error_and_changes_nothing() -> None:
+    ps = peers()
+    ps[0].start(0.0)
+    with pytest.raises(LocalProtocolError):
+        ps[1].act(ev.RollDice(), 0.0)
+    assert ps[1].status is Status.RUNNING and not ps[1].entries
+
+
+def test_silence_is_reported_not_blamed() -> None:
+    ps = peers()
+    net = Network(ps)
+    ps[0].start(0.0)
+    # Deliver only to seat 1: seat 2 never hears seat 0, so it never sends its join.
+    for frame, _ in ps[0].frames_to_send():
+        ps[1].receive(frame, 1.0, via=0)
+    for frame, _ in ps[1].frames_to_send():
+        ps[0].receive(frame, 2.0, via=1)
+    deadline = ps[0].next_deadline()
+    assert deadline is not None
+    assert ps[0].on_timeout(deadline - 1) == []
+    silent = ps[0].on_timeout(deadline + 1)
+    assert silent == [ev.PeerSilent(2, deadline)]
+    assert ps[0].status is Status.RUNNING and ps[0].blame is None
+    assert ps[0].next_deadline() == deadline + 1 + 10.0
+    ps[0].abandon()
+    assert ps[0].transcript().footer.status == "abandoned"
+    assert net.deliveries == 0
+
+
+def test_bad_input_from_the_network_never_raises() -> None:
+    ps = peers()
+    for junk in (b"", b"\x00", b"\x93\x00\xc4\x00\xc4\x00", bytes(300_000)):
+        p = peers()[1]
+        events = p.receive(junk, 0.0, via=0)
+        assert p.status is Status.HALTED and isinstance(events[-1], ev.Halted)
+        assert p.blame is not None and p.blame.culprit == 0
+    assert ps[0].status is Status.RUNNING
