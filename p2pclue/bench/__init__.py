@@ -13,4 +13,22 @@ from typing import Any
 Emit = Callable[[str], None]
 Section = Callable[[Emit, bool], dict[str, Any]]
 
-SECTIONS: dict[str, Section] = {}
+
+def _sections() -> dict[str, Section]:
+    from p2pclue.bench import crypto, game, rules
+
+    found: dict[str, Section] = {
+        "rules": rules.section,
+        "crypto": crypto.section,
+        "game": game.game_section,
+        "audit": game.audit_section,
+    }
+    try:
+        from p2pclue.bench import deduce
+    except ImportError:  # pragma: no cover - the deduction bench lands separately
+        return found
+    found["deduce"] = deduce.section
+    return found
+
+
+SECTIONS: dict[str, Section] = _sections()

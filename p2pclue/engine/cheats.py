@@ -36,7 +36,7 @@ CHEATS: dict[str, str] = {
     "out-of-turn": "sends a message when another seat is due",
     "forged-signature": "sends a message in another seat's name",
     "equivocate": "sends two different versions of one message to different peers",
-    "bias-dice": "reveals a made-up value instead of its hash-chain preimage",
+    "bias-dice": "reveals a made-up value instead of its hash-chain preimage (dice or weapons)",
     "accuse-twice": "accuses again after a wrong accusation",
     "replay": "sends an old message of its own again, re-signed, where a new one is due",
     "bad-pet": "skips the blinding in its step of the accusation check",
@@ -44,7 +44,8 @@ CHEATS: dict[str, str] = {
 
 PHASED = {"bad-shuffle": ("envelope", "deal"), "bad-decrypt": ("unlayer", "open"),
           "out-of-turn": ("setup", "play"), "equivocate": ("setup", "play"),
-          "forged-signature": ("setup", "play")}
+          "forged-signature": ("setup", "play"), "bias-dice": ("dice", "weapons"),
+          "replay": ("play", "setup")}
 """Cheats that can happen at more than one point, and the points ``phase`` may name."""
 
 
@@ -204,15 +205,23 @@ class CheatingPeer(Peer):
         return frames
 
     def _cheat_bias_dice(self) -> Frames | None:
-        if self.stage is not Stage.RANDOM or self.rules_state is None:
+        if self.stage is not Stage.RANDOM or (self.rules_state is None) != (
+                self.phase == "weapons"):
             return None
         body = {"event": self._event_id, "value": b"\x66" * 32, "renew": None}
         return [(self._frame("reveal", body), None)]
 
     def _cheat_replay(self) -> Frames | None:
-        if self.stage is not Stage.PLAY or self.seat is None or self._refuting() is not None:
+        if self.seat is None:
             return None
-        old = self._sent_by[self.seat][1]  # its keys message
+        if self.phase == "setup":
+            if self.stage is not Stage.ENVELOPE:
+                return None
+            old = self._sent_by[self.seat][1]  # its keys message, again, where a shuffle is due
+        elif self.stage is Stage.PLAY and self._refuting() is None:
+            old = self._sent_by[self.seat][1]
+        else:
+            return None
         _, payload, _ = split_frame(old)
         header, body = decode_payload(self.seat, payload)
         return [(self._frame(header.type, body, prev=header.prev), None)]

@@ -338,14 +338,14 @@ class Peer:
             self._emit(*auto)
 
     def _emit(self, msg_type: str, body: dict[str, Any]) -> None:
-        """Sign, queue for broadcast, and accept locally through the common path."""
+        """Sign, accept locally through the common path, then queue for broadcast."""
         assert self.seat is not None and self._identity is not None
         assert self.game_id is not None or msg_type == "join"
         header = Header(self._game_field(msg_type), self.seat, len(self._sent_by[self.seat]),
                         self._head, msg_type)
         raw = sign_frame(self._identity, header, body)
+        self._ingest(raw, self.seat)  # raises (and sends nothing) if our own message is bad
         self._outbox.append((raw, None))
-        self._ingest(raw, self.seat)
 
     def _game_field(self, msg_type: str) -> bytes:
         if msg_type == "join":

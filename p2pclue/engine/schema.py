@@ -30,8 +30,9 @@ KIND_DOCS = {
     "proof:key": "map {c: scalar, s: scalar}: Schnorr proof of knowledge",
     "proof:dleq": "map {c: scalar, s: scalar}: Chaum-Pedersen equality of discrete logs",
     "proof:dleq_batch": "map {c: scalar, s: scalar}: batched DLEQ over many pairs",
-    "proof:shuffle": "map {c: points, chat: points, ch: scalar, s1, s2, s3, sk: scalars, "
-                     "s_hat: scalars, s_prime: scalars}: shuffle of known exponent",
+    "proof:shuffle": "map {c: points (permutation commitments), chat: points (product "
+                     "chain), ch, s1, s2, s3, sk, sh: scalars, sprime: array of scalars}: "
+                     "shuffle of known exponent",
     "proofs:shuffle": "array of exactly 3 proof:shuffle (suspects, weapons, rooms)",
     "proof:show": "map {c, u, v: arrays of scalars, 3 per hand position}: OR-proof",
     "proof:none": "map {t: points, c: scalar, sa, sb: arrays of scalars}: inequality proofs",
@@ -44,7 +45,7 @@ PROOF_KEYS = {
     "proof:key": ["c", "s"],
     "proof:dleq": ["c", "s"],
     "proof:dleq_batch": ["c", "s"],
-    "proof:shuffle": ["c", "ch", "chat", "s1", "s2", "s3", "s_hat", "s_prime", "sk"],
+    "proof:shuffle": ["c", "ch", "chat", "s1", "s2", "s3", "sh", "sk", "sprime"],
     "proof:show": ["c", "u", "v"],
     "proof:none": ["c", "sa", "sb", "t"],
     "proof:pet": ["c", "sb", "sc"],

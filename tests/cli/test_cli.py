@@ -1,0 +1,78 @@
+"""The command line as a user meets it: exit codes, --help, JSON lines, bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from p2pclue.cli import main
+from p2pclue.engine.cheats import CHEATS
+
+
+def last_json(out: str) -> dict[str, object]:
+    line = out.strip().splitlines()[-1]
+    obj = json.loads(line)
+    assert isinstance(obj, dict)
+    return obj
+
+
+@pytest.mark.parametrize("cmd", ["join", "simulate", "audit", "bench"])
+def test_every_subcommand_has_help(cmd: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main([cmd, "--help"])
+    assert exc.value.code == 0
+    assert "usage: p2pclue " + cmd in capsys.readouterr().out
+
+
+def test_list_cheats(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--list-cheats"]) == 0
+    assert capsys.readouterr().out.split() == list(CHEATS)
+
+
+def test_simulate_then_audit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "game.p2pclue"
+    assert main(["simulate", "--players", "3", "--seed", "5", "--quiet", "--json",
+                 "--transcript", str(path)]) == 0
+    sim = last_json(capsys.readouterr().out)
+    assert sim["result"] in ("won", "nobody") and sim["blamed"] is None
+    assert main(["audit", str(path), "--json"]) == 0
+    verdict = last_json(capsys.readouterr().out)
+    assert verdict["valid"] is True and verdict["result"] == sim["result"]
+    assert verdict["winner"] == sim["winner"] and verdict["turns"] == sim["turns"]
+    assert verdict["transcript_sha256"] == sim["transcript_sha256"]
+    assert main(["audit", str(path), "--replay"]) == 0
+    told = capsys.readouterr().out
+    assert "was dealt:" in told and "shows the " in told and "VALID" in told
+
+
+def test_simulate_cheat_exits_3_and_audit_confirms(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "halted.p2pclue"
+    assert main(["simulate", "--players", "3", "--seed", "2", "--json", "--cheat",
+                 "bias-dice", "--cheater", "2", "--transcript", str(path)]) == 3
+    sim = last_json(capsys.readouterr().out)
+    assert sim["result"] == "halted" and sim["blamed"] == 2
+    assert str(sim["reason"]).startswith("randomness")
+    assert main(["audit", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "VIOLATION" in out and "culprit: seat 2" in out
+
+
+def test_audit_of_garbage_or_missing_file_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    junk = tmp_path / "junk"
+    junk.write_bytes(b"not a transcript at all")
+    assert main(["audit", str(junk)]) == 2
+    assert main(["audit", str(tmp_path / "missing")]) == 2
+    err = capsys.readouterr().err
+    assert "not a readable transcript" in err and "cannot read" in err
+    assert "Traceback" not in err
+
+
+def test_simulate_rejects_a_cheater_outside_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--players", "3", "--cheat", "replay", "--cheater", "5"]) == 2
+    assert main(["simulate", "--players", "3", "--cheat", "replay", "--cheat-phase", "deal"]) == 2

@@ -1,0 +1,50 @@
+"""protocol/schema.json is the code's message table, and describes real messages."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from p2pclue.engine.messages import KINDS, MESSAGES
+from p2pclue.engine.peer import Peer
+from p2pclue.engine.schema import KIND_DOCS, PROOF_KEYS, render
+from p2pclue.engine.wire import decode_payload, split_frame
+from tests.engine.conftest import finished_game, oracle_game
+
+SCHEMA = Path(__file__).resolve().parents[2] / "protocol" / "schema.json"
+
+
+def test_committed_schema_matches_the_code() -> None:
+    assert SCHEMA.read_text(encoding="utf-8") == render(), (
+        "regenerate: python3 -m p2pclue.engine.schema --write protocol/schema.json")
+
+
+def test_every_kind_is_documented() -> None:
+    assert set(KIND_DOCS) == set(KINDS)
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    assert set(schema["messages"]) == set(MESSAGES)
+
+
+def test_every_message_type_handled_by_the_peer() -> None:
+    for name in MESSAGES:
+        assert callable(getattr(Peer, f"_on_{name}", None)), name
+
+
+def test_proof_keys_match_real_messages() -> None:
+    seen: dict[str, set[str]] = {}
+    types: set[str] = set()
+    for game in (finished_game(3, "classic", 1), oracle_game(3, "classic", 2)):
+        for raw in game.peers[0].entries:
+            sender, payload, _ = split_frame(raw)
+            header, body = decode_payload(sender, payload)
+            types.add(header.type)
+            assert set(body) == set(MESSAGES[header.type].fields)
+            for field, kind in MESSAGES[header.type].fields.items():
+                values = body[field] if kind.startswith("proofs:") else [body[field]]
+                key = kind.replace("proofs:", "proof:")
+                if key in PROOF_KEYS:
+                    for v in values:
+                        seen.setdefault(key, set()).update(v)
+    assert types == set(MESSAGES) - {"passage"} or types == set(MESSAGES)
+    for kind, keys in seen.items():
+        assert keys == set(PROOF_KEYS[kind]), kind

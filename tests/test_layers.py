@@ -1,0 +1,52 @@
+"""The architecture stays visible: imports flow one way, and only the outer layers
+touch sockets, terminals and clocks."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "p2pclue"
+ORDER = ["rules", "crypto", "engine", "deduce", "bots", "net", "tui", "bench", "cli"]
+"""A package may import those before it, never those after (deduce and bots may share)."""
+ALLOWED_EXTRA = {("deduce", "bots"), ("bots", "deduce")}
+IO_MODULES = {"socket", "time", "asyncio", "select", "threading", "prompt_toolkit", "zeroconf",
+              "datetime"}
+PURE = {"rules", "crypto", "engine", "deduce", "bots"}
+
+
+def imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+    return found
+
+
+def layer_files() -> list[tuple[str, Path]]:
+    return [(layer, f) for layer in ORDER for f in sorted((PACKAGE / layer).rglob("*.py"))]
+
+
+@pytest.mark.parametrize(("layer", "path"), layer_files(), ids=lambda x: str(x))
+def test_imports_flow_one_way(layer: str, path: Path) -> None:
+    mine = ORDER.index(layer)
+    for name in imports(path):
+        parts = name.split(".")
+        if parts[0] != "p2pclue" or len(parts) < 2 or parts[1] not in ORDER:
+            continue
+        other = parts[1]
+        if (layer, other) in ALLOWED_EXTRA:
+            continue
+        assert ORDER.index(other) <= mine, f"{path.name} ({layer}) imports {name}"
+
+
+@pytest.mark.parametrize(("layer", "path"), [lf for lf in layer_files() if lf[0] in PURE],
+                         ids=lambda x: str(x))
+def test_inner_layers_have_no_io_or_clock(layer: str, path: Path) -> None:
+    bad = {name for name in imports(path) if name.split(".")[0] in IO_MODULES}
+    assert not bad, f"{path} imports {sorted(bad)}"
