@@ -26,7 +26,7 @@ from p2pclue.bots import (
 from p2pclue.crypto.rand import SeededRandom
 from p2pclue.engine import events as ev
 from p2pclue.engine.cheats import CheatingPeer
-from p2pclue.engine.config import GameConfig, PlayerInfo
+from p2pclue.engine.config import DEFAULT_CHAIN_LENGTH, GameConfig, PlayerInfo
 from p2pclue.engine.harness import Network, run_game
 from p2pclue.engine.peer import Choice, Peer
 from p2pclue.rules import actions as ra
@@ -114,7 +114,7 @@ def seeded_identity(seed: int, seat: int) -> Ed25519PrivateKey:
 
 
 def make_config(
-    rules: Rules, n_players: int, seed: int
+    rules: Rules, n_players: int, seed: int, chain_length: int = DEFAULT_CHAIN_LENGTH
 ) -> tuple[GameConfig, list[Ed25519PrivateKey]]:
     """A lobby's result for a seeded simulation: names, suspects, keys, session id."""
     rng = random.Random(seed)
@@ -124,7 +124,7 @@ def make_config(
         PlayerInfo(SUSPECTS[sus].name.split()[-1], sus, k.public_key().public_bytes_raw())
         for sus, k in zip(suspects, keys, strict=True))
     session = hashlib.sha256(b"p2pclue/simulate/session/%d" % seed).digest()
-    return GameConfig(players, rules, session), keys
+    return GameConfig(players, rules, session, chain_length), keys
 
 
 def play(
@@ -140,13 +140,14 @@ def play(
     watch: int = 0,
     on_event: Callable[[int, ev.Event], None] | None = None,
     on_peers: Callable[[list[Peer]], None] | None = None,
+    chain_length: int = DEFAULT_CHAIN_LENGTH,
 ) -> ProtocolGame:
     """A whole seeded game through the engine and the real cryptography.
 
     With ``delivery_seed`` the network reorders and duplicates frames at random;
     the transcript must come out the same as with in-order delivery.
     """
-    config, keys = make_config(rules, n_players, seed)
+    config, keys = make_config(rules, n_players, seed, chain_length)
     rng = random.Random(seed)
     peers: list[Peer] = []
     for seat in range(n_players):

@@ -29,7 +29,7 @@ class Spec:
 
 SAMPLES = {
     "classic-3p.p2pclue": Spec("classic", 3, 21),
-    "cz-4p.p2pclue": Spec("cz", 4, 22),
+    "cz-4p.p2pclue": Spec("cz", 4, 23),
     "halted-bias-dice.p2pclue": Spec("classic", 3, 23, cheat="bias-dice", cheater=1),
 }
 PATIENCE = 8

@@ -126,6 +126,8 @@ def verify_dleq_batch(
         raise ProofRejected(BATCH_TAG, "public key is the identity")
     t, z = _batch_fold(ctx, public_key, inputs, outputs)
     m = lincomb(z, list(inputs))
+    if m.is_identity:
+        raise ProofRejected(BATCH_TAG, "the combined input is the identity")
     n = lincomb(z, list(outputs))
     t.point("M", m).point("N", n)
     _check(t, BATCH_TAG, G, public_key, m, n, proof.challenge, proof.response)

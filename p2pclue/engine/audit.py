@@ -117,7 +117,7 @@ def audit(transcript: Transcript, raw_bytes: bytes | None = None) -> Verdict:
     verdict = Verdict(
         valid=violation is None,
         result=_result(observer, violation),
-        winner=state.winner if state is not None and observer.status is Status.COMPLETE else None,
+        winner=state.winner if state is not None and violation is None else None,
         blamed=violation.culprit if violation is not None else None,
         violation=violation,
         players=[{"seat": i, "name": p.name, "suspect": p.suspect}
@@ -136,11 +136,12 @@ def audit(transcript: Transcript, raw_bytes: bytes | None = None) -> Verdict:
 
 
 def _result(observer: Peer, violation: Violation | None) -> str:
+    """The verdict; a game decided by the accusation check keeps its result even if the
+    end-of-game reveal was withheld (withholding it cannot erase a win)."""
     if violation is not None:
         return "invalid" if violation.culprit is None else "halted"
-    if observer.status is Status.COMPLETE:
-        state = observer.rules_state
-        assert state is not None and state.result is not None
+    state = observer.rules_state
+    if state is not None and state.result is not None:
         return state.result
     return "abandoned"
 
@@ -160,8 +161,10 @@ def _check_footer(
                          "the footer claims a complete game but the transcript stops early "
                          f"(seat {observer.expected_seat()} owed entry {n})", None)
     if footer.status == "abandoned":
-        notes.append(f"abandoned after {n} entries; seat {observer.expected_seat()} owed "
-                     "the next message")
+        state = observer.rules_state
+        decided = state is not None and state.result is not None
+        notes.append(f"{'the end-of-game reveal stopped' if decided else 'abandoned'} after "
+                     f"{n} entries: seat {observer.expected_seat()} owed the next message")
         return None
     blame = footer.blame
     if blame is None or not blame.evidence:
@@ -171,18 +174,16 @@ def _check_footer(
         return Violation(n, None, "footer", f"the blame is placed at entry {blame.index}, "
                          f"but the transcript has {n} entries", None)
     for raw in blame.evidence:
-        events += observer.receive(raw, float(n), via=blame.culprit)
+        events += observer.receive(raw, float(n))
         if observer.status is Status.HALTED:
             break
     found = observer.blame
     if found is None:
         return Violation(n, blame.culprit, "false-blame",
-                         "the blame is false: its evidence breaks no rule", None)
+                         "the blame is false: its evidence is not a rule broken by a signed "
+                         "message", None)
     if found.culprit != blame.culprit:
         return Violation(n, found.culprit, "false-blame",
                          f"the evidence incriminates seat {found.culprit}, not the blamed seat "
                          f"{blame.culprit}", found.culprit)
-    if found.check == "signature":
-        notes.append("the bad signature is attributed by the channel it arrived on: the "
-                     "signed transcript alone cannot prove who sent an unsigned frame")
     return Violation(n, _sender_of(blame.evidence[-1]), found.check, found.reason, found.culprit)

@@ -195,7 +195,9 @@ class CheatingPeer(Peer):
         elif self.phase == "play" and self.stage is Stage.RANDOM:
             first = self._honest()
             assert first is not None
-            second = ("reveal", dict(first[1], renew=bytes(32)))
+            # The same reveal with its keys in another order: both versions are valid, the
+            # bytes differ, so each honest peer accepts one and must notice the other.
+            second = ("reveal", dict(reversed(list(first[1].items()))))
         else:
             return None
         assert first is not None and second is not None and self.seat is not None

@@ -47,13 +47,19 @@ class GameConfig:
     """In clockwise seating order: index = seat."""
     rules: Rules
     session: bytes
-    """32 random bytes fixed by the lobby: two games of the same players never share a
-    config digest, so not even a ``join`` frame can be replayed from one into another."""
+    """32 bytes, fresh for every game: every frame names the config digest, so no frame
+    can be replayed from one game into another. The lobby must derive it from a fresh
+    contribution of every player (for example the hash of all their random nonces), and a
+    peer refuses a session it has seen before; otherwise a host could replay old frames."""
+    chain_length: int = DEFAULT_CHAIN_LENGTH
+    """Reveals one randomness hash chain covers before it must be renewed."""
 
     def __post_init__(self) -> None:
         _check_players(self.players)
         if not isinstance(self.session, bytes) or len(self.session) != 32:
             raise WireError("the session id is 32 bytes", "config.session")
+        if not isinstance(self.chain_length, int) or not 1 <= self.chain_length <= 65536:
+            raise WireError("must be an integer from 1 to 65536", "config.chain_length")
 
     @property
     def n_players(self) -> int:
@@ -65,6 +71,7 @@ class GameConfig:
             "players": [p.to_wire() for p in self.players],
             "rules": self.rules.to_wire(),
             "session": self.session,
+            "chain_length": self.chain_length,
         }
 
     def digest(self) -> bytes:
@@ -72,9 +79,9 @@ class GameConfig:
 
     @classmethod
     def from_wire(cls, obj: Any) -> GameConfig:
-        if not isinstance(obj, dict) or set(obj) != {"protocol", "players", "rules", "session"}:
-            raise WireError("config must be a map with protocol, players, rules, session",
-                            "config")
+        keys = {"protocol", "players", "rules", "session", "chain_length"}
+        if not isinstance(obj, dict) or set(obj) != keys:
+            raise WireError(f"config must be a map with keys {sorted(keys)}", "config")
         if obj["protocol"] != PROTOCOL_VERSION:
             raise WireError(f"unsupported protocol version {obj['protocol']!r}", "config.protocol")
         raw_players = obj["players"]
@@ -88,7 +95,9 @@ class GameConfig:
         session = obj["session"]
         if not isinstance(session, bytes):
             raise WireError("must be bytes", "config.session")
-        return cls(players, rules, session)
+        if isinstance(obj["chain_length"], bool):
+            raise WireError("must be an integer", "config.chain_length")
+        return cls(players, rules, session, obj["chain_length"])
 
 
 def _player_from_wire(obj: Any, seat: int) -> PlayerInfo:

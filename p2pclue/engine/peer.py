@@ -37,7 +37,7 @@ from p2pclue.crypto.group import G, Point, Scalar, base_mul, inverse, mul
 from p2pclue.crypto.keys import prove_key
 from p2pclue.crypto.rand import ScalarSource, random_scalar
 from p2pclue.engine import events as ev
-from p2pclue.engine.config import DEFAULT_CHAIN_LENGTH, GameConfig
+from p2pclue.engine.config import GameConfig
 from p2pclue.engine.errors import (
     Blame,
     LocalProtocolError,
@@ -68,7 +68,8 @@ CATEGORY_DECKS = (
     tuple(c.index for c in ROOMS),
 )
 DECK_NAMES = ("suspects", "weapons", "rooms")
-HOLD_PER_SENDER = 64
+HOLD_WINDOW = 32
+"""How far ahead of a sender's next sequence number a frame may be held (one per number)."""
 DEFAULT_TIMEOUT = 120.0
 
 
@@ -164,7 +165,6 @@ class Peer:
         now: float = 0.0,
         timeout: float = DEFAULT_TIMEOUT,
         relay: bool = True,
-        chain_length: int = DEFAULT_CHAIN_LENGTH,
     ) -> None:
         if seat is not None:
             if not 0 <= seat < config.n_players:
@@ -180,7 +180,7 @@ class Peer:
         self._src = src
         self._timeout = timeout
         self._relay = relay
-        self._chain_length = chain_length
+        self._chain_length = config.chain_length
         n = config.n_players
         self.n = n
         self._keys = [p.public_key() for p in config.players]
@@ -210,6 +210,7 @@ class Peer:
         self._nonces: list[bytes] = []
         self.Y: list[Point] = []
         self._chain_tip: list[bytes] = []
+        self._chain_used: list[int] = [0] * n
         self._decks: list[list[Point]] = [[card_point(c) for c in d] for d in CATEGORY_DECKS]
         self.envelope: list[Point] = []
         self._deal_deck: list[Point] = []
@@ -239,8 +240,13 @@ class Peer:
         return self._run(now, lambda: None)
 
     def receive(self, raw: bytes, now: float, via: int | None = None) -> list[ev.Event]:
-        """Feed one frame from the network; ``via`` is the seat whose channel carried it."""
-        return self._run(now, lambda: self._ingest(raw, via))
+        """Feed one frame from the network (``via``: the seat whose channel carried it).
+
+        Never raises for bad input: a frame nobody can be held to (unreadable, or signed
+        by no player) is dropped and listed in ``dropped``; a signed bad frame halts the
+        game with its signer blamed.
+        """
+        return self._run(now, lambda: self._ingest(raw))
 
     def act(self, intent: ev.Intent, now: float) -> list[ev.Event]:
         """The local player's choice; ``LocalProtocolError`` if it is not theirs to make now."""
@@ -292,8 +298,10 @@ class Peer:
             return None
         suggestion = state.pending_suggestion
         if suggestion is not None:
+            # Asked even with one option, so that how long an answer takes does not tell
+            # the table whether the refuter holds one named card or several.
             options = tuple(c for c in self.hand if c in _triple(suggestion))
-            return Choice("show", options) if len(options) > 1 else None
+            return Choice("show", options) if options else None
         return Choice("turn")
 
     def expected_seat(self) -> int | None:
@@ -310,7 +318,9 @@ class Peer:
 
     def _run(self, now: float, step: Callable[[], None]) -> list[ev.Event]:
         before = len(self.entries)
-        if self.status is Status.RUNNING:
+        if self.status in (Status.RUNNING, Status.COMPLETE):
+            # After completion frames are still checked, for a late equivocation on the
+            # last messages (a relayed second version): it would split the transcripts.
             try:
                 step()
                 self._drain_held()
@@ -344,36 +354,61 @@ class Peer:
         header = Header(self._game_field(msg_type), self.seat, len(self._sent_by[self.seat]),
                         self._head, msg_type)
         raw = sign_frame(self._identity, header, body)
-        self._ingest(raw, self.seat)  # raises (and sends nothing) if our own message is bad
+        self._ingest(raw)  # raises (and sends nothing) if our own message is bad
         self._outbox.append((raw, None))
 
     def _game_field(self, msg_type: str) -> bytes:
-        if msg_type == "join":
-            return self._config_digest
-        assert self.game_id is not None
-        return self.game_id
+        """Every frame names the config digest: foreign frames are known on sight."""
+        return self._config_digest
 
     # ---- ordering, authentication, equivocation ---------------------------------------
 
-    def _ingest(self, raw: bytes, via: int | None) -> None:
+    def _ingest(self, raw: bytes) -> None:
         digest = sha256(raw)
         if digest in self._index_of:
             return  # a duplicate delivery of an accepted frame: harmless
         try:
             sender, payload, signature = split_frame(raw)
         except WireError as exc:
-            raise RemoteProtocolError(via, Violation("frame", str(exc)), (raw,)) from None
+            self.dropped.append((raw, f"unreadable frame: {exc}"))
+            return
         if sender >= self.n:
-            raise RemoteProtocolError(via, Violation("sender", f"no seat {sender}"), (raw,))
+            self.dropped.append((raw, f"no seat {sender}"))
+            return
         if not verify_signature(self._keys[sender], payload, signature):
-            culprit = via if via is not None and via != sender else None
-            violation = Violation("signature", f"frame claiming seat {sender} is not signed by it")
-            raise RemoteProtocolError(culprit, violation, (raw,))
+            self._forged(raw, sender, payload, signature)
+            return
+        if self.status is Status.COMPLETE:
+            self._late(raw, sender, payload)
+            return
         try:
             header, body = decode_payload(sender, payload)
         except WireError as exc:
             raise RemoteProtocolError(sender, Violation("message", str(exc)), (raw,)) from None
         self._place(raw, header, body)
+
+    def _forged(self, raw: bytes, sender: int, payload: bytes, signature: bytes) -> None:
+        """A frame not signed by the seat it names. If another seat's key signed it, that
+        seat put words in another's mouth: signed evidence. Otherwise nobody can be blamed
+        (anyone can inject junk), so it is dropped."""
+        for seat, key in enumerate(self._keys):
+            if seat != sender and verify_signature(key, payload, signature):
+                raise RemoteProtocolError(seat, Violation(
+                    "signature", f"seat {seat} signed a message in seat {sender}'s name"), (raw,))
+        self.dropped.append((raw, f"not signed by seat {sender}"))
+
+    def _late(self, raw: bytes, sender: int, payload: bytes) -> None:
+        """After completion only a second version of an accepted message matters."""
+        try:
+            header, _ = decode_payload(sender, payload)
+        except WireError:
+            return
+        sent = self._sent_by[sender]
+        if header.game == self._config_digest and header.seq < len(sent) \
+                and sent[header.seq] != raw:
+            raise RemoteProtocolError(sender, Violation(
+                "equivocation", f"two different messages with sequence number {header.seq}"),
+                (sent[header.seq], raw))
 
     def _place(self, raw: bytes, header: Header, body: dict[str, Any]) -> None:
         sender = header.sender
@@ -392,8 +427,7 @@ class Peer:
                 "equivocation", f"two different messages with sequence number {header.seq}"),
                 (sent[header.seq], raw))
         for other, other_header, _ in self._held.get(sender, []):
-            if other_header.seq == header.seq and other_header.game == header.game \
-                    and other != raw:
+            if other_header.seq == header.seq and other != raw:
                 raise RemoteProtocolError(sender, Violation(
                     "equivocation", f"two different messages with sequence number {header.seq}"),
                     (other, raw))
@@ -405,15 +439,13 @@ class Peer:
                     "chain", f"replayed or reordered: builds on entry {older}, "
                     f"not on the latest entry {len(self.entries) - 1}"), (raw,))
             held = self._held.setdefault(sender, [])
-            if len(held) < HOLD_PER_SENDER and all(h[0] != raw for h in held):
-                held.append((raw, header, body))
+            if header.seq < len(sent) + HOLD_WINDOW and all(h[0] != raw for h in held):
+                held.append((raw, header, body))  # at most one per sequence number (above)
             return
         self._accept(raw, header, body)
 
     def _foreign_game(self, header: Header) -> bool:
-        if header.type == "join":
-            return header.game != self._config_digest
-        return self.game_id is not None and header.game != self.game_id
+        return header.game != self._config_digest
 
     def _drain_held(self) -> None:
         progress = True
@@ -430,9 +462,6 @@ class Peer:
 
     def _accept(self, raw: bytes, header: Header, body: dict[str, Any]) -> None:
         sender = header.sender
-        if self._foreign_game(header) or (self.game_id is None) != (header.type == "join"):
-            self.dropped.append((raw, "the frame belongs to another game"))
-            return
         expected = self.expected_seat()
         if sender != expected:
             raise RemoteProtocolError(sender, Violation(
@@ -449,6 +478,7 @@ class Peer:
         index = len(self.entries)
         try:
             self._dispatch(index, sender, header.type, fields)
+            self._commit(raw, index, sender, header.type)
         except RuleError as exc:
             raise RemoteProtocolError(sender, Violation(exc.rule, str(exc)), (raw,)) from None
         except CryptoError as exc:
@@ -456,11 +486,13 @@ class Peer:
                                       (raw,)) from None
         except _Reject as exc:
             raise RemoteProtocolError(sender, exc.violation, (raw,)) from None
+
+    def _commit(self, raw: bytes, index: int, sender: int, msg_type: str) -> None:
         self.entries.append(raw)
         self._index_of[sha256(raw)] = index
         self._sent_by[sender].append(raw)
         self._head = sha256(raw)
-        self._events.append(ev.Accepted(index, sender, header.type))
+        self._events.append(ev.Accepted(index, sender, msg_type))
         if self._relay and sender != self.seat:
             self._outbox.append((raw, None))
         self._flush_pending_events()
@@ -608,6 +640,10 @@ class Peer:
             randomness.verify_reveal(self._chain_tip[sender], f["value"])
         except CryptoError:
             raise _Reject("randomness", "the value does not hash to the committed chain") from None
+        used = self._chain_used[sender] + 1
+        if (used == self._chain_length) != (f["renew"] is not None):
+            raise _Reject("randomness", "a chain is renewed exactly when its last value is used")
+        self._chain_used[sender] = 0 if f["renew"] is not None else used
         self._chain_tip[sender] = f["renew"] if f["renew"] is not None else f["value"]
         self._reveals.append(f["value"])
         self._next_in_round(self._finish_random)
@@ -828,12 +864,9 @@ class Peer:
         s = self._state().pending_suggestion
         if s is None:
             return None
-        held = [c for c in self.hand if c in _triple(s)]
-        if not held:
-            return "pass", self._pass_body(_triple(s))
-        if len(held) == 1:
-            return "show", self._show_body(_triple(s), held[0], s.suggester)
-        return None
+        if any(c in _triple(s) for c in self.hand):
+            return None  # the player chooses (see ``choice``)
+        return "pass", self._pass_body(_triple(s))
 
     def _build_reveal(self, index: int) -> dict[str, Any]:
         """The next chain value; the last one of a chain carries the head of a fresh chain."""

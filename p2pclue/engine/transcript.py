@@ -115,6 +115,9 @@ def parse(data: bytes) -> Transcript:
         entries.append(r.take(n, f"entry {len(entries)}"))
     n = r.length("the footer")
     footer = _footer(r.take(n, "the footer"))
+    culprit = footer.blame.culprit if footer.blame else None
+    if culprit is not None and not 0 <= culprit < config.n_players:
+        raise TranscriptError(f"the blame names seat {culprit}, which is not in the game")
     if r.pos != len(data):
         raise TranscriptError(f"{len(data) - r.pos} stray bytes after the footer")
     return Transcript(config, tuple(entries), footer)

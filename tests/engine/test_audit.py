@@ -107,10 +107,21 @@ def test_a_cut_at_an_entry_boundary_is_caught_by_the_footer() -> None:
 
 def test_an_honestly_abandoned_game_is_valid_as_far_as_it_goes() -> None:
     t = parse(original())
-    kept = t.entries[:100]
+    kept = t.entries[:30]
     raw = Transcript(t.config, kept, Footer("abandoned", len(kept), None)).to_bytes()
     verdict = audit(parse(raw), raw)
     assert verdict.valid and verdict.result == "abandoned" and verdict.notes
+
+
+def test_withholding_the_final_reveal_cannot_erase_a_result() -> None:
+    """A loser who never sends its secrets (or a cut file) leaves the decided result."""
+    t = parse(original())
+    full = audit(t, original())
+    kept = t.entries[:-2]  # the last two seats' secrets are missing
+    raw = Transcript(t.config, kept, Footer("abandoned", len(kept), None)).to_bytes()
+    verdict = audit(parse(raw), raw)
+    assert verdict.valid and verdict.result == full.result and verdict.winner == full.winner
+    assert verdict.hands is None and "reveal stopped" in verdict.notes[0]
 
 
 def test_a_false_blame_is_exposed() -> None:

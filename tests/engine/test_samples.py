@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from p2pclue.engine.audit import audit
 from p2pclue.bots.samples import sample
+from p2pclue.engine.audit import audit
 from p2pclue.engine.transcript import parse
 
 SAMPLES = Path(__file__).resolve().parents[2] / "protocol" / "samples"
