@@ -15,20 +15,15 @@ Section = Callable[[Emit, bool], dict[str, Any]]
 
 
 def _sections() -> dict[str, Section]:
-    from p2pclue.bench import crypto, game, rules
+    from p2pclue.bench import crypto, deduce, game, rules
 
-    found: dict[str, Section] = {
+    return {
         "rules": rules.section,
         "crypto": crypto.section,
         "game": game.game_section,
         "audit": game.audit_section,
+        "deduce": deduce.section,
     }
-    try:
-        from p2pclue.bench import deduce
-    except ImportError:  # pragma: no cover - the deduction bench lands separately
-        return found
-    found["deduce"] = deduce.section
-    return found
 
 
 SECTIONS: dict[str, Section] = _sections()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from p2pclue.bots import Bot
+from p2pclue.bots.detective import DetectiveBot
 from p2pclue.bots.protocol import BotFactory
 from p2pclue.bots.random_bot import RandomBot
 
@@ -13,5 +14,9 @@ def _random(seat: int, rng: random.Random) -> Bot:
     return RandomBot(seat, rng)
 
 
-BOTS: dict[str, BotFactory] = {"random": _random}
-DEFAULT_BOT = "random"
+def _detective(seat: int, rng: random.Random) -> Bot:
+    return DetectiveBot(seat, rng)
+
+
+BOTS: dict[str, BotFactory] = {"detective": _detective, "random": _random}
+DEFAULT_BOT = "detective"

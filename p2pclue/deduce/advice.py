@@ -1,0 +1,111 @@
+"""Which suggestion teaches me most about the envelope, judged from my notepad.
+
+The outcome of a suggestion (who refutes first, which card I am shown) is
+modelled from the notepad's exact per-card location odds, taking the three
+named cards as independent (they are in different categories, so this is a
+mild approximation). The value of a suggestion is the expected drop in the
+envelope's entropy (summed over categories), net of nothing else: a suggestion
+whose every outcome is already certain is worth zero.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from itertools import product
+
+from p2pclue.deduce.facts import Triple
+from p2pclue.deduce.notepad import Notepad
+from p2pclue.deduce.table import ENVELOPE
+
+
+def refuter_order(me: int, n_players: int) -> tuple[int, ...]:
+    """The seats asked to refute my suggestion, in order (clockwise from my left, R21)."""
+    return tuple((me + k) % n_players for k in range(1, n_players))
+
+
+def _entropy(ps: Sequence[float]) -> float:
+    return -sum(p * math.log2(p) for p in ps if p > 1e-12)
+
+
+class Advisor:
+    """Scores suggestions for one notepad (odds are read once, then reused)."""
+
+    def __init__(self, notepad: Notepad) -> None:
+        self.notepad = notepad
+        table = notepad.table
+        self.order = refuter_order(notepad.me, table.n_players)
+        self.envelope = notepad.envelope_probabilities()
+        self.places: dict[int, list[tuple[int, float]]] = {}
+        for c in table.cards:
+            odds = [(o, float(notepad.probability(c, o))) for o in table.owners]
+            self.places[c] = [(o, p) for o, p in odds if p > 0]
+        self.category_entropy = [_entropy([self.envelope[c] for c in cat])
+                                 for cat in table.deck]
+
+    def _category_entropy_after(self, k: int, card: int, posterior: float) -> float:
+        prior = self.envelope[card]
+
+        if prior >= 1.0 or posterior >= 1.0:
+            return 0.0
+        scale = (1.0 - posterior) / (1.0 - prior)
+        cat = self.notepad.table.deck[k]
+        return _entropy([posterior if c == card else self.envelope[c] * scale for c in cat])
+
+    def gain(self, triple: Triple) -> float:
+        """Expected envelope entropy removed by suggesting ``triple`` (bits, >= 0)."""
+        outcomes: dict[tuple[int, int], list[float]] = {}  # (refuter, card) -> [w, env w...]
+        order = self.order
+        for combo in product(*(self.places[c] for c in triple)):
+            p = combo[0][1] * combo[1][1] * combo[2][1]
+            owners = [o for o, _ in combo]
+            refuter = next((j for j in order if j in owners), None)
+            if refuter is None:
+                shown: list[int] = [-1]
+            else:
+                shown = [c for c, o in zip(triple, owners, strict=True) if o == refuter]
+            share = p / len(shown)
+            for card in shown:
+                acc = outcomes.setdefault((refuter if refuter is not None else -1, card),
+                                          [0.0, 0.0, 0.0, 0.0])
+                acc[0] += share
+                for k in range(3):
+                    if owners[k] == ENVELOPE:
+                        acc[k + 1] += share
+        total = sum(acc[0] for acc in outcomes.values())
+        if total <= 0:
+            return 0.0
+        before = sum(self.category_entropy)
+        after = 0.0
+        for acc in outcomes.values():
+            w = acc[0] / total
+            if w <= 0:
+                continue
+            after += w * sum(
+                self._category_entropy_after(k, triple[k], acc[k + 1] / acc[0])
+                for k in range(3))
+        return max(0.0, before - after)
+
+    def best_in_room(self, room: int, suspects: Sequence[int] | None = None,
+                     weapons: Sequence[int] | None = None) -> tuple[float, Triple]:
+        """The best (gain, triple) for a suggestion in ``room``; ties go to lower indices."""
+        deck = self.notepad.table.deck
+        best: tuple[float, Triple] = (-1.0, (deck[0][0], deck[1][0], room))
+        for s in suspects if suspects is not None else deck[0]:
+            for w in weapons if weapons is not None else deck[1]:
+                g = self.gain((s, w, room))
+                if g > best[0] + 1e-9:
+                    best = (g, (s, w, room))
+        return best
+
+    def shortlist(self, category: int, size: int = 3) -> list[int]:
+        """Cards of a category worth naming: the most uncertain about the envelope first,
+        then cards I hold (they block others' answers, isolating the other two cards)."""
+        me = self.notepad.me
+        cat = self.notepad.table.deck[category]
+        mine = [c for c in cat if any(o == me for o, _ in self.places[c])
+                and len(self.places[c]) == 1]
+        ranked = sorted(cat, key=lambda c: (-_entropy([self.envelope[c],
+                                                        1 - self.envelope[c]]), c))
+        return list(dict.fromkeys(ranked[:size] + mine[:1]))
+
