@@ -14,47 +14,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Self
+from typing import ClassVar
 
 from p2pclue.crypto.cards import identify_strict
 from p2pclue.crypto.context import ProofContext, Transcript
 from p2pclue.crypto.errors import CryptoUsageError, ProofRejected
 from p2pclue.crypto.group import G, Point, Scalar, inverse, lincomb, mul
 from p2pclue.crypto.rand import ScalarSource, random_scalar
-from p2pclue.crypto.wire import expect_dict, scalar_field
+from p2pclue.crypto.wire import ChallengeResponse
 
 TAG = "dleq"
 BATCH_TAG = "dleq-batch"
 
 
 @dataclass(frozen=True, slots=True)
-class DleqProof:
-    challenge: Scalar
-    response: Scalar
-
-    def to_wire(self) -> dict[str, Any]:
-        return {"c": bytes(self.challenge), "s": bytes(self.response)}
-
-    @classmethod
-    def from_wire(cls, obj: object) -> Self:
-        d = expect_dict(obj, "dleq_proof", ("c", "s"))
-        return cls(scalar_field(d, "c", "dleq_proof"), scalar_field(d, "s", "dleq_proof"))
+class DleqProof(ChallengeResponse):
+    WIRE_NAME: ClassVar[str] = "dleq_proof"
 
 
 @dataclass(frozen=True, slots=True)
-class DleqBatchProof:
-    challenge: Scalar
-    response: Scalar
-
-    def to_wire(self) -> dict[str, Any]:
-        return {"c": bytes(self.challenge), "s": bytes(self.response)}
-
-    @classmethod
-    def from_wire(cls, obj: object) -> Self:
-        d = expect_dict(obj, "dleq_batch_proof", ("c", "s"))
-        return cls(
-            scalar_field(d, "c", "dleq_batch_proof"), scalar_field(d, "s", "dleq_batch_proof")
-        )
+class DleqBatchProof(ChallengeResponse):
+    WIRE_NAME: ClassVar[str] = "dleq_batch_proof"
 
 
 def _dleq_transcript(

@@ -9,29 +9,20 @@ recomputes the commitment ``R = s*G - c*Y`` and checks the hash.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Self
+from typing import ClassVar
 
 from p2pclue.crypto.context import ProofContext, Transcript
 from p2pclue.crypto.errors import CryptoUsageError, ProofRejected
 from p2pclue.crypto.group import Point, Scalar, base_mul, mul
 from p2pclue.crypto.rand import ScalarSource, random_scalar
-from p2pclue.crypto.wire import expect_dict, scalar_field
+from p2pclue.crypto.wire import ChallengeResponse
 
 TAG = "key"
 
 
 @dataclass(frozen=True, slots=True)
-class KeyProof:
-    challenge: Scalar
-    response: Scalar
-
-    def to_wire(self) -> dict[str, Any]:
-        return {"c": bytes(self.challenge), "s": bytes(self.response)}
-
-    @classmethod
-    def from_wire(cls, obj: object) -> Self:
-        d = expect_dict(obj, "key_proof", ("c", "s"))
-        return cls(scalar_field(d, "c", "key_proof"), scalar_field(d, "s", "key_proof"))
+class KeyProof(ChallengeResponse):
+    WIRE_NAME: ClassVar[str] = "key_proof"
 
 
 def _challenge(ctx: ProofContext, public_key: Point, commitment: Point) -> Scalar:

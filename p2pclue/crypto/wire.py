@@ -8,7 +8,8 @@ typed error naming the field, never a traceback deeper in the verifier.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar, Self
 
 from p2pclue.crypto.errors import MalformedProofError
 from p2pclue.crypto.group import Point, Scalar, point_from_bytes, scalar_from_bytes
@@ -62,3 +63,24 @@ def points_to_wire(points: Sequence[Point]) -> list[bytes]:
 
 def scalars_to_wire(scalars: Sequence[Scalar]) -> list[bytes]:
     return [bytes(s) for s in scalars]
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeResponse:
+    """The compact sigma-protocol form ``{c, s}`` shared by several proofs.
+
+    Subclasses only name themselves (``WIRE_NAME``), so that errors say which proof
+    was malformed and the types stay distinct for the verifiers.
+    """
+
+    challenge: Scalar
+    response: Scalar
+    WIRE_NAME: ClassVar[str] = "proof"
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"c": bytes(self.challenge), "s": bytes(self.response)}
+
+    @classmethod
+    def from_wire(cls, obj: object) -> Self:
+        d = expect_dict(obj, cls.WIRE_NAME, ("c", "s"))
+        return cls(scalar_field(d, "c", cls.WIRE_NAME), scalar_field(d, "s", cls.WIRE_NAME))
