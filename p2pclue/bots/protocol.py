@@ -106,6 +106,7 @@ class ProtocolGame:
 
 
 PRIVATE = (ev.HandDealt, ev.CardShownToMe, ev.Accepted)
+BOT_NAMES = ("Ada", "Bruno", "Chiara", "Dmitri", "Emma", "Farah")
 
 
 def seeded_identity(seed: int, seat: int) -> Ed25519PrivateKey:
@@ -121,8 +122,8 @@ def make_config(
     suspects = sorted(rng.sample([c.index for c in SUSPECTS], n_players))
     keys = [seeded_identity(seed, s) for s in range(n_players)]
     players = tuple(
-        PlayerInfo(SUSPECTS[sus].name.split()[-1], sus, k.public_key().public_bytes_raw())
-        for sus, k in zip(suspects, keys, strict=True))
+        PlayerInfo(name, sus, k.public_key().public_bytes_raw())
+        for name, sus, k in zip(BOT_NAMES, suspects, keys, strict=False))
     session = hashlib.sha256(b"p2pclue/simulate/session/%d" % seed).digest()
     return GameConfig(players, rules, session, chain_length), keys
 
