@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from p2pclue.engine import events as ev
+from p2pclue.engine.errors import WireError
 from p2pclue.engine.peer import (
     Peer,
     ShowRecord,
@@ -81,7 +82,7 @@ class Verdict:
 def _sender_of(raw: bytes) -> int | None:
     try:
         return split_frame(raw)[0]
-    except Exception:
+    except WireError:
         return None
 
 

@@ -92,13 +92,20 @@ def _card(value: Any, where: str) -> int:
     return value
 
 
-def _point(value: Any, where: str) -> Any:
-    if not isinstance(value, bytes):
-        raise WireError("must be a 32-byte point", where)
-    try:
-        return point_from_bytes(value, where)
-    except CryptoError as exc:
-        raise WireError(str(exc), where) from None
+def _from_crypto(decode: Callable[[Any, str], Any]) -> Callable[[Any, str], Any]:
+    """A crypto-layer decoder (which validates and names the field) as a body decoder."""
+
+    def run(value: Any, where: str) -> Any:
+        try:
+            return decode(value, where)
+        except CryptoError as exc:
+            raise WireError(str(exc), where) from None
+
+    return run
+
+
+_point = _from_crypto(point_from_bytes)
+_scalar = _from_crypto(scalar_from_bytes)
 
 
 def _points(value: Any, where: str) -> list[Any]:
@@ -111,15 +118,6 @@ def _decks(value: Any, where: str) -> list[list[Any]]:
     if not isinstance(value, list) or len(value) != 3:
         raise WireError("must be three decks", where)
     return [_points(v, f"{where}[{i}]") for i, v in enumerate(value)]
-
-
-def _scalar(value: Any, where: str) -> Any:
-    if not isinstance(value, bytes):
-        raise WireError("must be a 32-byte scalar", where)
-    try:
-        return scalar_from_bytes(value, where)
-    except CryptoError as exc:
-        raise WireError(str(exc), where) from None
 
 
 def _path(value: Any, where: str) -> tuple[tuple[int, int], ...]:
@@ -141,13 +139,7 @@ def _opt_bytes32(value: Any, where: str) -> bytes | None:
 
 
 def _proof(cls: Any) -> Callable[[Any, str], Any]:
-    def decode(value: Any, where: str) -> Any:
-        try:
-            return cls.from_wire(value)
-        except CryptoError as exc:
-            raise WireError(str(exc), where) from None
-
-    return decode
+    return _from_crypto(lambda value, _where: cls.from_wire(value))
 
 
 def _proofs(cls: Any) -> Callable[[Any, str], Any]:
