@@ -427,9 +427,10 @@ def _unblock_door(state: GameState, seat: int) -> GameState:
     board = classic_board()
     if position is None or isinstance(position, int) or not board.doors_from(position):
         return state
-    steps = {r: board.steps_to_room(position, r) for r in board.rooms()}
-    room = min((s, r) for r, s in steps.items() if s is not None)[1]
-    return _with_token(state, state.seats[seat], room)
+    nearest = board.nearest_room(position)
+    if nearest is None:
+        return state
+    return _with_token(state, state.seats[seat], nearest[1])
 
 
 def _end_turn(state: GameState) -> GameState:
