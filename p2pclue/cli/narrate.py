@@ -42,7 +42,8 @@ def listing(items: Sequence[str]) -> str:
 
 
 def cards_text(cards: Sequence[int]) -> str:
-    return listing([card_phrase(c) for c in cards])
+    """Cards in the usual order (people, weapons, rooms), joined as a sentence lists them."""
+    return listing([card_phrase(c) for c in sorted(cards)])
 
 
 def triple_text(triple: Sequence[int]) -> str:
@@ -144,6 +145,15 @@ class Narrator:
         yield "Around the table: " + listing([
             f"{self.name(i)} plays {card(p.suspect).name}"
             for i, p in enumerate(self.config.players)]) + "."
+        rules = self.config.rules
+        notes = [text for on, text in (
+            (rules.two_dice, "two dice are rolled"),
+            (rules.enter_exact, "a room is entered only with the exact roll"),
+            (rules.must_leave, "a player in a room must leave it on the next turn"),
+            (rules.weapon_swap, "a named weapon swaps places with one already in the room"),
+        ) if on]
+        if notes:
+            yield f"House rules ({rules.name()}): " + listing(notes) + "."
 
     def lines(self, event: ev.Event) -> Iterator[str]:
         match event:

@@ -124,7 +124,8 @@ def _play(args: argparse.Namespace, seed: int, cheater: int | None, config: Game
     style = Style(wants_colour(sys.stdout))
     if not quiet:
         print(f"p2pclue simulate: {args.players} players, rules {args.rules}, bots {args.bot}, "
-              f"seed {seed}" + (f", seat {cheater} cheats ({args.cheat})" if args.cheat else ""))
+              f"seed {seed}" + (f"; {config.players[cheater].name} (seat {cheater}) will cheat "
+                             f"({args.cheat})" if cheater is not None else ""))
     narrator = Narrator(config, style=style)
     if not quiet:
         for line in narrator.introduction():
