@@ -178,14 +178,18 @@ def _play(args: argparse.Namespace, seed: int, cheater: int | None, config: Game
 
 
 def _deal_progress(accepted: ev.Accepted, config: GameConfig) -> str:
-    """What the table is working on after ``accepted``: the next seat's message."""
-    seat = (accepted.sender + 1) % config.n_players
-    kind = accepted.type
-    if seat == 0 and kind in DEAL_ROUNDS[:-1]:
-        kind = DEAL_ROUNDS[DEAL_ROUNDS.index(kind) + 1]
-    words = DEAL_WORDS.get(kind, "working")
-    return (f"Dealing the cards ({accepted.index + 1} messages checked): "
-            f"{config.players[seat].name} is {words}...")
+    """What the table is working on after ``accepted``: the next seat's message.
+
+    The deal is rounds of one message per seat in seat order; the last round (drawing
+    the weapons' places) exists only with WEAPONS-RANDOM.
+    """
+    n = config.n_players
+    rounds = len(DEAL_ROUNDS) if config.rules.weapons_random else len(DEAL_ROUNDS) - 1
+    step = min(accepted.index + 2, n * rounds)
+    kind = DEAL_ROUNDS[min((step - 1) // n, rounds - 1)]
+    seat = (step - 1) % n
+    return (f"Dealing the cards, step {step} of {n * rounds}: "
+            f"{config.players[seat].name} is {DEAL_WORDS[kind]}...")
 
 
 def _result(args: argparse.Namespace, peer: Peer, seed: int, raw: bytes,
