@@ -210,6 +210,7 @@ def test_colours_and_progress_on_a_terminal_only() -> None:
     assert status == 0, screen
     assert ANSI_COLOUR.search(screen), "colours on a terminal"
     assert "\r\x1b[2KDealing the cards" in screen, "a progress line while dealing"
+    assert re.search(r"Dealing the cards, step \d+ of 18: \w+ is ", screen)
     status, plain = on_terminal("simulate", "--players", "3", "--seed", "5", NO_COLOR="1")
     assert status == 0 and not ANSI_COLOUR.search(plain), "NO_COLOR is respected"
     assert "Dealing the cards" in plain
