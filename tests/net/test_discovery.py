@@ -1,0 +1,260 @@
+"""Discovery: TXT records, interface selection, and real zeroconf on loopback.
+
+The zeroconf cases run only where multicast works on 127.0.0.1 (they skip with the reason
+otherwise); every zeroconf instance here is restricted to 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from collections.abc import Coroutine
+from dataclasses import replace
+from typing import Any, TypeVar
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from hypothesis import given
+from hypothesis import strategies as st
+
+from p2pclue.net.discovery import (
+    IP_MULTICAST_ALL,
+    Announcer,
+    Browser,
+    InterfaceError,
+    TableAd,
+    TableNotFound,
+    fingerprint,
+    interfaces,
+    multicast_available,
+    parse_txt,
+    probe,
+)
+from p2pclue.net.links import Link, listen
+
+LO = "127.0.0.1"
+T = TypeVar("T")
+
+needs_multicast = pytest.mark.skipif(
+    not multicast_available(LO),
+    reason="multicast does not work on 127.0.0.1 here (no MULTICAST on lo?); "
+           "the --peer path is tested without it")
+
+
+def run(coro: Coroutine[Any, Any, T], limit: float = 40.0) -> T:
+    async def bounded() -> T:
+        async with asyncio.timeout(limit):
+            return await coro
+    return asyncio.run(bounded())
+
+
+def sample_ad(name: str = "Kitchen table", port: int = 4242, table_id: bytes = b"\x01" * 16,
+              fp: str | None = None) -> TableAd:
+    return TableAd(table_id=table_id, name=name, preset="classic", seats_taken=1,
+                   seats_wanted=4, playing=False, version=1,
+                   fingerprint=fp or fingerprint(b"\x02" * 32), host=LO, port=port)
+
+
+# ---- records --------------------------------------------------------------------------
+
+
+def test_fingerprint_is_short_stable_and_key_specific() -> None:
+    a, b = fingerprint(b"\x00" * 32), fingerprint(b"\x01" * 32)
+    assert a == fingerprint(b"\x00" * 32) and a != b
+    assert len(a) == 19 and a.count("-") == 3
+
+
+def as_props(items: dict[str, str]) -> dict[bytes, bytes | None]:
+    return {k.encode(): v.encode() for k, v in items.items()}
+
+
+@given(name=st.text(min_size=1, max_size=300).filter(lambda s: s.isprintable()),
+       taken=st.integers(0, 6), wanted=st.integers(3, 6), playing=st.booleans())
+def test_txt_items_stay_small_and_round_trip(name: str, taken: int, wanted: int,
+                                            playing: bool) -> None:
+    ad = replace(sample_ad(name=name), seats_taken=min(taken, wanted), seats_wanted=wanted,
+                 playing=playing)
+    items = ad.txt()
+    assert all(len(k.encode()) + 1 + len(v.encode()) < 255 for k, v in items.items())
+    back = parse_txt(as_props(items), LO, ad.port)
+    if not items["n"]:  # a name clipped to nothing is not a table anyone could pick
+        assert back is None
+        return
+    assert back == replace(ad, name=items["n"])
+
+
+def test_txt_holds_only_public_facts() -> None:
+    assert set(sample_ad().txt()) == {"v", "id", "n", "p", "s", "st", "fp", "c"}
+
+
+@pytest.mark.parametrize("change", [
+    {"n": "evil\x1b[2Jname"}, {"n": ""}, {"s": "5/4"}, {"s": "x"}, {"st": "maybe"},
+    {"id": "zz"}, {"fp": "not-a-fingerprint"}, {"p": "Classic Preset!"}, {"v": "0"},
+])
+def test_malformed_records_are_ignored(change: dict[str, str]) -> None:
+    items = sample_ad().txt() | change
+    assert parse_txt(as_props(items), LO, 4242) is None
+
+
+def test_missing_items_are_ignored() -> None:
+    items = sample_ad().txt()
+    del items["fp"]
+    assert parse_txt(as_props(items), LO, 4242) is None
+    assert parse_txt({b"\xff": b"x"}, LO, 4242) is None
+
+
+def test_interfaces_from_flags_or_environment() -> None:
+    env = {"P2PCLUE_INTERFACES": " 127.0.0.1,127.0.0.1 ,"}
+    assert interfaces([], env) == [LO]
+    assert interfaces([LO], {"P2PCLUE_INTERFACES": "garbage"}) == [LO]  # flags win
+    assert interfaces([], {}) == []
+    for bad, why in (("::1", "IPv6"), ("hello", "not an IP"), ("0.0.0.0", "not the address"),
+                     ("224.0.0.251", "not the address"), ("203.0.113.77", "no interface")):
+        with pytest.raises(InterfaceError, match=why):
+            interfaces([bad], {})
+
+
+# ---- liveness ---------------------------------------------------------------------------
+
+
+def test_probe_tells_a_live_port_from_a_dead_one() -> None:
+    async def main() -> None:
+        async def on_link(link: Link) -> None:
+            await link.close()
+
+        listener = await listen(LO, 0, identity=Ed25519PrivateKey.generate(),
+                                table_id=b"t" * 16, code=None, on_link=on_link)
+        port = listener.port
+        try:
+            assert await probe(LO, port)
+        finally:
+            await listener.close()
+        assert not await probe(LO, port)
+        await asyncio.sleep(0.1)
+        assert listener.failed_attempts == 0  # a probe costs the table nothing
+    run(main())
+
+
+# ---- real zeroconf on loopback -----------------------------------------------------------
+
+
+@needs_multicast
+def test_zeroconf_uses_only_the_given_interface() -> None:
+    async def main() -> None:
+        announcer = Announcer()
+        await announcer.start(sample_ad(name="Confined"), [LO])
+        try:
+            assert announcer._zc is not None
+            engine = announcer._zc.zeroconf.engine
+            assert engine.senders
+            for sender in engine.senders:
+                assert sender.sock_name[0] == LO
+                out_if = sender.sock.getsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, 4)
+                assert out_if == socket.inet_aton(LO)
+            bound = {reader.sock_name[0] for reader in engine.readers}
+            assert bound <= {LO, "0.0.0.0"}
+            for reader in engine.readers:
+                if reader.sock_name[0] == "0.0.0.0":  # python-zeroconf's receive socket
+                    assert reader.sock.getsockopt(socket.IPPROTO_IP, IP_MULTICAST_ALL) == 0
+        finally:
+            await announcer.close()
+    run(main())
+
+
+@needs_multicast
+def test_a_table_is_announced_found_updated_and_withdrawn() -> None:
+    async def main() -> None:
+        async def on_link(link: Link) -> None:
+            await link.close()
+
+        key = Ed25519PrivateKey.generate()
+        listener = await listen(LO, 0, identity=key, table_id=b"\x07" * 16, code="1234",
+                                on_link=on_link)
+        ad = replace(sample_ad(name="Library", table_id=b"\x07" * 16, port=listener.port),
+                     fingerprint=fingerprint(key.public_key().public_bytes_raw()))
+        announcer, browser = Announcer(), Browser()
+        await browser.start([LO])
+        await announcer.start(ad, [LO])
+        try:
+            found = await browser.wait_for("Library", timeout=10)
+            assert found == ad
+            await announcer.update(replace(ad, seats_taken=3))
+            for _ in range(50):
+                if [t.seats_taken for t in browser.tables()] == [3]:
+                    break
+                await asyncio.sleep(0.1)
+            assert [t.seats_taken for t in browser.tables()] == [3]
+            await announcer.close()
+            for _ in range(50):
+                if not browser.tables():
+                    break
+                await asyncio.sleep(0.1)
+            assert browser.tables() == []
+        finally:
+            await announcer.close()
+            await browser.close()
+            await listener.close()
+    run(main())
+
+
+@needs_multicast
+def test_a_stale_record_is_not_offered_and_the_error_names_the_peer_option() -> None:
+    async def main() -> None:
+        dead = socket.socket()
+        dead.bind((LO, 0))
+        port = dead.getsockname()[1]
+        dead.close()  # nothing listens there: a killed table's leftover record
+        announcer, browser = Announcer(), Browser()
+        await browser.start([LO])
+        await announcer.start(sample_ad(name="Ghost", port=port, table_id=b"\x09" * 16), [LO])
+        try:
+            for _ in range(50):
+                if browser.tables():
+                    break
+                await asyncio.sleep(0.1)
+            assert [t.name for t in browser.tables()] == ["Ghost"]
+            with pytest.raises(TableNotFound, match="--peer HOST:PORT"):
+                await browser.wait_for("Ghost", timeout=1.5)
+        finally:
+            await announcer.close()
+            await browser.close()
+    run(main())
+
+
+@needs_multicast
+def test_a_name_conflict_is_resolved_and_one_table_is_listed_once() -> None:
+    async def main() -> None:
+        ad = sample_ad(name="Twin", table_id=b"\x05" * 16)
+        first, second, browser = Announcer(), Announcer(), Browser()
+        await browser.start([LO])
+        await first.start(ad, [LO])
+        # A responder multicasts a record at most once a second (RFC 6762 section 6), and
+        # the browser's query was just answered: a real restart comes later than this.
+        await asyncio.sleep(1.2)
+        await second.start(ad, [LO])  # same instance name: renamed
+        try:
+            assert first.service_name != second.service_name
+            for _ in range(50):
+                if len(browser._tables) == 2:
+                    break
+                await asyncio.sleep(0.1)
+            assert len(browser._tables) == 2
+            assert len(browser.tables()) == 1  # same table id and key: one table
+        finally:
+            await first.close()
+            await second.close()
+            await browser.close()
+    run(main())
+
+
+@needs_multicast
+def test_wait_for_without_any_table_times_out_clearly() -> None:
+    async def main() -> None:
+        browser = Browser()
+        await browser.start([LO])
+        try:
+            with pytest.raises(TableNotFound, match=r"table named 'Nowhere'.*--peer"):
+                await browser.wait_for("Nowhere", timeout=0.5)
+        finally:
+            await browser.close()
+    run(main())
