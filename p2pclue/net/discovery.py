@@ -56,6 +56,8 @@ MAX_TXT_ITEM = 200
 MAX_TABLE_NAME_BYTES = 120
 RESOLVE_MS = 3000
 CONFLICT_MS = 400
+DEAD_FOR = 5.0
+"""Seconds a record whose port refused a probe is skipped before it is tried again."""
 IP_MULTICAST_ALL = 49
 """Linux ``IP_MULTICAST_ALL`` (not exported by Python's socket module)."""
 
@@ -355,7 +357,7 @@ class Browser:
                 if name is not None and ad.name != name:
                     continue
                 key = (ad.table_id, ad.host, ad.port)
-                if key in self._dead:
+                if time.monotonic() - self._dead.get(key, -DEAD_FOR) < DEAD_FOR:
                     continue
                 if await probe(ad.host, ad.port):
                     return ad

@@ -104,8 +104,8 @@ class Link:
         self._frames: deque[bytes] = deque()
         self._send_lock = asyncio.Lock()
         self._closed: str | None = None
-        for rec in pending:
-            self._open(rec)
+        self._backlog = pending
+        """Records that arrived with the end of the handshake, opened by the first recv."""
 
     def __repr__(self) -> str:
         host, port = self.remote_addr
@@ -134,6 +134,10 @@ class Link:
         while not self._frames:
             if self._closed is not None:
                 raise LinkClosed(self._closed)
+            if self._backlog:
+                backlog, self._backlog = self._backlog, []
+                await self._take(backlog)
+                continue
             try:
                 data = await self._reader.read(READ_BYTES)
             except (OSError, RuntimeError) as exc:
@@ -143,15 +147,20 @@ class Link:
                 await self._fail("closed by the other side")
                 continue
             try:
-                for rec in self._decoder.feed(data):
-                    self._open(rec)
-            except (FramingError, PairingError) as exc:
-                self._frames.clear()
+                records = self._decoder.feed(data)
+            except FramingError as exc:
                 await self._fail(f"the other side broke the protocol: {exc}")
+                continue
+            await self._take(records)
         return self._frames.popleft()
 
-    def _open(self, rec: bytes) -> None:
-        self._frames.extend(self._channel.open(rec))
+    async def _take(self, records: list[bytes]) -> None:
+        try:
+            for rec in records:
+                self._frames.extend(self._channel.open(rec))
+        except (FramingError, PairingError) as exc:
+            self._frames.clear()
+            await self._fail(f"the other side broke the protocol: {exc}")
 
     async def _fail(self, why: str) -> None:
         if self._closed is None:
@@ -175,15 +184,15 @@ async def _run_handshake(
     decoder: FrameDecoder,
 ) -> tuple[Established, list[bytes]]:
     """Drive ``hs`` to the end; returns the result and records that arrived after it."""
-    for rec in hs.start():
-        writer.write(wire(rec))
+    for first in hs.start():
+        writer.write(wire(first))
     await writer.drain()
     while True:
         data = await reader.read(READ_BYTES)
         if not data:
             raise PairingError("garbage", "connection closed during the handshake")
-        records = decoder.feed(data)
-        for index, rec in enumerate(records):
+        decoder.push(data)
+        while (rec := decoder.pop()) is not None:
             try:
                 out = hs.receive(rec)
             except PairingError:
@@ -196,7 +205,8 @@ async def _run_handshake(
                 writer.write(wire(reply))
             if hs.result is not None:
                 await writer.drain()
-                return hs.result, records[index + 1 :]
+                decoder.max_frame = MAX_RECORD  # what follows are data records
+                return hs.result, decoder.feed(b"")
         await writer.drain()
 
 
@@ -245,7 +255,6 @@ async def dial(
     if expect_identity is not None and established.remote_identity != expect_identity:
         await _close_writer(writer)
         raise LinkError(f"{host}:{port} answered with another identity key than expected")
-    decoder.max_frame = MAX_RECORD
     peer = writer.get_extra_info("peername")
     return Link(reader, writer, established, (str(peer[0]), int(peer[1])), decoder, pending)
 
@@ -342,7 +351,6 @@ class Listener:
         finally:
             self._pending -= 1
         self._backoff.succeeded(address[0])
-        decoder.max_frame = MAX_RECORD
         link = Link(reader, writer, established, address, decoder, pending)
         task = asyncio.current_task()
         if task is not None:

@@ -144,6 +144,28 @@ async def test_code_pairing_proves_both_identities_and_carries_frames(table: Tab
         await mine.send(b"after close")
 
 
+def test_frames_sent_at_once_by_the_listener_arrive() -> None:
+    """Data right behind the handshake's last record is not mistaken for a handshake record."""
+    big = os.urandom(100_000)
+
+    async def main() -> None:
+        async def greet(link: Link) -> None:
+            await link.send(big)
+            await link.send(b"second")
+
+        listener = await listen(HOST, 0, identity=Ed25519PrivateKey.generate(), table_id=TABLE,
+                                code="1", on_link=greet)
+        try:
+            link = await dial(HOST, listener.port, identity=Ed25519PrivateKey.generate(),
+                              table_id=TABLE, code="1")
+            assert await link.recv() == big
+            assert await link.recv() == b"second"
+            await link.close()
+        finally:
+            await listener.close()
+    run(main())
+
+
 @with_table(None)
 async def test_no_code_table_pairs_by_identity_alone(table: Table) -> None:
     me = Ed25519PrivateKey.generate()
