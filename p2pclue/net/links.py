@@ -47,6 +47,8 @@ from p2pclue.net.pairing import (
 log = logging.getLogger("p2pclue.net.links")
 
 READ_BYTES = 65536
+CLOSE_GRACE = 1.0
+MAX_PENDING_PER_ADDRESS = 4
 MAX_PENDING_HANDSHAKES = 32
 BACKOFF_BASE = 0.5
 BACKOFF_MAX = 30.0
@@ -174,9 +176,13 @@ class Link:
 
 
 async def _close_writer(writer: asyncio.StreamWriter) -> None:
+    """Close, giving unsent bytes a moment; a peer that stopped reading is cut off."""
     writer.close()
-    with contextlib.suppress(OSError, RuntimeError, asyncio.CancelledError):
-        await writer.wait_closed()
+    try:
+        async with asyncio.timeout(CLOSE_GRACE):
+            await writer.wait_closed()
+    except (OSError, RuntimeError, TimeoutError):
+        writer.transport.abort()
 
 
 async def _run_handshake(
@@ -232,26 +238,28 @@ async def dial(
     """Connect to a table member and pair; raises a ``LinkError`` subclass on failure."""
     hs = Handshake(Role.DIALER, identity, table_id, code, MAX_FRAME_BYTES)
     decoder = FrameDecoder(MAX_HANDSHAKE_RECORD, min_frame=1)
-    writer: asyncio.StreamWriter | None = None
     try:
         async with asyncio.timeout(timeout):
-            try:
-                reader, writer = await asyncio.open_connection(
-                    host, port, local_addr=None if local_host is None else (local_host, 0))
-            except OSError as exc:
-                raise LinkError(f"cannot reach {host}:{port}: {exc.strerror or exc}") from None
+            reader, writer = await asyncio.open_connection(
+                host, port, local_addr=None if local_host is None else (local_host, 0))
+    except (OSError, TimeoutError) as exc:
+        why = "no answer" if isinstance(exc, TimeoutError) else exc.strerror or str(exc)
+        raise LinkError(f"cannot reach {host}:{port}: {why}") from None
+    try:
+        async with asyncio.timeout(timeout):
             established, pending = await _run_handshake(reader, writer, hs, decoder)
     except TimeoutError:
-        if writer is not None:
-            await _close_writer(writer)
-        raise HandshakeTimeout(f"{host}:{port} did not finish the handshake in {timeout:g} s") \
-            from None
+        await _close_writer(writer)
+        raise HandshakeTimeout(
+            f"{host}:{port} did not finish the handshake in {timeout:g} s") from None
     except (PairingError, FramingError, OSError, RuntimeError) as exc:
-        assert writer is not None
         await _close_writer(writer)
         if isinstance(exc, PairingError):
             raise _link_error(exc) from None
         raise LinkClosed(f"{host}:{port}: handshake failed ({exc.__class__.__name__})") from None
+    except BaseException:
+        writer.transport.abort()  # cancelled: leave no socket behind
+        raise
     if expect_identity is not None and established.remote_identity != expect_identity:
         await _close_writer(writer)
         raise LinkError(f"{host}:{port} answered with another identity key than expected")
@@ -310,6 +318,7 @@ class Listener:
         self._backoff = _Backoff(backoff_base)
         self._max_pending = max_pending
         self._pending = 0
+        self._per_address: dict[str, int] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._server: asyncio.Server | None = None
 
@@ -327,13 +336,16 @@ class Listener:
         peer = writer.get_extra_info("peername")
         address = (str(peer[0]), int(peer[1]))
         busy = self._backoff.blocked(address[0], time.monotonic())
-        if busy or self._pending >= self._max_pending:
+        crowded = (self._pending >= self._max_pending
+                   or self._per_address.get(address[0], 0) >= MAX_PENDING_PER_ADDRESS)
+        if busy or crowded:
             self.dropped += 1
             with contextlib.suppress(OSError, RuntimeError):
                 writer.write(wire(refusal("busy" if busy else "full")))
             await _close_writer(writer)
             return
         self._pending += 1
+        self._per_address[address[0]] = self._per_address.get(address[0], 0) + 1
         hs = Handshake(Role.LISTENER, self._identity, self._table_id, self._code, MAX_FRAME_BYTES)
         decoder = FrameDecoder(MAX_HANDSHAKE_RECORD, min_frame=1)
         try:
@@ -348,8 +360,14 @@ class Listener:
             log.debug("dropped %s: %s", address[0], exc.__class__.__name__)
             await _close_writer(writer)
             return
+        except BaseException:
+            writer.transport.abort()  # the listener is closing
+            raise
         finally:
             self._pending -= 1
+            left = self._per_address.pop(address[0]) - 1
+            if left:
+                self._per_address[address[0]] = left
         self._backoff.succeeded(address[0])
         link = Link(reader, writer, established, address, decoder, pending)
         task = asyncio.current_task()

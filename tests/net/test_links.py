@@ -197,6 +197,11 @@ async def test_wrong_code_is_refused_counted_and_backed_off(table: Table) -> Non
         await dial_table(table, "111113")
     assert busy.value.reason == "busy"
     assert table.listener.failed_attempts == 1
+    # Another address is not slowed down by this one's failures.
+    other = await dial_table(table, "111111", local_host="127.0.0.2")
+    assert other.remote_addr[0] == HOST
+    await other.close()
+    assert (await asyncio.wait_for(table.accepted.get(), 5)).remote_addr[0] == "127.0.0.2"
     # The second failure doubles the wait.
     await asyncio.sleep(0.35)
     with pytest.raises(WrongCode):
@@ -211,6 +216,7 @@ async def test_wrong_code_is_refused_counted_and_backed_off(table: Table) -> Non
     link = await dial_table(table, "111111")
     await link.close()
     assert table.listener.failed_attempts == 2
+    assert table.accepted.qsize() == 1
 
 
 @with_table("222222")
@@ -333,6 +339,20 @@ async def test_too_many_pending_handshakes_are_turned_away(table: Table) -> None
     await asyncio.sleep(0.1)
     link = await dial_table(table, "666666")
     await link.close()
+
+
+@with_table("676767", handshake_timeout=2.0)
+async def test_one_address_cannot_take_every_handshake_slot(table: Table) -> None:
+    slots = links.MAX_PENDING_PER_ADDRESS
+    idle = [await asyncio.open_connection(HOST, table.port) for _ in range(slots)]
+    await asyncio.sleep(0.1)
+    with pytest.raises(Refused) as err:
+        await dial_table(table, "676767")
+    assert err.value.reason == "full"
+    link = await dial_table(table, "676767", local_host="127.0.0.2")
+    await link.close()
+    for _, writer in idle:
+        writer.close()
 
 
 async def linked_pair(table: Table, code: str) -> tuple[Link, Link]:
