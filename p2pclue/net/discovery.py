@@ -55,7 +55,7 @@ MAX_TXT_ITEM = 200
 """Each ``key=value`` item stays under this (DNS allows 255)."""
 MAX_TABLE_NAME_BYTES = 120
 RESOLVE_MS = 3000
-CONFLICT_MS = 400
+CONFLICT_MS = 250
 DEAD_FOR = 5.0
 """Seconds a record whose port refused a probe is skipped before it is tried again."""
 IP_MULTICAST_ALL = 49
