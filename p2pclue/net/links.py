@@ -353,11 +353,13 @@ class Listener:
                 established, pending = await _run_handshake(reader, writer, hs, decoder)
         except PairingError as exc:
             await _close_writer(writer)
-            self._refused(address[0], exc)
+            self._refused(address[0], exc, hs.expensive)
             return
         except (TimeoutError, FramingError, OSError, RuntimeError) as exc:
             self.dropped += 1
             log.debug("dropped %s: %s", address[0], exc.__class__.__name__)
+            if hs.expensive:  # made this side run public-key work, then gave up
+                self._backoff.failed(address[0], time.monotonic())
             await _close_writer(writer)
             return
         except BaseException:
@@ -379,7 +381,9 @@ class Listener:
             log.exception("on_link failed for %r", link)
             await link.close()
 
-    def _refused(self, address: str, exc: PairingError) -> None:
+    def _refused(self, address: str, exc: PairingError, expensive: bool) -> None:
+        if exc.reason not in ("wrong-code", "identity") and expensive:
+            self._backoff.failed(address, time.monotonic())  # public-key work for nothing
         if exc.reason in ("wrong-code", "identity"):
             if exc.reason == "wrong-code":
                 self.failed_attempts += 1

@@ -252,6 +252,11 @@ class Handshake:
         """A ``REFUSE`` record to send before closing, when this side refuses."""
         self.result: Established | None = None
 
+    @property
+    def expensive(self) -> bool:
+        """Whether this side has done public-key work for the other (SPAKE2 or Noise)."""
+        return self._spake is not None or self._noise is not None
+
     # ---- driving -------------------------------------------------------------------
 
     def start(self) -> list[bytes]:

@@ -285,14 +285,16 @@ async def test_garbage_bytes_cost_nothing(table: Table) -> None:
     await link.close()
 
 
-@with_table("555555", handshake_timeout=0.5)
+@with_table("555555", handshake_timeout=0.5, backoff_base=5.0)
 async def test_a_silent_or_stalled_handshake_is_cut_at_the_deadline(table: Table) -> None:
     assert table.listener is not None
-    silent_r, silent_w = await asyncio.open_connection(HOST, table.port)
+    silent_r, silent_w = await asyncio.open_connection(HOST, table.port,
+                                                      local_addr=("127.0.0.3", 0))
     stall_r, stall_w = await asyncio.open_connection(HOST, table.port)
     hello = Handshake(Role.DIALER, Ed25519PrivateKey.generate(), TABLE, "555555",
-                      MAX_FRAME_BYTES).start()[0]
-    stall_w.write(wire(hello))  # a hello, then nothing
+                      MAX_FRAME_BYTES).start()
+    for rec in hello:  # a hello and a PAKE message (the table runs SPAKE2), then nothing
+        stall_w.write(wire(rec))
     await stall_w.drain()
     loop = asyncio.get_running_loop()
     began = loop.time()
@@ -302,8 +304,13 @@ async def test_a_silent_or_stalled_handshake_is_cut_at_the_deadline(table: Table
     silent_w.close()
     stall_w.close()
     assert table.listener.dropped == 2 and table.listener.failed_attempts == 0
-    link = await dial_table(table, "555555")
+    assert table.refusals == []
+    # Silence cost its address nothing; making the table run SPAKE2 for nothing costs a wait.
+    link = await dial_table(table, "555555", local_host="127.0.0.3")
     await link.close()
+    with pytest.raises(Refused) as err:
+        await dial_table(table, "555555")
+    assert err.value.reason == "busy"
 
 
 def test_dial_gives_up_on_a_table_that_never_answers() -> None:
