@@ -14,15 +14,19 @@ listener stops new connections and pending handshakes, not the links it handed o
 
 Additions to the agreed API (all optional): ``dial(..., local_host=, expect_identity=)``
 binds the source address and checks who answered; ``listen(..., backoff_base=,
-max_pending=)``; ``Listener.dropped`` counts connections ended for garbage or silence;
-``Link.handshake_hash`` identifies the session; ``Refused`` and ``FrameTooLarge`` are
-further ``LinkError`` subclasses.
+max_pending=, max_pending_per_address=)``; ``Listener.dropped`` counts connections ended
+for garbage or silence; ``Link.handshake_hash`` identifies the session; ``Link.closed``;
+``Refused`` and ``FrameTooLarge`` are further ``LinkError`` subclasses.
+
+Back-off is per address, loopback included: on a machine where several players run, a
+wrong code from one local process also makes the others wait (0.5 s, doubling).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 import time
 from collections import OrderedDict, deque
@@ -267,6 +271,13 @@ async def dial(
     return Link(reader, writer, established, (str(peer[0]), int(peer[1])), decoder, pending)
 
 
+def _is_loopback(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
+
+
 class _Backoff:
     """Per-address waiting time after failed guesses: doubles each time, up to a cap."""
 
@@ -302,6 +313,7 @@ class Listener:
         handshake_timeout: float,
         backoff_base: float,
         max_pending: int,
+        max_pending_per_address: int | None,
     ) -> None:
         self.host = ""
         self.port = 0
@@ -317,6 +329,7 @@ class Listener:
         self._handshake_timeout = handshake_timeout
         self._backoff = _Backoff(backoff_base)
         self._max_pending = max_pending
+        self._max_per_address = max_pending_per_address
         self._pending = 0
         self._per_address: dict[str, int] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -336,8 +349,11 @@ class Listener:
         peer = writer.get_extra_info("peername")
         address = (str(peer[0]), int(peer[1]))
         busy = self._backoff.blocked(address[0], time.monotonic())
-        crowded = (self._pending >= self._max_pending
-                   or self._per_address.get(address[0], 0) >= MAX_PENDING_PER_ADDRESS)
+        per_address = self._max_per_address
+        if per_address is None:  # every local process shares 127.0.0.1: no cap there
+            per_address = 0 if _is_loopback(address[0]) else MAX_PENDING_PER_ADDRESS
+        crowded = self._pending >= self._max_pending or (
+            per_address > 0 and self._per_address.get(address[0], 0) >= per_address)
         if busy or crowded:
             self.dropped += 1
             with contextlib.suppress(OSError, RuntimeError):
@@ -417,10 +433,15 @@ async def listen(
     handshake_timeout: float = 10.0,
     backoff_base: float = BACKOFF_BASE,
     max_pending: int = MAX_PENDING_HANDSHAKES,
+    max_pending_per_address: int | None = None,
 ) -> Listener:
-    """Listen on ``host:port`` (port 0 picks one: read ``Listener.port``)."""
+    """Listen on ``host:port`` (port 0 picks one: read ``Listener.port``).
+
+    ``max_pending_per_address``: handshakes one address may have in progress; None means
+    ``MAX_PENDING_PER_ADDRESS`` except from loopback, 0 means no per-address cap.
+    """
     listener = Listener(identity, table_id, code, on_link, on_refused, handshake_timeout,
-                        backoff_base, max_pending)
+                        backoff_base, max_pending, max_pending_per_address)
     try:
         server = await asyncio.start_server(listener._accept, host, port, reuse_address=True)
     except OSError as exc:

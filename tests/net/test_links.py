@@ -348,10 +348,9 @@ async def test_too_many_pending_handshakes_are_turned_away(table: Table) -> None
     await link.close()
 
 
-@with_table("676767", handshake_timeout=2.0)
+@with_table("676767", handshake_timeout=2.0, max_pending_per_address=3)
 async def test_one_address_cannot_take_every_handshake_slot(table: Table) -> None:
-    slots = links.MAX_PENDING_PER_ADDRESS
-    idle = [await asyncio.open_connection(HOST, table.port) for _ in range(slots)]
+    idle = [await asyncio.open_connection(HOST, table.port) for _ in range(3)]
     await asyncio.sleep(0.1)
     with pytest.raises(Refused) as err:
         await dial_table(table, "676767")
@@ -360,6 +359,20 @@ async def test_one_address_cannot_take_every_handshake_slot(table: Table) -> Non
     await link.close()
     for _, writer in idle:
         writer.close()
+
+
+def test_loopback_peers_are_not_capped_per_address_by_default() -> None:
+    """Every process of a table played on one machine dials from 127.0.0.1."""
+    @with_table("787878", handshake_timeout=2.0)
+    async def body(table: Table) -> None:
+        idle = [await asyncio.open_connection(HOST, table.port)
+                for _ in range(links.MAX_PENDING_PER_ADDRESS + 1)]
+        await asyncio.sleep(0.1)
+        link = await dial_table(table, "787878")
+        await link.close()
+        for _, writer in idle:
+            writer.close()
+    body()
 
 
 async def linked_pair(table: Table, code: str) -> tuple[Link, Link]:
