@@ -70,8 +70,8 @@ class DiscoveryError(Exception):
     """Discovery could not do what was asked; the message says what to try instead."""
 
 
-class TableNotFound(DiscoveryError):
-    pass
+class TableNotFound(DiscoveryError, LookupError):
+    """No live table matched in time; the message suggests ``--peer``."""
 
 
 class InterfaceError(DiscoveryError, ValueError):

@@ -16,7 +16,8 @@ Additions to the agreed API (all optional): ``dial(..., local_host=, expect_iden
 binds the source address and checks who answered; ``listen(..., backoff_base=,
 max_pending=, max_pending_per_address=)``; ``Listener.dropped`` counts connections ended
 for garbage or silence; ``Link.handshake_hash`` identifies the session; ``Link.closed``;
-``Refused`` and ``FrameTooLarge`` are further ``LinkError`` subclasses.
+``Refused`` (and its ``Busy``), ``Unreachable`` (also a ``ConnectionError``) and
+``FrameTooLarge`` are further ``LinkError`` subclasses.
 
 Back-off is per address, loopback included: on a machine where several players run, a
 wrong code from one local process also makes the others wait (0.5 s, doubling).
@@ -82,6 +83,15 @@ class Refused(LinkError):
     def __init__(self, reason: str, message: str) -> None:
         super().__init__(message)
         self.reason = reason
+
+
+class Busy(Refused):
+    """The table turned this connection away for now (``busy``: back-off after failures
+    from this address; ``full``: too many handshakes in progress): retry later."""
+
+
+class Unreachable(LinkError, ConnectionError):
+    """Nothing answered at that address (not open yet, or gone): retrying may help."""
 
 
 class FrameTooLarge(LinkError):
@@ -223,6 +233,8 @@ async def _run_handshake(
 def _link_error(exc: PairingError) -> LinkError:
     if exc.reason == "wrong-code":
         return WrongCode(str(exc))
+    if exc.reason in ("busy", "full"):
+        return Busy(exc.reason, str(exc))
     if exc.reason in REFUSALS:
         return Refused(exc.reason, str(exc))
     return LinkClosed(str(exc))
@@ -248,7 +260,7 @@ async def dial(
                 host, port, local_addr=None if local_host is None else (local_host, 0))
     except (OSError, TimeoutError) as exc:
         why = "no answer" if isinstance(exc, TimeoutError) else exc.strerror or str(exc)
-        raise LinkError(f"cannot reach {host}:{port}: {why}") from None
+        raise Unreachable(f"cannot reach {host}:{port}: {why}") from None
     try:
         async with asyncio.timeout(timeout):
             established, pending = await _run_handshake(reader, writer, hs, decoder)

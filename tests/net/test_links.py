@@ -193,7 +193,7 @@ async def test_wrong_code_is_refused_counted_and_backed_off(table: Table) -> Non
     assert len(table.refusals) == 1 and "wrong table code" in table.refusals[0]
     assert "111111" not in table.refusals[0] and "111112" not in table.refusals[0]
     # An immediate second try from the same address gets no guess at all.
-    with pytest.raises(Refused) as busy:
+    with pytest.raises(links.Busy) as busy:
         await dial_table(table, "111113")
     assert busy.value.reason == "busy"
     assert table.listener.failed_attempts == 1
@@ -260,9 +260,10 @@ def test_dialling_a_closed_port_is_a_clear_error() -> None:
         port = server.sockets[0].getsockname()[1]
         server.close()
         await server.wait_closed()
-        with pytest.raises(LinkError, match="cannot reach"):
+        with pytest.raises(links.Unreachable, match="cannot reach") as err:
             await dial(HOST, port, identity=Ed25519PrivateKey.generate(), table_id=TABLE,
                        code=None, timeout=2)
+        assert isinstance(err.value, ConnectionError) and isinstance(err.value, LinkError)
     run(main())
 
 
