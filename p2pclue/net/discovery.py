@@ -10,12 +10,15 @@ its record until the TTL runs out) is weeded out by trying its TCP port (``probe
 Every zeroconf instance is restricted to the IPv4 addresses given by ``--interface`` /
 ``P2PCLUE_INTERFACES`` (``interfaces()``): its sending sockets are bound to those
 addresses with ``IP_MULTICAST_IF`` set to them. python-zeroconf's receiving socket is
-always bound to ``0.0.0.0:5353`` (it joins the mDNS group only on the given interfaces);
-on Linux this module also turns off ``IP_MULTICAST_ALL`` on it, so multicast joined by
-other programs on other interfaces is not delivered to it either.
+always bound to ``0.0.0.0:5353`` (it joins the mDNS group only on the given interfaces).
+On Linux, when the addresses belong to one device (127.0.0.1: ``lo``), every socket is
+also pinned to that device with ``SO_BINDTODEVICE``, so nothing is received from or sent
+to any other interface; ``IP_MULTICAST_ALL`` is turned off on the receiving socket in any
+case, so groups other programs joined elsewhere are not delivered to it.
 
 Additions to the agreed API: ``TableAd.needs_code`` (default True), ``probe``,
-``multicast_available``, ``DiscoveryError``/``TableNotFound``/``InterfaceError``.
+``multicast_available``, ``local_addresses``, ``Announcer.service_name``, ``.device`` on
+both, ``DiscoveryError``/``TableNotFound`` (also a ``LookupError``)/``InterfaceError``.
 """
 
 from __future__ import annotations
@@ -60,6 +63,7 @@ DEAD_FOR = 5.0
 """Seconds a record whose port refused a probe is skipped before it is tried again."""
 IP_MULTICAST_ALL = 49
 """Linux ``IP_MULTICAST_ALL`` (not exported by Python's socket module)."""
+SO_BINDTODEVICE = getattr(socket, "SO_BINDTODEVICE", 25)
 
 _PRESET = re.compile(r"^[a-z0-9][a-z0-9_-]{0,23}$")
 _FINGERPRINT = re.compile(r"^[0-9a-f]{4}(-[0-9a-f]{4}){3}$")
@@ -189,7 +193,8 @@ def parse_txt(props: Mapping[bytes, bytes | None], host: str, port: int) -> Tabl
     return ad if ok else None
 
 
-async def _zeroconf(addresses: list[str]) -> AsyncZeroconf:
+async def _zeroconf(addresses: list[str]) -> tuple[AsyncZeroconf, str | None]:
+    """A started zeroconf instance on ``addresses`` and the device it is pinned to, if any."""
     choice: Any = list(addresses) if addresses else InterfaceChoice.All
     try:
         aiozc = AsyncZeroconf(interfaces=choice, ip_version=IPVersion.V4Only)
@@ -197,19 +202,44 @@ async def _zeroconf(addresses: list[str]) -> AsyncZeroconf:
     except (OSError, RuntimeError) as exc:
         raise DiscoveryError(f"cannot start mDNS on {addresses or 'all interfaces'}: "
                              f"{exc}") from None
-    if addresses:
-        _confine(aiozc.zeroconf)
-    return aiozc
+    device = _confine(aiozc.zeroconf, addresses) if addresses else None
+    return aiozc, device
 
 
-def _confine(zc: Zeroconf) -> None:
-    """Linux: the 0.0.0.0 receiving socket gets only the groups it joined itself."""
+def _device_of(addresses: list[str]) -> str | None:
+    """The one network device holding every address, if there is exactly one."""
+    names = {adapter.name for adapter in ifaddr.get_adapters() for ip in adapter.ips
+             if isinstance(ip.ip, str) and ip.ip in addresses}
+    if any(ipaddress.ip_address(a).is_loopback for a in addresses):
+        names |= {adapter.name for adapter in ifaddr.get_adapters()
+                  if any(isinstance(ip.ip, str) and ip.ip.startswith("127.") for ip in adapter.ips)}
+    return names.pop() if len(names) == 1 else None
+
+
+def _confine(zc: Zeroconf, addresses: list[str]) -> str | None:
+    """Linux: pin every socket of ``zc`` to the chosen interface's device.
+
+    python-zeroconf binds its receiving socket to ``0.0.0.0:5353``. ``SO_BINDTODEVICE``
+    makes the kernel deliver to it, and send from it, only on that device; where that is
+    refused (several devices, no permission) the receiving socket at least stops getting
+    multicast groups joined by other programs (``IP_MULTICAST_ALL`` off). Returns the
+    device name when every socket was pinned.
+    """
     if not sys.platform.startswith("linux"):
-        return
-    for reader in zc.engine.readers:
-        if reader.sock_name[0] == "0.0.0.0":
+        return None
+    device = _device_of(addresses)
+    sockets = [t.sock for t in (*zc.engine.readers, *zc.engine.senders)]
+    pinned = device is not None
+    for sock in sockets:
+        if sock.getsockname()[0] == "0.0.0.0":
             with contextlib.suppress(OSError):
-                reader.sock.setsockopt(socket.IPPROTO_IP, IP_MULTICAST_ALL, 0)
+                sock.setsockopt(socket.IPPROTO_IP, IP_MULTICAST_ALL, 0)
+        if device is not None:
+            try:
+                sock.setsockopt(socket.SOL_SOCKET, SO_BINDTODEVICE, device.encode())
+            except OSError:
+                pinned = False
+    return device if pinned else None
 
 
 def _instance_name(ad: TableAd) -> str:
@@ -224,6 +254,8 @@ class Announcer:
         self._zc: AsyncZeroconf | None = None
         self._info: AsyncServiceInfo | None = None
         self._addresses: list[str] = []
+        self.device: str | None = None
+        """The network device every mDNS socket is pinned to (Linux, one interface)."""
 
     @property
     def service_name(self) -> str | None:
@@ -244,7 +276,7 @@ class Announcer:
 
     async def start(self, ad: TableAd, interfaces: list[str]) -> None:
         self._addresses = list(interfaces)
-        self._zc = await _zeroconf(self._addresses)
+        self._zc, self.device = await _zeroconf(self._addresses)
         name = await self._free_name(ad)
         info = self._service_info(ad, name)
         try:
@@ -299,11 +331,13 @@ class Browser:
         self._tasks: set[asyncio.Task[None]] = set()
         self._changed = asyncio.Event()
         self._addresses: list[str] = []
+        self.device: str | None = None
+        """The network device every mDNS socket is pinned to (Linux, one interface)."""
         self._dead: dict[tuple[bytes, str, int], float] = {}
 
     async def start(self, interfaces: list[str]) -> None:
         self._addresses = list(interfaces)
-        self._zc = await _zeroconf(self._addresses)
+        self._zc, self.device = await _zeroconf(self._addresses)
         self._browser = AsyncServiceBrowser(self._zc.zeroconf, [SERVICE_TYPE],
                                             handlers=[self._on_change])
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import sys
 from collections.abc import Coroutine
 from dataclasses import replace
 from typing import Any, TypeVar
@@ -19,6 +20,7 @@ from hypothesis import strategies as st
 
 from p2pclue.net.discovery import (
     IP_MULTICAST_ALL,
+    SO_BINDTODEVICE,
     Announcer,
     Browser,
     InterfaceError,
@@ -140,6 +142,8 @@ def test_probe_tells_a_live_port_from_a_dead_one() -> None:
 
 @needs_multicast
 def test_zeroconf_uses_only_the_given_interface() -> None:
+    """Every mDNS socket sends from 127.0.0.1 and, on Linux, is pinned to the device lo,
+    python-zeroconf's 0.0.0.0:5353 receiving socket included."""
     async def main() -> None:
         announcer = Announcer()
         await announcer.start(sample_ad(name="Confined"), [LO])
@@ -156,6 +160,14 @@ def test_zeroconf_uses_only_the_given_interface() -> None:
             for reader in engine.readers:
                 if reader.sock_name[0] == "0.0.0.0":  # python-zeroconf's receive socket
                     assert reader.sock.getsockopt(socket.IPPROTO_IP, IP_MULTICAST_ALL) == 0
+            if not sys.platform.startswith("linux"):
+                return
+            if announcer.device is None:
+                pytest.skip("the kernel refused SO_BINDTODEVICE (Linux < 5.7 unprivileged)")
+            assert announcer.device == "lo"
+            for transport in (*engine.readers, *engine.senders):
+                pinned = transport.sock.getsockopt(socket.SOL_SOCKET, SO_BINDTODEVICE, 16)
+                assert pinned.rstrip(b"\0") == b"lo"
         finally:
             await announcer.close()
     run(main())
