@@ -7,9 +7,10 @@ otherwise); every zeroconf instance here is restricted to 127.0.0.1.
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
 import sys
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from dataclasses import replace
 from typing import Any, TypeVar
 
@@ -138,6 +139,23 @@ def test_probe_tells_a_live_port_from_a_dead_one() -> None:
 
 
 # ---- real zeroconf on loopback -----------------------------------------------------------
+# Other programs (other test runs on this machine) may announce p2pclue tables on lo at the
+# same time: each test uses its own random table id and name and looks only at those.
+
+
+def fresh_id() -> bytes:
+    return os.urandom(16)
+
+
+def mine(browser: Browser, table_id: bytes) -> list[TableAd]:
+    return [t for t in browser.tables() if t.table_id == table_id]
+
+
+async def until(check: Callable[[], bool], limit: float = 5.0) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + limit
+    while not check() and loop.time() < end:
+        await asyncio.sleep(0.05)
 
 
 @needs_multicast
@@ -179,29 +197,24 @@ def test_a_table_is_announced_found_updated_and_withdrawn() -> None:
         async def on_link(link: Link) -> None:
             await link.close()
 
-        key = Ed25519PrivateKey.generate()
-        listener = await listen(LO, 0, identity=key, table_id=b"\x07" * 16, code="1234",
+        key, tid = Ed25519PrivateKey.generate(), fresh_id()
+        name = f"Library {tid.hex()[:6]}"
+        listener = await listen(LO, 0, identity=key, table_id=tid, code="1234",
                                 on_link=on_link)
-        ad = replace(sample_ad(name="Library", table_id=b"\x07" * 16, port=listener.port),
+        ad = replace(sample_ad(name=name, table_id=tid, port=listener.port),
                      fingerprint=fingerprint(key.public_key().public_bytes_raw()))
         announcer, browser = Announcer(), Browser()
         await browser.start([LO])
         await announcer.start(ad, [LO])
         try:
-            found = await browser.wait_for("Library", timeout=10)
+            found = await browser.wait_for(name, timeout=10)
             assert found == ad
             await announcer.update(replace(ad, seats_taken=3))
-            for _ in range(50):
-                if [t.seats_taken for t in browser.tables()] == [3]:
-                    break
-                await asyncio.sleep(0.1)
-            assert [t.seats_taken for t in browser.tables()] == [3]
+            await until(lambda: [t.seats_taken for t in mine(browser, tid)] == [3])
+            assert [t.seats_taken for t in mine(browser, tid)] == [3]
             await announcer.close()
-            for _ in range(50):
-                if not browser.tables():
-                    break
-                await asyncio.sleep(0.1)
-            assert browser.tables() == []
+            await until(lambda: not mine(browser, tid))
+            assert mine(browser, tid) == []
         finally:
             await announcer.close()
             await browser.close()
@@ -217,16 +230,15 @@ def test_a_stale_record_is_not_offered_and_the_error_names_the_peer_option() -> 
         port = dead.getsockname()[1]
         dead.close()  # nothing listens there: a killed table's leftover record
         announcer, browser = Announcer(), Browser()
+        tid = fresh_id()
+        name = f"Ghost {tid.hex()[:6]}"
         await browser.start([LO])
-        await announcer.start(sample_ad(name="Ghost", port=port, table_id=b"\x09" * 16), [LO])
+        await announcer.start(sample_ad(name=name, port=port, table_id=tid), [LO])
         try:
-            for _ in range(50):
-                if browser.tables():
-                    break
-                await asyncio.sleep(0.1)
-            assert [t.name for t in browser.tables()] == ["Ghost"]
+            await until(lambda: bool(mine(browser, tid)))
+            assert [t.name for t in mine(browser, tid)] == [name]
             with pytest.raises(TableNotFound, match="--peer HOST:PORT"):
-                await browser.wait_for("Ghost", timeout=1.5)
+                await browser.wait_for(name, timeout=1.5)
         finally:
             await announcer.close()
             await browser.close()
@@ -236,7 +248,8 @@ def test_a_stale_record_is_not_offered_and_the_error_names_the_peer_option() -> 
 @needs_multicast
 def test_a_name_conflict_is_resolved_and_one_table_is_listed_once() -> None:
     async def main() -> None:
-        ad = sample_ad(name="Twin", table_id=b"\x05" * 16)
+        tid = fresh_id()
+        ad = sample_ad(name="Twin", table_id=tid)
         first, second, browser = Announcer(), Announcer(), Browser()
         await browser.start([LO])
         await first.start(ad, [LO])
@@ -246,12 +259,12 @@ def test_a_name_conflict_is_resolved_and_one_table_is_listed_once() -> None:
         await second.start(ad, [LO])  # same instance name: renamed
         try:
             assert first.service_name != second.service_name
-            for _ in range(50):
-                if len(browser._tables) == 2:
-                    break
-                await asyncio.sleep(0.1)
-            assert len(browser._tables) == 2
-            assert len(browser.tables()) == 1  # same table id and key: one table
+            def records() -> int:
+                return sum(t.table_id == tid for t in browser._tables.values())
+
+            await until(lambda: records() == 2)
+            assert records() == 2
+            assert len(mine(browser, tid)) == 1  # same table id and key: one table
         finally:
             await first.close()
             await second.close()
@@ -265,8 +278,9 @@ def test_wait_for_without_any_table_times_out_clearly() -> None:
         browser = Browser()
         await browser.start([LO])
         try:
-            with pytest.raises(TableNotFound, match=r"table named 'Nowhere'.*--peer"):
-                await browser.wait_for("Nowhere", timeout=0.5)
+            nowhere = f"Nowhere {os.urandom(4).hex()}"
+            with pytest.raises(TableNotFound, match=rf"table named '{nowhere}'.*--peer"):
+                await browser.wait_for(nowhere, timeout=0.5)
         finally:
             await browser.close()
     run(main())
