@@ -410,17 +410,17 @@ class Listener:
             await link.close()
 
     def _refused(self, address: str, exc: PairingError, expensive: bool) -> None:
-        if exc.reason not in ("wrong-code", "identity") and expensive:
-            self._backoff.failed(address, time.monotonic())  # public-key work for nothing
-        if exc.reason in ("wrong-code", "identity"):
-            if exc.reason == "wrong-code":
-                self.failed_attempts += 1
+        guessed = exc.reason in ("wrong-code", "identity") and not exc.by_remote
+        if guessed or expensive:  # a guess, or public-key work for nothing: slow it down
             self._backoff.failed(address, time.monotonic())
-            if self._on_refused is not None:
-                self._on_refused(f"refused {address}: {exc}")
-        else:
+        if not guessed:
             self.dropped += 1
             log.debug("dropped %s: %s", address, exc)
+            return
+        if exc.reason == "wrong-code":
+            self.failed_attempts += 1
+        if self._on_refused is not None:
+            self._on_refused(f"refused {address}: {exc}")
 
     async def close(self) -> None:
         """Stop accepting and abort handshakes in progress; safe to call twice."""

@@ -247,6 +247,21 @@ async def test_a_codeless_dialer_is_told_the_table_needs_a_code(table: Table) ->
     assert table.listener is not None and table.listener.failed_attempts == 0
 
 
+@with_table("999999")
+async def test_a_dialer_cannot_inflate_the_failed_attempts_with_refusals(table: Table) -> None:
+    """A REFUSE record sent *to* the table is not a wrong code: counted as dropped only."""
+    assert table.listener is not None
+    reader, writer = await asyncio.open_connection(HOST, table.port)
+    hello = Handshake(Role.DIALER, Ed25519PrivateKey.generate(), TABLE, "999999",
+                      MAX_FRAME_BYTES).start()[0]
+    writer.write(wire(hello) + wire(record(Kind.REFUSE, b"wrong-code")))
+    await writer.drain()
+    await read_until_closed(reader)
+    writer.close()
+    assert table.listener.failed_attempts == 0 and table.refusals == []
+    assert table.listener.dropped == 1
+
+
 @with_table("333333")
 async def test_another_table_id_is_refused(table: Table) -> None:
     with pytest.raises(Refused) as err:
