@@ -171,11 +171,12 @@ class Link:
         return self._frames.popleft()
 
     async def _take(self, records: list[bytes]) -> None:
+        """Open records in order; frames authenticated before a bad record are still
+        delivered, then the link reports why it closed."""
         try:
             for rec in records:
                 self._frames.extend(self._channel.open(rec))
         except (FramingError, PairingError) as exc:
-            self._frames.clear()
             await self._fail(f"the other side broke the protocol: {exc}")
 
     async def _fail(self, why: str) -> None:

@@ -424,10 +424,12 @@ async def test_an_oversize_record_closes_the_link(table: Table) -> None:
 @with_table("777777")
 async def test_a_forged_record_closes_the_link(table: Table) -> None:
     evil, victim = await linked_pair(table, "777777")
+    good = evil._channel.seal(b"authentic")
     sealed = bytearray(evil._channel.seal(b"a real frame"))
     sealed[-1] ^= 1
-    evil._writer.write(bytes(sealed))
+    evil._writer.write(good + bytes(sealed) + evil._channel.seal(b"after the forgery"))
     await evil._writer.drain()
+    assert await victim.recv() == b"authentic"
     with pytest.raises(LinkClosed, match="broke the protocol"):
         await victim.recv()
     await evil.close()
