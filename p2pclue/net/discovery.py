@@ -264,7 +264,8 @@ class Announcer:
 
     def _service_info(self, ad: TableAd, name: str) -> AsyncServiceInfo:
         hosts = [ad.host] if ad.host not in ("", "0.0.0.0") else (
-            self._addresses or [a for a in local_addresses() if not a.startswith("127.")])
+            self._addresses or [a for a in local_addresses() if not a.startswith("127.")]
+            or ["127.0.0.1"])  # a machine without a network: its own processes can still play
         return AsyncServiceInfo(
             SERVICE_TYPE,
             name,
@@ -374,6 +375,15 @@ class Browser:
                 return address
         return addresses[0] if addresses else ""
 
+    def _source_for(self, host: str) -> str | None:
+        """The chosen interface address to dial ``host`` from (None: any)."""
+        if not self._addresses:
+            return None
+        for address in self._addresses:
+            if _same_subnet(host, address):
+                return address
+        return self._addresses[0]
+
     def tables(self) -> list[TableAd]:
         """Tables seen, one per (table id, opener fingerprint): a host on two interfaces
         or a renamed record is still one table. Unverified until a link is made."""
@@ -393,7 +403,7 @@ class Browser:
                 key = (ad.table_id, ad.host, ad.port)
                 if time.monotonic() - self._dead.get(key, -DEAD_FOR) < DEAD_FOR:
                     continue
-                if await probe(ad.host, ad.port):
+                if await probe(ad.host, ad.port, local_host=self._source_for(ad.host)):
                     return ad
                 self._dead[key] = time.monotonic()
             left = deadline - time.monotonic()
@@ -425,14 +435,17 @@ def _same_subnet(a: str, b: str, prefix: int = 24) -> bool:
     return ipaddress.ip_address(a) in net
 
 
-async def probe(host: str, port: int, timeout: float = 1.0) -> bool:
+async def probe(host: str, port: int, timeout: float = 1.0,
+                local_host: str | None = None) -> bool:
     """Whether something accepts TCP at ``host:port`` (a stale record's process is gone).
 
     The listener sees a connection that says nothing and drops it without cost.
+    ``local_host`` binds the source address (``--interface``).
     """
     try:
         async with asyncio.timeout(timeout):
-            _, writer = await asyncio.open_connection(host, port)
+            _, writer = await asyncio.open_connection(
+                host, port, local_addr=None if local_host is None else (local_host, 0))
     except (OSError, TimeoutError):
         return False
     writer.close()

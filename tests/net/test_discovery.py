@@ -130,6 +130,7 @@ def test_probe_tells_a_live_port_from_a_dead_one() -> None:
         port = listener.port
         try:
             assert await probe(LO, port)
+            assert await probe(LO, port, local_host="127.0.0.2")
         finally:
             await listener.close()
         assert not await probe(LO, port)
