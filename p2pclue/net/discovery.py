@@ -59,6 +59,9 @@ MAX_TXT_ITEM = 200
 MAX_TABLE_NAME_BYTES = 120
 RESOLVE_MS = 3000
 CONFLICT_MS = 250
+MAX_TABLES = 256
+MAX_RESOLVING = 32
+"""A hostile LAN can announce any number of records: remember and resolve only so many."""
 DEAD_FOR = 5.0
 """Seconds a record whose port refused a probe is skipped before it is tried again."""
 IP_MULTICAST_ALL = 49
@@ -348,6 +351,10 @@ class Browser:
             self._tables.pop(name, None)
             self._changed.set()
             return
+        if len(self._tasks) >= MAX_RESOLVING or (
+                name not in self._tables and len(self._tables) >= MAX_TABLES):
+            log.debug("too many table records: ignored %r", name)
+            return
         task = asyncio.get_running_loop().create_task(self._resolve(name))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -362,6 +369,8 @@ class Browser:
                        info.port)
         if ad is None or not ad.host:
             log.debug("ignored a malformed table record %r", name)
+            return
+        if name not in self._tables and len(self._tables) >= MAX_TABLES:
             return
         self._tables[name] = ad
         self._changed.set()

@@ -19,6 +19,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from hypothesis import given
 from hypothesis import strategies as st
 
+from p2pclue.net import discovery
 from p2pclue.net.discovery import (
     IP_MULTICAST_ALL,
     SO_BINDTODEVICE,
@@ -284,4 +285,46 @@ def test_wait_for_without_any_table_times_out_clearly() -> None:
                 await browser.wait_for(nowhere, timeout=0.5)
         finally:
             await browser.close()
+    run(main())
+
+
+@needs_multicast
+def test_a_flood_of_records_is_capped_and_malformed_ones_never_listed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hostile host announces many records, some malformed: the browser keeps a bounded
+    number, and none of the malformed ones."""
+    from zeroconf import IPVersion
+    from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
+
+    monkeypatch.setattr(discovery, "MAX_TABLES", 5)
+    tag = os.urandom(3).hex()
+
+    async def main() -> None:
+        flood = AsyncZeroconf(interfaces=[LO], ip_version=IPVersion.V4Only)
+        browser = Browser()
+        await browser.start([LO])
+        infos = []
+        for n in range(12):
+            ad = sample_ad(name=f"Flood {tag} {n}", table_id=os.urandom(16))
+            props: dict[str, str] = ad.txt()
+            if n % 3 == 0:
+                props["n"] = f"Evil {tag} \x1b[2J"  # a terminal escape in the name
+            infos.append(AsyncServiceInfo(
+                discovery.SERVICE_TYPE, f"Flood {tag} {n}.{discovery.SERVICE_TYPE}",
+                addresses=[socket.inet_aton(LO)], port=4000 + n, properties=props,
+                server=f"flood-{tag}-{n}.local."))
+        try:
+            pending = [await flood.async_register_service(i, cooperating_responders=True)
+                       for i in infos]
+            await asyncio.gather(*pending)
+            def ours() -> list[TableAd]:
+                return [t for t in browser.tables() if tag in t.name]
+
+            await until(lambda: len(ours()) >= 5, limit=8.0)
+            await asyncio.sleep(0.5)
+            assert 1 <= len(browser._tables) <= 5
+            assert all("Evil" not in t.name and t.name.startswith("Flood") for t in ours())
+        finally:
+            await browser.close()
+            await flood.async_close()
     run(main())
