@@ -279,15 +279,19 @@ class Announcer:
         )
 
     async def start(self, ad: TableAd, interfaces: list[str]) -> None:
+        """Announce ``ad`` on ``interfaces`` (all when empty); returns once announced."""
+        ad.txt()  # a record that cannot be published fails before anything starts
         self._addresses = list(interfaces)
         self._zc, self.device = await _zeroconf(self._addresses)
-        name = await self._free_name(ad)
-        info = self._service_info(ad, name)
         try:
+            info = self._service_info(ad, await self._free_name(ad))
             await (await self._zc.async_register_service(info, allow_name_change=True))
         except NonUniqueNameException:
             await self.close()
             raise DiscoveryError("another table took this name on the network") from None
+        except BaseException:
+            await self.close()
+            raise
         self._info = info
 
     async def _free_name(self, ad: TableAd) -> str:
