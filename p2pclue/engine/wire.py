@@ -237,13 +237,16 @@ def names_game(payload: bytes, game: bytes) -> bool:
     provably about this game (its signer knew this game's config digest, which covers the
     fresh session id); otherwise it may be a replay of something signed elsewhere. Lenient
     on purpose: any single map whose top-level ``game`` entry (any of them, if repeated) is
-    ``game``, whatever the encoding.
+    ``game``, whatever the encoding, and whatever follows it.
     """
     if len(payload) > MAX_FRAME_BYTES:
         return False
+    unpacker = msgpack.Unpacker(max_buffer_size=MAX_FRAME_BYTES, raw=False,
+                                strict_map_key=False, ext_hook=_reject_ext,
+                                object_pairs_hook=list, use_list=True)
     try:
-        obj = msgpack.unpackb(payload, raw=False, strict_map_key=False, ext_hook=_reject_ext,
-                              object_pairs_hook=list, use_list=True)
+        unpacker.feed(payload)
+        obj = unpacker.unpack()
     except Exception:  # any failure to decode means "not provably this game's": drop
         return False
     return isinstance(obj, list) and any(
