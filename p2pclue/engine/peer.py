@@ -409,10 +409,7 @@ class Peer:
         except WireError as exc:
             self._drop(raw, f"unreadable frame: {exc}")
             return
-        if sender >= self.n:
-            self._drop(raw, f"no seat {sender}")
-            return
-        if not verify_signature(self._keys[sender], payload, signature):
+        if sender >= self.n or not verify_signature(self._keys[sender], payload, signature):
             self._misaddressed(raw, sender, payload, signature)
             return
         if self.status is Status.COMPLETE:
@@ -462,7 +459,7 @@ class Peer:
                 if self._read(raw, seat, payload) is not None:
                     self._drop(raw, f"seat {seat}'s message with seat {sender} written outside")
                 return
-        self._drop(raw, f"not signed by seat {sender}")
+        self._drop(raw, f"no seat {sender}" if sender >= self.n else f"not signed by seat {sender}")
 
     def _late(self, raw: bytes, sender: int, payload: bytes) -> None:
         """After completion only a second version of an accepted message matters."""
