@@ -139,7 +139,7 @@ def audit(transcript: Transcript, raw_bytes: bytes | None = None) -> Verdict:
         violation=violation,
         players=[{"seat": i, "name": p.name, "suspect": p.suspect}
                  for i, p in enumerate(config.players)],
-        turns=state.turn_number if state is not None else 0,
+        turns=observer.rules_state.turn_number if observer.rules_state is not None else 0,
         entries=len(transcript.entries),
         transcript_sha256=digest.hexdigest(),
         envelope=observer.envelope_cards,
@@ -216,9 +216,11 @@ def _check_blame(observer: Peer, transcript: Transcript, events: list[ev.Event]
         return Violation(n, found.culprit, "false-blame",
                          f"the evidence shows {found.check}: {found.reason}; the footer claims "
                          f"{blame.check}: {blame.reason}", found.culprit)
-    if found.evidence != blame.evidence:
+    if found != blame:  # the index (evidence that extended the chain) or the evidence list
         return Violation(n, found.culprit, "false-blame",
-                         "the footer's evidence is not the evidence of that blame", found.culprit)
+                         f"the footer's record (entry {blame.index}, {len(blame.evidence)} "
+                         f"evidence frames) is not the record of that blame (entry {found.index}, "
+                         f"{len(found.evidence)})", found.culprit)
     return Violation(n, _sender_of(blame.evidence[-1]), found.check, found.reason, found.culprit)
 
 

@@ -259,3 +259,23 @@ def test_a_late_equivocation_is_confirmed_by_the_audit() -> None:
     v = audit(parse(raw), raw)
     assert v.violation is not None and v.result == "halted"
     assert (v.blamed, v.violation.check) == (sender, "equivocation")
+
+
+def test_evidence_that_extends_the_chain_does_not_confirm_a_blame() -> None:
+    """A file cut one entry early, whose 'evidence' first supplies the missing entry: the
+    blame the audit recomputes sits at another index, so the footer's is false."""
+    game = run(3, "classic", seed=1)
+    peer = game.peers[0]
+    last = peer.entries[-1]
+    sender, payload, _ = split_frame(last)
+    header, body = read_payload(payload)
+    other = Header(header.game, sender, header.seq, bytes(32), header.type)
+    twin = sign_frame(seeded_identity(1, sender), other, body)
+    peer.receive(twin, 1e6)
+    t = peer.transcript()
+    assert t.footer.blame is not None and t.footer.blame.evidence == (last, twin)
+    cut = t.entries[:-1]
+    early = dataclasses.replace(t.footer.blame, index=len(cut))
+    raw = Transcript(t.config, cut, Footer("halted", len(cut), early)).to_bytes()
+    v = audit(parse(raw), raw)
+    assert not v.valid and v.violation is not None and v.violation.check == "false-blame"
