@@ -31,7 +31,7 @@ from typing import Any
 from p2pclue import PROTOCOL_VERSION
 from p2pclue.engine.config import GameConfig
 from p2pclue.engine.errors import Blame, TranscriptError, WireError
-from p2pclue.engine.wire import MAX_FRAME_BYTES, is_int, pack, unpack_canonical
+from p2pclue.engine.wire import MAX_FRAME_BYTES, is_int, pack, unpack_strict
 
 MAGIC = b"P2PCLUE\x00"
 MAX_ENTRIES = 200_000
@@ -101,7 +101,7 @@ def parse(data: bytes) -> Transcript:
             f"transcript of protocol version {version}; this reads {PROTOCOL_VERSION}")
     n = r.length("the header")
     try:
-        header = unpack_canonical(r.take(n, "the header"), MAX_META_BYTES)
+        header = unpack_strict(r.take(n, "the header"), MAX_META_BYTES)
         if not isinstance(header, dict) or set(header) != {"config"}:
             raise WireError("the header is a map with exactly one key, config")
         config = GameConfig.from_wire(header["config"])
@@ -127,15 +127,15 @@ def parse(data: bytes) -> Transcript:
         raise TranscriptError(f"{len(data) - r.pos} stray bytes after the footer")
     transcript = Transcript(config, tuple(entries), footer)
     if transcript.to_bytes() != bytes(data):
-        # Everything decoded, yet writing it back differs: a config that is not in its
-        # canonical form (GameConfig.to_wire) although each value was acceptable.
-        raise TranscriptError("the header is not the canonical form of its game configuration")
+        # Everything decoded, yet writing it back differs: the header or the footer is not
+        # the canonical encoding of what it says (docs/protocol.md, "Canonical encodings").
+        raise TranscriptError("the header or footer is not in its canonical encoding")
     return transcript
 
 
 def _footer(raw: bytes) -> Footer:
     try:
-        obj = unpack_canonical(raw, MAX_META_BYTES)
+        obj = unpack_strict(raw, MAX_META_BYTES)
     except WireError as exc:
         raise TranscriptError(f"unreadable footer: {exc}") from None
     if not isinstance(obj, dict) or set(obj) != {"status", "entries", "blame"}:
