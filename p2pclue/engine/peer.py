@@ -261,9 +261,10 @@ class Peer:
     def receive(self, raw: bytes, now: float, via: int | None = None) -> list[ev.Event]:
         """Feed one frame from the network (``via``: the seat whose channel carried it).
 
-        Never raises for bad input: a frame nobody can be held to (unreadable, or signed
-        by no player) is dropped and listed in ``dropped``; a signed bad frame halts the
-        game with its signer blamed.
+        Never raises for bad input: a frame nobody can be held to (not the canonical
+        encoding, signed by no player, or not provably of this game) is dropped, counted in
+        ``dropped_count`` and sampled in ``dropped``; a bad frame its signer's key signed for
+        this game halts the game with that signer blamed. ``via`` is never evidence.
         """
         return self._run(now, lambda: self._ingest(raw))
 
