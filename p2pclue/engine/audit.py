@@ -5,7 +5,12 @@ it did in live play, so play and audit cannot disagree. On top of that the audit
 checks what only a file can get wrong (each entry must chain at its own index:
 nothing dropped, reordered, duplicated or spliced in) and weighs the footer's
 claims (a blame record is confirmed only if its evidence, fed to the replayed
-engine, makes the same seat fail the same check).
+engine, makes the same seat fail the same check for the same reason; anything
+else is a false blame).
+
+A transcript that stops inside an accusation check names the seat that withheld
+its step; if that is the accuser, its accusation counts as wrong (see
+docs/protocol.md, "Informed abort").
 """
 
 from __future__ import annotations
@@ -25,6 +30,9 @@ from p2pclue.engine.peer import (
 )
 from p2pclue.engine.transcript import Transcript
 from p2pclue.engine.wire import split_frame
+from p2pclue.rules import actions as ra
+from p2pclue.rules import game as rg
+from p2pclue.rules.state import GameState
 
 
 @dataclass(frozen=True)
@@ -61,6 +69,9 @@ class Verdict:
     shown: list[tuple[ShowRecord, int]] | None = None
     events: list[ev.Event] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    withheld: dict[str, Any] | None = None
+    """A transcript that stops inside an accusation check: ``seat`` withheld its step of
+    ``accuser``'s check; ``counts_as_wrong`` when the accuser withheld its own."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -76,6 +87,7 @@ class Verdict:
             "envelope": list(self.envelope) if self.envelope else None,
             "hands": {str(k): list(v) for k, v in self.hands.items()} if self.hands else None,
             "notes": self.notes,
+            "withheld": self.withheld,
         }
 
 
@@ -93,6 +105,7 @@ def audit(transcript: Transcript, raw_bytes: bytes | None = None) -> Verdict:
     events: list[ev.Event] = []
     violation: Violation | None = None
     for i, raw in enumerate(transcript.entries):
+        drops = observer.dropped_count
         events += observer.receive(raw, float(i))
         if observer.status is Status.HALTED:
             assert observer.blame is not None
@@ -100,7 +113,7 @@ def audit(transcript: Transcript, raw_bytes: bytes | None = None) -> Verdict:
             violation = Violation(i, _sender_of(raw), b.check, b.reason, b.culprit)
             break
         if len(observer.entries) != i + 1:
-            reason = (observer.dropped[-1][1] if observer.dropped else
+            reason = (observer.dropped[-1][1] if observer.dropped_count > drops else
                       "it does not follow the entry before it (dropped, reordered or duplicated)")
             violation = Violation(i, _sender_of(raw), "chain",
                                   f"entry {i} is not part of this game's chain: {reason}", None)
@@ -113,22 +126,26 @@ def audit(transcript: Transcript, raw_bytes: bytes | None = None) -> Verdict:
                               f"{len(transcript.entries)}", None)
     if violation is None:
         violation = _check_footer(observer, transcript, events, notes)
+    withheld = _withheld_pet(observer, notes) if violation is None else None
     state = observer.rules_state
+    if withheld is not None and withheld["counts_as_wrong"]:
+        state = _forfeit(observer)
     digest = hashlib.sha256(raw_bytes if raw_bytes is not None else transcript.to_bytes())
     verdict = Verdict(
         valid=violation is None,
-        result=_result(observer, violation),
+        result=_result(state, violation),
         winner=state.winner if state is not None and violation is None else None,
         blamed=violation.culprit if violation is not None else None,
         violation=violation,
         players=[{"seat": i, "name": p.name, "suspect": p.suspect}
                  for i, p in enumerate(config.players)],
-        turns=state.turn_number if state is not None else 0,
+        turns=observer.rules_state.turn_number if observer.rules_state is not None else 0,
         entries=len(transcript.entries),
         transcript_sha256=digest.hexdigest(),
         envelope=observer.envelope_cards,
         events=events,
         notes=notes,
+        withheld=withheld,
     )
     if observer.status is Status.COMPLETE:
         verdict.hands = hands_from_secrets(observer)
@@ -136,12 +153,11 @@ def audit(transcript: Transcript, raw_bytes: bytes | None = None) -> Verdict:
     return verdict
 
 
-def _result(observer: Peer, violation: Violation | None) -> str:
+def _result(state: GameState | None, violation: Violation | None) -> str:
     """The verdict; a game decided by the accusation check keeps its result even if the
     end-of-game reveal was withheld (withholding it cannot erase a win)."""
     if violation is not None:
         return "invalid" if violation.culprit is None else "halted"
-    state = observer.rules_state
     if state is not None and state.result is not None:
         return state.result
     return "abandoned"
@@ -152,6 +168,9 @@ def _check_footer(
 ) -> Violation | None:
     footer = transcript.footer
     n = len(transcript.entries)
+    if footer.status == "halted":
+        # Also after a complete game: a late second version of an accepted message.
+        return _check_blame(observer, transcript, events)
     if observer.status is Status.COMPLETE:
         if footer.status != "complete":
             return Violation(n, None, "footer", f"the game is complete, the footer says "
@@ -161,13 +180,19 @@ def _check_footer(
         return Violation(n, None, "footer",
                          "the footer claims a complete game but the transcript stops early "
                          f"(seat {observer.expected_seat()} owed entry {n})", None)
-    if footer.status == "abandoned":
-        state = observer.rules_state
-        decided = state is not None and state.result is not None
-        notes.append(f"{'the end-of-game reveal stopped' if decided else 'abandoned'} after "
-                     f"{n} entries: seat {observer.expected_seat()} owed the next message")
-        return None
-    blame = footer.blame
+    state = observer.rules_state
+    decided = state is not None and state.result is not None
+    notes.append(f"{'the end-of-game reveal stopped' if decided else 'abandoned'} after "
+                 f"{n} entries: seat {observer.expected_seat()} owed the next message")
+    return None
+
+
+def _check_blame(observer: Peer, transcript: Transcript, events: list[ev.Event]
+                 ) -> Violation | None:
+    """Confirm a blame record only if its evidence makes the replayed engine reach the very
+    same blame: culprit, check and reason. Anything else is a false blame."""
+    blame = transcript.footer.blame
+    n = len(transcript.entries)
     if blame is None or not blame.evidence:
         return Violation(n, None, "footer", "a halted game needs a blame record with evidence",
                          None)
@@ -187,4 +212,34 @@ def _check_footer(
         return Violation(n, found.culprit, "false-blame",
                          f"the evidence incriminates seat {found.culprit}, not the blamed seat "
                          f"{blame.culprit}", found.culprit)
+    if (found.check, found.reason) != (blame.check, blame.reason):
+        return Violation(n, found.culprit, "false-blame",
+                         f"the evidence shows {found.check}: {found.reason}; the footer claims "
+                         f"{blame.check}: {blame.reason}", found.culprit)
+    if found != blame:  # the index (evidence that extended the chain) or the evidence list
+        return Violation(n, found.culprit, "false-blame",
+                         f"the footer's record (entry {blame.index}, {len(blame.evidence)} "
+                         f"evidence frames) is not the record of that blame (entry {found.index}, "
+                         f"{len(found.evidence)})", found.culprit)
     return Violation(n, _sender_of(blame.evidence[-1]), found.check, found.reason, found.culprit)
+
+
+def _withheld_pet(observer: Peer, notes: list[str]) -> dict[str, Any] | None:
+    """Who stopped an accusation check, if the transcript ends inside one."""
+    accuser = observer.accuser
+    seat = observer.expected_seat()
+    if accuser is None or seat is None:
+        return None
+    own = seat == accuser
+    notes.append(
+        f"seat {seat} withheld its own step of its accusation check: the accusation counts as "
+        "wrong" if own else
+        f"seat {seat} withheld its step of seat {accuser}'s accusation check")
+    return {"seat": seat, "accuser": accuser, "counts_as_wrong": own}
+
+
+def _forfeit(observer: Peer) -> GameState:
+    """The game as it stands once a withheld accusation counts as wrong (R27, R29, R30)."""
+    state = observer.rules_state
+    assert state is not None and observer.accuser is not None
+    return rg.apply(state, ra.AccusationResult(observer.accuser, False))

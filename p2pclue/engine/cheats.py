@@ -192,12 +192,15 @@ class CheatingPeer(Peer):
     def _cheat_equivocate(self) -> Frames | None:
         if self.phase == "setup" and self.stage is Stage.JOIN:
             first, second = self._honest(), self._honest()  # two different nonces
-        elif self.phase == "play" and self.stage is Stage.RANDOM:
-            first = self._honest()
-            assert first is not None
-            # The same reveal with its keys in another order: both versions are valid, the
-            # bytes differ, so each honest peer accepts one and must notice the other.
-            second = ("reveal", dict(reversed(list(first[1].items()))))
+        elif (self.phase == "play" and self.stage is Stage.PLAY and self.seat is not None
+              and self._state().phase is Phase.AWAIT_TURN_START
+              and self.seat not in self._state().eliminated):
+            # Two different, equally legal starts of its turn: each honest peer accepts one
+            # and must notice the other. (A re-encoding of one message is no second version:
+            # only the canonical encoding is read.)
+            first = ("roll", {})
+            triple = _triple_with(self.hand[0])
+            second = ("accuse", {"suspect": triple[0], "weapon": triple[1], "room": triple[2]})
         else:
             return None
         assert first is not None and second is not None and self.seat is not None

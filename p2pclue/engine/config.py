@@ -15,8 +15,9 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from p2pclue import PROTOCOL_VERSION
-from p2pclue.engine.errors import WireError
-from p2pclue.engine.wire import pack, sha256
+from p2pclue.crypto.group import is_valid_point_bytes
+from p2pclue.engine.errors import WeakKeyError, WireError
+from p2pclue.engine.wire import is_int, pack, sha256
 from p2pclue.rules.cards import SUSPECTS
 from p2pclue.rules.errors import WireError as RulesWireError
 from p2pclue.rules.variants import Rules
@@ -58,7 +59,7 @@ class GameConfig:
         _check_players(self.players)
         if not isinstance(self.session, bytes) or len(self.session) != 32:
             raise WireError("the session id is 32 bytes", "config.session")
-        if not isinstance(self.chain_length, int) or not 1 <= self.chain_length <= 65536:
+        if not is_int(self.chain_length) or not 1 <= self.chain_length <= 65536:
             raise WireError("must be an integer from 1 to 65536", "config.chain_length")
 
     @property
@@ -82,7 +83,7 @@ class GameConfig:
         keys = {"protocol", "players", "rules", "session", "chain_length"}
         if not isinstance(obj, dict) or set(obj) != keys:
             raise WireError(f"config must be a map with keys {sorted(keys)}", "config")
-        if obj["protocol"] != PROTOCOL_VERSION:
+        if not is_int(obj["protocol"]) or obj["protocol"] != PROTOCOL_VERSION:
             raise WireError(f"unsupported protocol version {obj['protocol']!r}", "config.protocol")
         raw_players = obj["players"]
         if not isinstance(raw_players, list):
@@ -95,7 +96,7 @@ class GameConfig:
         session = obj["session"]
         if not isinstance(session, bytes):
             raise WireError("must be bytes", "config.session")
-        if isinstance(obj["chain_length"], bool):
+        if not is_int(obj["chain_length"]):
             raise WireError("must be an integer", "config.chain_length")
         return cls(players, rules, session, obj["chain_length"])
 
@@ -107,7 +108,7 @@ def _player_from_wire(obj: Any, seat: int) -> PlayerInfo:
     name, suspect, identity = obj["name"], obj["suspect"], obj["identity"]
     if not isinstance(name, str):
         raise WireError("must be a string", f"{where}.name")
-    if not isinstance(suspect, int) or isinstance(suspect, bool):
+    if not is_int(suspect):
         raise WireError("must be a suspect card index", f"{where}.suspect")
     if not isinstance(identity, bytes):
         raise WireError("must be bytes", f"{where}.identity")
@@ -124,8 +125,11 @@ def _check_players(players: Sequence[PlayerInfo]) -> None:
             raise WireError(f"names are 1-{MAX_NAME_CHARS} printable characters", f"{where}.name")
         if p.suspect not in suspects:
             raise WireError("is not a suspect card", f"{where}.suspect")
-        if len(p.identity) != 32:
+        if not isinstance(p.identity, bytes) or len(p.identity) != 32:
             raise WireError("an Ed25519 public key is 32 bytes", f"{where}.identity")
+        if not is_valid_point_bytes(p.identity):
+            raise WeakKeyError("is not a sound Ed25519 public key (canonical, in the "
+                               "prime-order subgroup, not of small order)", f"{where}.identity")
         try:
             p.public_key()
         except ValueError:

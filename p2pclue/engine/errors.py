@@ -46,6 +46,19 @@ class WireError(EngineError):
         super().__init__(f"{field}: {reason}" if field else reason)
 
 
+class WeakKeyError(WireError):
+    """An identity public key that is not a sound Ed25519 key: not the canonical encoding
+    of a point of the prime-order subgroup other than the identity (a small-order key lets
+    one fixed signature verify for every message, so its seat could deny its own frames and
+    anyone could sign as it)."""
+
+
+class ReusedSessionError(EngineError):
+    """A game configuration whose session id this player has seen before: frames of the
+    earlier game would fit it, so a peer refuses to play it (the lobby must agree on a
+    fresh session)."""
+
+
 @dataclass(frozen=True)
 class Violation:
     """What went wrong, in terms a person and a program can both read.

@@ -22,7 +22,8 @@ done. ``docs/protocol.md`` specifies each message.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Container
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,6 +43,7 @@ from p2pclue.engine.errors import (
     Blame,
     LocalProtocolError,
     RemoteProtocolError,
+    ReusedSessionError,
     Violation,
     WireError,
 )
@@ -50,7 +52,8 @@ from p2pclue.engine.transcript import Transcript
 from p2pclue.engine.transcript import build as build_transcript
 from p2pclue.engine.wire import (
     Header,
-    decode_payload,
+    names_game,
+    read_payload,
     sha256,
     sign_frame,
     split_frame,
@@ -71,6 +74,10 @@ DECK_NAMES = ("suspects", "weapons", "rooms")
 HOLD_WINDOW = 32
 """How far ahead of a sender's next sequence number a frame may be held (one per number)."""
 DEFAULT_TIMEOUT = 120.0
+DROPPED_SAMPLE = 16
+"""How many dropped frames a peer keeps (the latest ones) for diagnosis; it counts them all."""
+DROPPED_SAMPLE_BYTES = 512
+"""How much of each kept dropped frame is kept."""
 
 
 class Status(enum.Enum):
@@ -165,7 +172,11 @@ class Peer:
         now: float = 0.0,
         timeout: float = DEFAULT_TIMEOUT,
         relay: bool = True,
+        seen_sessions: Container[bytes] = frozenset(),
     ) -> None:
+        """``seen_sessions``: the session ids of every game this player has taken part in
+        (the caller persists them); a playing peer refuses to start a game that reuses one
+        (``ReusedSessionError``), since old frames of that session would fit it."""
         if seat is not None:
             if not 0 <= seat < config.n_players:
                 raise LocalProtocolError(f"seat {seat} is not in this game")
@@ -174,6 +185,9 @@ class Peer:
             mine = identity.public_key().public_bytes_raw()
             if mine != config.players[seat].identity:
                 raise LocalProtocolError("the identity key does not match this seat's")
+            if config.session in seen_sessions:
+                raise ReusedSessionError("this session id was used by an earlier game; "
+                                         "the lobby must agree on a fresh one")
         self.config = config
         self.seat = seat
         self._identity = identity
@@ -191,8 +205,11 @@ class Peer:
         self._sent_by: list[list[bytes]] = [[] for _ in range(n)]
         self._held: dict[int, list[tuple[bytes, Header, dict[str, Any]]]] = {}
         self._outbox: list[tuple[bytes, int | None]] = []
-        self.dropped: list[tuple[bytes, str]] = []
-        """Frames ignored without blame (another game's), with the reason: for the audit."""
+        self.dropped: deque[tuple[bytes, str]] = deque(maxlen=DROPPED_SAMPLE)
+        """The latest frames ignored without blame (their first ``DROPPED_SAMPLE_BYTES``),
+        with the reason: anyone can send junk, so memory for it is bounded."""
+        self.dropped_count = 0
+        """How many frames were ignored without blame in all."""
         self._events: list[ev.Event] = []
         self._config_digest = config.digest()
         self._head = sha256(b"p2pclue/v1/chain-start\x00" + self._config_digest)
@@ -201,6 +218,8 @@ class Peer:
         # round bookkeeping
         self.stage = Stage.JOIN
         self._round_pos = 0
+        self._round_first = 0
+        """The seat a round starts with: 0, except in an accusation check (see ``_on_accuse``)."""
         self._random_for: int | None = None
         """Whose roll the running random event is for (None: the weapon placement)."""
         self._after_message: list[Callable[[], None]] = []
@@ -242,9 +261,10 @@ class Peer:
     def receive(self, raw: bytes, now: float, via: int | None = None) -> list[ev.Event]:
         """Feed one frame from the network (``via``: the seat whose channel carried it).
 
-        Never raises for bad input: a frame nobody can be held to (unreadable, or signed
-        by no player) is dropped and listed in ``dropped``; a signed bad frame halts the
-        game with its signer blamed.
+        Never raises for bad input: a frame nobody can be held to (not the canonical
+        encoding, signed by no player, or not provably of this game) is dropped, counted in
+        ``dropped_count`` and sampled in ``dropped``; a bad frame its signer's key signed for
+        this game halts the game with that signer blamed. ``via`` is never evidence.
         """
         return self._run(now, lambda: self._ingest(raw))
 
@@ -312,7 +332,14 @@ class Peer:
             assert self.rules_state is not None
             seat: int | None = self.rules_state.awaiting_seat
             return seat
-        return self._round_pos
+        return (self._round_first + self._round_pos) % self.n
+
+    @property
+    def accuser(self) -> int | None:
+        """The seat whose accusation is being checked right now (None outside a check)."""
+        if self.stage is not Stage.PET or self.status is not Status.RUNNING:
+            return None
+        return self._state().current_seat
 
     # ---- driving ---------------------------------------------------------------------
 
@@ -363,60 +390,95 @@ class Peer:
 
     # ---- ordering, authentication, equivocation ---------------------------------------
 
+    def _drop(self, raw: bytes, reason: str) -> None:
+        self.dropped_count += 1
+        self.dropped.append((raw[:DROPPED_SAMPLE_BYTES], reason))
+
     def _ingest(self, raw: bytes) -> None:
+        """Authenticate a frame; it costs its signer something only on signed evidence.
+
+        The frame's identity is what its author signed: only the canonical outer encoding
+        is read (a re-encoded copy is not a second message), the outer ``sender`` is only a
+        hint of whose key to try, and the signed payload's own ``from`` and ``game`` decide
+        whose message it is and whether it belongs here.
+        """
         digest = sha256(raw)
         if digest in self._index_of:
             return  # a duplicate delivery of an accepted frame: harmless
         try:
             sender, payload, signature = split_frame(raw)
         except WireError as exc:
-            self.dropped.append((raw, f"unreadable frame: {exc}"))
+            self._drop(raw, f"unreadable frame: {exc}")
             return
-        if sender >= self.n:
-            self.dropped.append((raw, f"no seat {sender}"))
-            return
-        if not verify_signature(self._keys[sender], payload, signature):
-            self._forged(raw, sender, payload, signature)
+        if sender >= self.n or not verify_signature(self._keys[sender], payload, signature):
+            self._misaddressed(raw, sender, payload, signature)
             return
         if self.status is Status.COMPLETE:
             self._late(raw, sender, payload)
             return
-        try:
-            header, body = decode_payload(sender, payload)
-        except WireError as exc:
-            raise RemoteProtocolError(sender, Violation("message", str(exc)), (raw,)) from None
-        self._place(raw, header, body)
+        read = self._read(raw, sender, payload)
+        if read is not None:
+            self._place(raw, *read)
 
-    def _forged(self, raw: bytes, sender: int, payload: bytes, signature: bytes) -> None:
-        """A frame not signed by the seat it names. If another seat's key signed it, that
-        seat put words in another's mouth: signed evidence. Otherwise nobody can be blamed
-        (anyone can inject junk), so it is dropped."""
+    def _read(self, raw: bytes, signer: int, payload: bytes
+              ) -> tuple[Header, dict[str, Any]] | None:
+        """The payload ``signer``'s key signed, if it is a message of this game (else None).
+
+        Blames ``signer`` only for a payload provably signed for this game: naming this
+        game's config digest (which covers the fresh session id) shows it was signed here,
+        so a replay of something ``signer`` signed in another game costs it nothing.
+        """
+        try:
+            header, body = read_payload(payload)
+        except WireError as exc:
+            if names_game(payload, self._config_digest):
+                raise RemoteProtocolError(signer, Violation("message", str(exc)),
+                                          (raw,)) from None
+            self._drop(raw, f"a signed payload of no known game: {exc}")
+            return None
+        if self._foreign_game(header):
+            # Anyone can replay a frame signed for another game: it proves nothing
+            # against its signer here, so it is dropped, never blamed.
+            self._drop(raw, "the frame belongs to another game")
+            return None
+        if header.sender != signer:
+            raise RemoteProtocolError(signer, Violation(
+                "signature", f"seat {signer} signed a message in seat {header.sender}'s name"),
+                (raw,))
+        return header, body
+
+    def _misaddressed(self, raw: bytes, sender: int, payload: bytes, signature: bytes) -> None:
+        """A frame the seat it names did not sign. The outer ``sender`` is not signed: anyone
+        can rewrite it, so it is no evidence. If another seat's key signed the payload, what
+        counts is that payload: a message of this game naming another seat as its author is
+        signed evidence against the signer (the same verdict it gets under its own name); its
+        own message in a rewritten envelope is dropped (the original travels on its own)."""
         for seat, key in enumerate(self._keys):
             if seat != sender and verify_signature(key, payload, signature):
-                raise RemoteProtocolError(seat, Violation(
-                    "signature", f"seat {seat} signed a message in seat {sender}'s name"), (raw,))
-        self.dropped.append((raw, f"not signed by seat {sender}"))
+                if self.status is Status.COMPLETE:
+                    break
+                if self._read(raw, seat, payload) is not None:
+                    self._drop(raw, f"seat {seat}'s message with seat {sender} written outside")
+                return
+        self._drop(raw, f"no seat {sender}" if sender >= self.n else f"not signed by seat {sender}")
 
     def _late(self, raw: bytes, sender: int, payload: bytes) -> None:
         """After completion only a second version of an accepted message matters."""
         try:
-            header, _ = decode_payload(sender, payload)
+            header, _ = read_payload(payload)
         except WireError:
+            self._drop(raw, "unreadable, after the end")
             return
         sent = self._sent_by[sender]
-        if header.game == self._config_digest and header.seq < len(sent) \
-                and sent[header.seq] != raw:
+        if header.game == self._config_digest and header.sender == sender \
+                and header.seq < len(sent) and sent[header.seq] != raw:
             raise RemoteProtocolError(sender, Violation(
                 "equivocation", f"two different messages with sequence number {header.seq}"),
                 (sent[header.seq], raw))
+        self._drop(raw, "after the end")
 
     def _place(self, raw: bytes, header: Header, body: dict[str, Any]) -> None:
         sender = header.sender
-        if self._foreign_game(header):
-            # Anyone can replay a frame signed for another game: it proves nothing
-            # against its signer here, so it is dropped, never blamed.
-            self.dropped.append((raw, "the frame belongs to another game"))
-            return
         sent = self._sent_by[sender]
         state = self.rules_state
         if header.type == "accuse" and state is not None and sender in state.eliminated:
@@ -738,6 +800,10 @@ class Peer:
         self._pet_qp = P.pet_start(self.envelope, triple, weights)
         self.stage = Stage.PET
         self._round_pos = 0
+        # The chain starts left of the accuser and ends with the accuser: whoever steps last
+        # can compute the verdict before sending its step and withhold it, and only the
+        # accuser may know its own verdict early (docs/protocol.md, "Informed abort").
+        self._round_first = (sender + 1) % self.n
 
     def _on_pet(self, index: int, sender: int, f: dict[str, Any]) -> None:
         assert self._pet_qp is not None
@@ -754,6 +820,7 @@ class Peer:
         self._apply(ra.AccusationResult(seat, correct))
         self._events.append(ev.AccusationDecided(seat, self._pet_triple, correct))
         self._pet_qp = None
+        self._round_first = 0
         self.stage = Stage.OPEN if self._state().result is not None else Stage.PLAY
 
     def _on_open(self, index: int, sender: int, f: dict[str, Any]) -> None:

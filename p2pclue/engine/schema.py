@@ -59,6 +59,10 @@ def schema() -> dict[str, Any]:
         "protocol": PROTOCOL_VERSION,
         "frame": {
             "encoding": "msgpack array [sender: uint seat, payload: bin, signature: bin(64)]",
+            "canonical": "frame, payload and every map in them use the one canonical msgpack "
+                         "encoding (shortest forms, map keys in UTF-8 byte order, no repeated "
+                         "key); any other spelling is refused (docs/protocol.md, Canonical "
+                         "encodings)",
             "signature": "Ed25519 over signing_prefix || payload, by the sender's identity key",
             "signing_prefix": SIGNING_PREFIX.decode("ascii").replace("\x00", "\\u0000"),
             "max_bytes": MAX_FRAME_BYTES,

@@ -14,6 +14,11 @@ footer is the writer's account of how the game ended (complete, halted with a
 blame record and its evidence, or abandoned). Nothing in the footer is
 trusted: the audit recomputes it from the entries and the evidence frames, and
 rejects a footer that says anything else (so no byte of the file goes unchecked).
+
+Exactly one byte sequence is a transcript of a given game and ending: header and
+footer must be the canonical encodings (``parse`` re-encodes what it read and
+requires the same bytes), entries are canonical frames (the audit refuses any
+other), and the footer's every field is recomputed by the audit.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from typing import Any
 from p2pclue import PROTOCOL_VERSION
 from p2pclue.engine.config import GameConfig
 from p2pclue.engine.errors import Blame, TranscriptError, WireError
-from p2pclue.engine.wire import MAX_FRAME_BYTES, pack, unpack_strict
+from p2pclue.engine.wire import MAX_FRAME_BYTES, is_int, pack, unpack_strict
 
 MAGIC = b"P2PCLUE\x00"
 MAX_ENTRIES = 200_000
@@ -124,7 +129,12 @@ def parse(data: bytes) -> Transcript:
         raise TranscriptError(f"the blame names seat {culprit}, which is not in the game")
     if r.pos != len(data):
         raise TranscriptError(f"{len(data) - r.pos} stray bytes after the footer")
-    return Transcript(config, tuple(entries), footer)
+    transcript = Transcript(config, tuple(entries), footer)
+    if transcript.to_bytes() != bytes(data):
+        # Everything decoded, yet writing it back differs: the header or the footer is not
+        # the canonical encoding of what it says (docs/protocol.md, "Canonical encodings").
+        raise TranscriptError("the header or footer is not in its canonical encoding")
+    return transcript
 
 
 def parse_unfinished(data: bytes) -> tuple[GameConfig, list[bytes]]:
@@ -164,13 +174,17 @@ def _opening(r: _Reader) -> GameConfig:
         raise TranscriptError(
             f"transcript of protocol version {version}; this reads {PROTOCOL_VERSION}")
     n = r.length("the header")
+    raw = r.take(n, "the header")
     try:
-        header = unpack_strict(r.take(n, "the header"), MAX_META_BYTES)
+        header = unpack_strict(raw, MAX_META_BYTES)
         if not isinstance(header, dict) or set(header) != {"config"}:
             raise WireError("the header is a map with exactly one key, config")
         config = GameConfig.from_wire(header["config"])
     except WireError as exc:
         raise TranscriptError(f"unreadable header: {exc}") from None
+    if pack({"config": config.to_wire()}) != raw:
+        # An unfinished file has no footer to round-trip, so the header is checked here.
+        raise TranscriptError("the header is not in its canonical encoding")
     return config
 
 
@@ -182,8 +196,11 @@ def _footer(raw: bytes) -> Footer:
     if not isinstance(obj, dict) or set(obj) != {"status", "entries", "blame"}:
         raise TranscriptError("unreadable footer: wrong keys")
     status, entries, blame = obj["status"], obj["entries"], obj["blame"]
-    if status not in STATUSES or not isinstance(entries, int) or isinstance(entries, bool):
+    if status not in STATUSES or not is_int(entries) or entries < 0:
         raise TranscriptError("unreadable footer: bad status or entry count")
+    if (status == "halted") != (blame is not None):
+        raise TranscriptError("unreadable footer: a blame record comes with, and only with, "
+                              "the status halted")
     return Footer(status, entries, _blame(blame))
 
 
@@ -195,8 +212,8 @@ def _blame(obj: Any) -> Blame | None:
         raise TranscriptError("unreadable blame record: wrong keys")
     evidence = obj["evidence"]
     if (
-        not (obj["culprit"] is None or isinstance(obj["culprit"], int))
-        or not isinstance(obj["index"], int)
+        not (obj["culprit"] is None or is_int(obj["culprit"]))
+        or not is_int(obj["index"])
         or not isinstance(obj["check"], str)
         or not isinstance(obj["reason"], str)
         or not isinstance(evidence, list)

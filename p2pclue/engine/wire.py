@@ -6,6 +6,14 @@ re-encoding, so every peer stores and chains the very bytes the author signed.
 The payload is decoded only after the signature verifies, with a fresh
 ``Unpacker`` per call, tight size limits, ``strict_map_key`` and no extension
 types (timestamps included).
+
+Every msgpack value the protocol signs, chains or stores has exactly one valid
+encoding (``pack``: shortest forms, map keys sorted by their UTF-8 bytes, see
+docs/protocol.md "Canonical encodings"), and readers refuse any other
+(``unpack_canonical``). Only the payload is signed; the outer array is not, so
+if it had several encodings a stranger could turn one honest frame into two
+"different" ones. With one encoding, a frame's bytes are a function of what
+its author signed, and two different frames from one key are two signatures.
 """
 
 from __future__ import annotations
@@ -32,9 +40,32 @@ def sha256(data: bytes) -> bytes:
 
 
 def pack(obj: Any) -> bytes:
-    """Encode plain data (None, bool, int, str, bytes, lists, str-keyed dicts)."""
-    data: bytes = msgpack.packb(obj, use_bin_type=True)
+    """The canonical encoding of plain data (None, bool, int, str, bytes, lists, str-keyed
+    dicts): msgpack's shortest forms, and every map's keys in ascending UTF-8 byte order."""
+    data: bytes = msgpack.packb(_sorted_maps(obj), use_bin_type=True)
     return data
+
+
+def _sorted_maps(obj: Any) -> Any:
+    if isinstance(obj, dict):
+        return {k: _sorted_maps(obj[k]) for k in sorted(obj, key=_key_bytes)}
+    if isinstance(obj, (list, tuple)):
+        return [_sorted_maps(v) for v in obj]
+    return obj
+
+
+def _key_bytes(key: Any) -> bytes:
+    if not isinstance(key, str):
+        raise WireError("map keys must be strings")
+    return key.encode("utf-8")
+
+
+def _pairs(pairs: list[tuple[Any, Any]]) -> dict[Any, Any]:
+    """A map without duplicate keys (msgpack would silently keep the last one)."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        raise WireError("duplicate map key")
+    return out
 
 
 def _reject_ext(code: int, data: bytes) -> Any:
@@ -42,6 +73,8 @@ def _reject_ext(code: int, data: bytes) -> Any:
 
 
 def _check_plain(obj: Any, depth: int = 0) -> None:
+    """``depth``: how many arrays and maps enclose ``obj`` (the top-level value: 0; map keys
+    do not count). A value enclosed by more than ``MAX_DEPTH`` of them is refused."""
     if depth > MAX_DEPTH:
         raise WireError("nested too deeply")
     if obj is None or isinstance(obj, (bool, int, str, bytes)):
@@ -71,6 +104,7 @@ def unpack_strict(data: bytes, max_bytes: int = MAX_FRAME_BYTES) -> Any:
         raw=False,
         use_list=True,
         ext_hook=_reject_ext,
+        object_pairs_hook=_pairs,
     )
     try:
         unpacker.feed(bytes(data))
@@ -91,6 +125,21 @@ def unpack_strict(data: bytes, max_bytes: int = MAX_FRAME_BYTES) -> Any:
         raise WireError("trailing bytes after the object")
     _check_plain(obj)
     return obj
+
+
+def unpack_canonical(data: bytes, max_bytes: int = MAX_FRAME_BYTES) -> Any:
+    """``unpack_strict``, and the bytes must be the canonical encoding of what they decode
+    to: no second spelling of a value (longer integer, string or container forms, map keys
+    out of order or repeated) is accepted anywhere in the protocol."""
+    obj = unpack_strict(data, max_bytes)
+    if pack(obj) != bytes(data):
+        raise WireError("not the canonical encoding (shortest forms, map keys sorted)")
+    return obj
+
+
+def is_int(value: Any) -> bool:
+    """An integer proper: msgpack's true and false are not 1 and 0."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 @dataclass(frozen=True)
@@ -118,12 +167,15 @@ class Frame:
 
 
 def split_frame(raw: bytes) -> tuple[int, bytes, bytes]:
-    """The outer array only: who claims to have sent it, the payload, the signature."""
-    obj = unpack_strict(raw)
+    """The outer array only: who claims to have sent it, the payload, the signature.
+
+    Only the canonical encoding is a frame; ``sender`` is not signed, so it is a claim.
+    """
+    obj = unpack_canonical(raw)
     if not (isinstance(obj, list) and len(obj) == 3):
         raise WireError("a frame is [sender, payload, signature]")
     sender, payload, signature = obj
-    if not isinstance(sender, int) or isinstance(sender, bool) or not 0 <= sender < 64:
+    if not is_int(sender) or not 0 <= sender < 64:
         raise WireError("sender must be a seat number", "sender")
     if not isinstance(payload, bytes):
         raise WireError("payload must be bytes", "payload")
@@ -140,30 +192,66 @@ def verify_signature(key: Ed25519PublicKey, payload: bytes, signature: bytes) ->
     return True
 
 
-def decode_payload(sender: int, payload: bytes) -> tuple[Header, dict[str, Any]]:
-    """Decode a payload whose signature already verified."""
-    obj = unpack_strict(payload)
+def read_payload(payload: bytes) -> tuple[Header, dict[str, Any]]:
+    """Decode a signed payload on its own terms: ``Header.sender`` is its signed ``from``.
+
+    Strict: the canonical encoding, exactly the seven keys, each of its type. The body's
+    fields are checked later, against the message table.
+    """
+    obj = unpack_canonical(payload)
     if not isinstance(obj, dict):
         raise WireError("payload must be a map")
     expected = {"v", "game", "from", "seq", "prev", "type", "body"}
     if set(obj) != expected:
         raise WireError(f"payload keys must be exactly {sorted(expected)}")
-    if obj["v"] != PROTOCOL_VERSION:
+    if not is_int(obj["v"]) or obj["v"] != PROTOCOL_VERSION:
         raise WireError(f"protocol version {obj['v']!r} is not {PROTOCOL_VERSION}", "v")
     for name in ("game", "prev"):
         if not isinstance(obj[name], bytes) or len(obj[name]) != HASH_BYTES:
             raise WireError(f"must be {HASH_BYTES} bytes", name)
-    if obj["from"] != sender or isinstance(obj["from"], bool):
-        raise WireError("differs from the frame's sender", "from")
+    if not is_int(obj["from"]) or not 0 <= obj["from"] < 64:
+        raise WireError("must be a seat number", "from")
     seq = obj["seq"]
-    if not isinstance(seq, int) or isinstance(seq, bool) or not 0 <= seq < 2**32:
+    if not is_int(seq) or not 0 <= seq < 2**32:
         raise WireError("must be an integer in [0, 2^32)", "seq")
     if not isinstance(obj["type"], str):
         raise WireError("must be a string", "type")
     if not isinstance(obj["body"], dict):
         raise WireError("must be a map", "body")
-    header = Header(obj["game"], sender, seq, obj["prev"], obj["type"])
+    header = Header(obj["game"], obj["from"], seq, obj["prev"], obj["type"])
     return header, obj["body"]
+
+
+def decode_payload(sender: int, payload: bytes) -> tuple[Header, dict[str, Any]]:
+    """``read_payload``, for a payload that must come from ``sender``."""
+    header, body = read_payload(payload)
+    if header.sender != sender:
+        raise WireError("differs from the frame's sender", "from")
+    return header, body
+
+
+def names_game(payload: bytes, game: bytes) -> bool:
+    """Whether bytes that are not a valid payload still name ``game`` at their top level.
+
+    A signed payload that fails ``read_payload`` is blamed on its signer only if it is
+    provably about this game (its signer knew this game's config digest, which covers the
+    fresh session id); otherwise it may be a replay of something signed elsewhere. Lenient
+    on purpose: any single map whose top-level ``game`` entry (any of them, if repeated) is
+    ``game``, whatever the encoding, and whatever follows it.
+    """
+    if len(payload) > MAX_FRAME_BYTES:
+        return False
+    unpacker = msgpack.Unpacker(max_buffer_size=MAX_FRAME_BYTES, raw=False,
+                                strict_map_key=False, ext_hook=_reject_ext,
+                                object_pairs_hook=list, use_list=True)
+    try:
+        unpacker.feed(payload)
+        obj = unpacker.unpack()
+    except Exception:  # any failure to decode means "not provably this game's": drop
+        return False
+    return isinstance(obj, list) and any(
+        isinstance(pair, tuple) and len(pair) == 2 and pair[0] == "game" and pair[1] == game
+        for pair in obj)
 
 
 def sign_frame(

@@ -51,9 +51,11 @@ def test_R21_only_the_suggester_learns_the_shown_card() -> None:
         assert (record.refuter, card) in suggester.shown_to_me
         assert card in record.triple
         assert verdict.hands is not None and card in verdict.hands[record.refuter]
-        for other in game.peers:
-            if other.seat not in (record.suggester, record.refuter):
-                assert (record.refuter, card) not in other.shown_to_me or card in other.hand
+    # Each peer learned exactly the cards shown to it, no other (the same card may be
+    # shown to several suggesters, each in its own refutation).
+    for peer in game.peers:
+        mine = [(rec.refuter, card) for rec, card in verdict.shown if rec.suggester == peer.seat]
+        assert sorted(peer.shown_to_me) == sorted(mine)
 
 
 def test_R26_right_accusation_opens_the_envelope_to_everyone() -> None:

@@ -8,9 +8,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from p2pclue.bots.protocol import make_config
 from p2pclue.crypto.rand import SeededRandom
 from p2pclue.engine import events as ev
-from p2pclue.engine.errors import LocalProtocolError
+from p2pclue.engine.errors import LocalProtocolError, ReusedSessionError
 from p2pclue.engine.harness import Network
-from p2pclue.engine.peer import Peer, Status
+from p2pclue.engine.peer import DROPPED_SAMPLE, DROPPED_SAMPLE_BYTES, Peer, Status
 from p2pclue.engine.wire import pack
 from p2pclue.rules.variants import CLASSIC
 
@@ -67,4 +67,36 @@ def test_unattributable_junk_is_dropped_never_blamed() -> None:
     for junk in junk_frames:
         assert p.receive(junk, 0.0, via=0) == []
     assert p.status is Status.RUNNING and p.blame is None
-    assert [raw for raw, _ in p.dropped] == junk_frames
+    assert [raw for raw, _ in p.dropped] == [j[:DROPPED_SAMPLE_BYTES] for j in junk_frames]
+    assert p.dropped_count == len(junk_frames)
+
+
+def test_dropped_frames_cost_bounded_memory() -> None:
+    """Issue 9: a flood of unsigned frames is counted; only a small recent sample is kept."""
+    p = peers()[1]
+    flood = [pack([i % 3, bytes(200_000) + i.to_bytes(4, "big"), bytes(64)])
+             for i in range(300)]
+    for junk in flood:
+        assert p.receive(junk, 0.0, via=0) == []
+    assert p.status is Status.RUNNING and p.blame is None
+    assert p.dropped_count == len(flood)
+    assert len(p.dropped) == DROPPED_SAMPLE
+    assert sum(len(raw) for raw, _ in p.dropped) <= DROPPED_SAMPLE * DROPPED_SAMPLE_BYTES
+    assert p.dropped[-1][0] == flood[-1][:DROPPED_SAMPLE_BYTES]
+
+
+def test_a_session_seen_before_is_refused() -> None:
+    """Issue 9: a lobby that offers an old session id again (so that old frames would fit)
+    is refused by every playing peer that took part in it; the caller persists the set."""
+    config, keys = make_config(CLASSIC, 3, 6)
+    seen: set[bytes] = set()
+    first = Peer(config, 0, keys[0], SeededRandom(b"a"), seen_sessions=seen)
+    seen.add(first.config.session)  # what the network layer records once a game starts
+    with pytest.raises(ReusedSessionError, match="session"):
+        Peer(config, 0, keys[0], SeededRandom(b"b"), seen_sessions=seen)
+    with pytest.raises(ReusedSessionError):
+        Peer(config, 2, keys[2], SeededRandom(b"c"), seen_sessions=frozenset({config.session}))
+    other, other_keys = make_config(CLASSIC, 3, 7)
+    assert other.session not in seen
+    Peer(other, 0, other_keys[0], SeededRandom(b"d"), seen_sessions=seen)
+    Peer(config, None, seen_sessions=seen)  # an observer (the audit) may read an old game

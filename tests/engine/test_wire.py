@@ -50,7 +50,7 @@ def test_signed_frame_roundtrip_and_tamper() -> None:
     sender, payload, sig = split_frame(raw)
     assert sender == 2 and verify_signature(key.public_key(), payload, sig)
     assert decode_payload(2, payload) == (header, {})
-    assert not verify_signature(key.public_key(), payload[:-1] + b"\x01", sig)
+    assert not verify_signature(key.public_key(), payload[:-1] + bytes([payload[-1] ^ 1]), sig)
     with pytest.raises(WireError, match="from"):
         decode_payload(3, payload)
 
