@@ -2,7 +2,8 @@
 
 Every seat is a full engine peer with its own secrets; frames travel through the
 in-memory network; nobody deals, nobody is trusted. ``--cheat`` makes one seat
-deviate, and the run then ends with that seat blamed (exit status 3).
+deviate, and the run then ends with that seat blamed (exit status 3); a cheat run in
+which the cheat never happened says so and exits with status 4.
 """
 
 from __future__ import annotations
@@ -19,11 +20,12 @@ from p2pclue.bots.protocol import make_config, play
 from p2pclue.bots.registry import BOTS, DEFAULT_BOT
 from p2pclue.cli.narrate import Narrator
 from p2pclue.engine import events as ev
-from p2pclue.engine.cheats import CHEATS, PHASED
+from p2pclue.engine.cheats import CHEATS, PHASED, impossible
 from p2pclue.engine.peer import Status
 from p2pclue.rules.variants import preset
 
 EXIT_HALTED = 3
+EXIT_CHEAT_MISSED = 4
 
 
 def register(subparsers: Any) -> None:
@@ -31,6 +33,8 @@ def register(subparsers: Any) -> None:
         "simulate", help="play a whole game of bots through the real protocol",
         description="Play a whole game of bots, each a full protocol peer with its own "
                     "secrets, through the real cryptography, in one process.",
+        epilog="Exit status: 0 a finished game; 1 abandoned; 2 bad arguments; 3 halted with "
+               "a seat blamed (what a cheat run should end with); 4 the cheat never happened.",
     )
     p.add_argument("--players", type=int, default=4, choices=range(3, 7), metavar="3..6")
     p.add_argument("--rules", default="classic", choices=("classic", "cz"))
@@ -61,6 +65,10 @@ def run(args: argparse.Namespace) -> int:
     if args.cheat_phase is not None and args.cheat_phase not in PHASED.get(args.cheat, ()):
         print(f"p2pclue simulate: --cheat-phase {args.cheat_phase!r} does not apply to "
               f"--cheat {args.cheat}", file=sys.stderr)
+        return 2
+    why_not = impossible(args.cheat, args.cheat_phase, preset(args.rules)) if args.cheat else None
+    if why_not is not None:
+        print(f"p2pclue simulate: --cheat {args.cheat} cannot happen: {why_not}", file=sys.stderr)
         return 2
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     print(f"p2pclue simulate: {args.players} players, rules {args.rules}, bots {args.bot}, "
@@ -108,6 +116,10 @@ def run(args: argparse.Namespace) -> int:
             "transcript_bytes": len(raw),
             "transcript_sha256": hashlib.sha256(raw).hexdigest(),
         }, sort_keys=True))
+    if args.cheat is not None and not getattr(game.peers[args.cheater], "cheated", False):
+        print(f"the cheat never happened: seat {args.cheater} never had the chance to "
+              f"{args.cheat} ({result})")
+        return EXIT_CHEAT_MISSED
     if result == "halted":
         return EXIT_HALTED
     return 0 if result in ("won", "nobody") else 1
