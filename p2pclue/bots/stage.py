@@ -30,6 +30,11 @@ from p2pclue.rules.game import can_suggest, legal_destinations
 from p2pclue.rules.state import GameState, Phase
 
 
+HOLD_TURNS = 200
+"""After this many turns the stage manager gives up, so that a game always ends (and a
+cheat run whose cheat never came says so) instead of running on without accusations."""
+
+
 class StagedBot:
     """A bot whose choices are adjusted until the cheater has had its chance."""
 
@@ -50,7 +55,7 @@ class StagedBot:
 
     def decide(self, state: GameState) -> Decision:
         decision = self.inner.decide(state)
-        if self._done():
+        if self._done() or state.turn_number > HOLD_TURNS:
             return decision
         if isinstance(decision, Accuse) and self.hold_accusations:
             decision = self._instead_of_accusing(state)
