@@ -29,7 +29,6 @@ from p2pclue.rules.cards import SUSPECTS, WEAPONS
 from p2pclue.rules.game import can_suggest, legal_destinations
 from p2pclue.rules.state import GameState, Phase
 
-
 HOLD_TURNS = 200
 """After this many turns the stage manager gives up, so that a game always ends (and a
 cheat run whose cheat never came says so) instead of running on without accusations."""
