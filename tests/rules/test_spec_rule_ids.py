@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from p2pclue.rules.actions import EndTurn, Roll
 from p2pclue.rules.board import classic_board
 from p2pclue.rules.errors import RuleError
+from p2pclue.rules.game import apply
 from p2pclue.rules.movement import check_path, legal_destinations
+from tests.rules.helpers import start
 
 BOARD = classic_board()
 KITCHEN = 12
@@ -53,3 +56,10 @@ def test_blocked_in_means_no_legal_destination() -> None:
                                   enter_exact=False)
     assert legal_destinations(BOARD, white_start, 3, set(), revisit_ok=False,
                               enter_exact=False)
+
+
+def test_staying_after_a_roll_in_the_corridor_is_R12() -> None:
+    state = apply(start(), Roll(0, (3,)))  # Miss Scarlett on her start square, free to move
+    with pytest.raises(RuleError) as e:
+        apply(state, EndTurn(0))
+    assert e.value.rule == "R12"
