@@ -28,3 +28,6 @@ def _sections() -> dict[str, Section]:
 
 
 SECTIONS: dict[str, Section] = _sections()
+ON_REQUEST = frozenset({"cheats"})
+"""Sections too long for a plain ``p2pclue bench`` (the cheat sweep plays ~700 games): they
+run only when named with ``--only``."""
