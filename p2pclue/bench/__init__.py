@@ -15,7 +15,7 @@ Section = Callable[[Emit, bool], dict[str, Any]]
 
 
 def _sections() -> dict[str, Section]:
-    from p2pclue.bench import crypto, deduce, game, link, rules
+    from p2pclue.bench import cheats, crypto, deduce, game, link, rules
 
     return {
         "rules": rules.section,
@@ -24,7 +24,11 @@ def _sections() -> dict[str, Section]:
         "audit": game.audit_section,
         "deduce": deduce.section,
         "link": link.section,
+        "cheats": cheats.section,
     }
 
 
 SECTIONS: dict[str, Section] = _sections()
+ON_REQUEST = frozenset({"cheats"})
+"""Sections too long for a plain ``p2pclue bench`` (the cheat sweep plays ~700 games): they
+run only when named with ``--only``."""

@@ -23,6 +23,7 @@ from p2pclue.bots import (
     RollIntent,
     SuggestionAnswered,
 )
+from p2pclue.bots.stage import StagedBot
 from p2pclue.crypto.rand import SeededRandom
 from p2pclue.engine import events as ev
 from p2pclue.engine.cheats import CheatingPeer
@@ -160,8 +161,11 @@ def play(
             peers.append(Peer(config, seat, keys[seat], src))
     if on_peers is not None:
         on_peers(peers)
-    seats = [BotSeat(bot_factory(s, random.Random(rng.getrandbits(64))), n_players)
-             for s in range(n_players)]
+    bots = [bot_factory(s, random.Random(rng.getrandbits(64))) for s in range(n_players)]
+    if cheat is not None and cheater is not None:
+        # The cheater must get its chance: hold accusations, steer suggestions (stage.py).
+        bots = [StagedBot(b, peers, cheater, cheat, cheat_phase) for b in bots]
+    seats = [BotSeat(bot, n_players) for bot in bots]
     adversarial = delivery_seed is not None
     net = Network(peers, rng=random.Random(delivery_seed) if adversarial else None,
                   duplicate=0.1 if adversarial else 0.0)

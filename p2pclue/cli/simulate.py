@@ -2,7 +2,8 @@
 
 Every seat is a full engine peer with its own secrets; frames travel through the
 in-memory network; nobody deals, nobody is trusted. ``--cheat`` makes one seat
-deviate, and the run then ends with that seat blamed (exit status 3).
+deviate, and the run then ends with that seat blamed (exit status 3); a cheat run in
+which the cheat never happened says so and exits with status 4.
 
 The transcript (``--transcript``) is checked before the game starts and written
 as the game goes, so an interrupted run keeps every message played so far.
@@ -23,7 +24,7 @@ from p2pclue.bots.registry import BOTS, DEFAULT_BOT
 from p2pclue.cli.narrate import Narrator
 from p2pclue.cli.terminal import ProgressLine, Style, wants_colour
 from p2pclue.engine import events as ev
-from p2pclue.engine.cheats import CHEATS, PHASED
+from p2pclue.engine.cheats import CHEATS, PHASED, impossible
 from p2pclue.engine.config import GameConfig
 from p2pclue.engine.peer import Peer, Status
 from p2pclue.net.store import StoreError, TranscriptFile
@@ -31,6 +32,7 @@ from p2pclue.rules.variants import preset
 
 EXIT_HALTED = 3
 EXIT_USAGE = 2
+EXIT_CHEAT_MISSED = 4
 DEAL_ROUNDS = ("join", "keys", "envelope", "deal", "unlayer", "reveal")
 DEAL_WORDS = {
     "join": "joining the table",
@@ -47,6 +49,8 @@ def register(subparsers: Any) -> None:
         "simulate", help="play a whole game of bots through the real protocol",
         description="Play a whole game of bots, each a full protocol peer with its own "
                     "secrets, through the real cryptography, in one process.",
+        epilog="Exit status: 0 a finished game; 1 abandoned; 2 bad arguments; 3 halted with "
+               "a seat blamed (what a cheat run should end with); 4 the cheat never happened.",
     )
     p.add_argument("--players", type=int, default=4, choices=range(3, 7), metavar="3..6")
     p.add_argument("--rules", default="classic", choices=("classic", "cz"))
@@ -78,6 +82,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"p2pclue simulate: error: {problem}", file=sys.stderr)
         return EXIT_USAGE
     cheater = (1 if args.cheater is None else args.cheater) if args.cheat else None
+    why_not = impossible(args.cheat, args.cheat_phase, preset(args.rules)) if args.cheat else None
+    if why_not is not None:
+        print(f"p2pclue simulate: --cheat {args.cheat} cannot happen: {why_not}", file=sys.stderr)
+        return EXIT_USAGE
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     rules = preset(args.rules)
     config = make_config(rules, args.players, seed)[0]
@@ -174,7 +182,8 @@ def _play(args: argparse.Namespace, seed: int, cheater: int | None, config: Game
         if not quiet:
             print(f"Transcript: {store.path} ({len(raw)} bytes, {len(peer.entries)} messages); "
                   f"check it with: p2pclue audit {store.path}")
-    return _result(args, peer, seed, raw, narrator, quiet)
+    missed = cheater is not None and not getattr(game.peers[cheater], "cheated", False)
+    return _result(args, peer, seed, raw, quiet, cheater if missed else None)
 
 
 def _deal_progress(accepted: ev.Accepted, config: GameConfig) -> str:
@@ -193,7 +202,7 @@ def _deal_progress(accepted: ev.Accepted, config: GameConfig) -> str:
 
 
 def _result(args: argparse.Namespace, peer: Peer, seed: int, raw: bytes,
-            narrator: Narrator, quiet: bool) -> int:
+            quiet: bool, missed_cheater: int | None) -> int:
     state = peer.rules_state
     blame = peer.blame
     if peer.status is Status.HALTED and blame is not None:
@@ -218,6 +227,10 @@ def _result(args: argparse.Namespace, peer: Peer, seed: int, raw: bytes,
             "transcript_bytes": len(raw),
             "transcript_sha256": hashlib.sha256(raw).hexdigest(),
         }, sort_keys=True))
+    if missed_cheater is not None:
+        print(f"the cheat never happened: seat {missed_cheater} never had the chance to "
+              f"{args.cheat} ({result})")
+        return EXIT_CHEAT_MISSED
     if result == "halted":
         return EXIT_HALTED
     return 0 if result in ("won", "nobody") else 1

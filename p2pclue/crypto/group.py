@@ -6,9 +6,8 @@ the only entries for untrusted bytes are ``point_from_bytes`` and
 (sums, differences, a zero scalar); ``mul`` and ``base_mul`` handle it explicitly
 because libsodium's multiplication refuses it.
 
-The hot operations call PyNaCl's cffi binding of libsodium (``nacl._sodium.lib``)
-directly: the same C functions as ``nacl.bindings``, without its per-call argument
-checks, which cost about 15% of a deal (our own types already guarantee them).
+The libsodium calls go through ``p2pclue.crypto.sodium``, which picks PyNaCl's
+private cffi module when it is there (faster) and its public bindings otherwise.
 
 ``MULT_COUNTER`` counts libsodium multiplications so that the benchmark can report
 per-card costs without timing noise.
@@ -19,17 +18,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import overload
 
-import nacl.bindings as _nb
-from nacl._sodium import ffi as _ffi
-from nacl._sodium import lib as _lib
-
+from p2pclue.crypto import sodium as _na
 from p2pclue.crypto.errors import CryptoUsageError, InvalidPointError, InvalidScalarError
 
 L = 2**252 + 27742317777372353535851937790883648493
 """Order of the main subgroup (and of the scalar field)."""
 
 _IDENTITY_BYTES = b"\x01" + bytes(31)
-_BASE_BYTES = bytes(_nb.crypto_scalarmult_ed25519_base_noclamp((1).to_bytes(32, "little")))
+_base_bytes = _na.scalarmult_base((1).to_bytes(32, "little"))
+assert _base_bytes is not None
+_BASE_BYTES: bytes = _base_bytes
 
 
 @dataclass(slots=True)
@@ -143,10 +141,10 @@ def mul(s: Scalar, p: Point) -> Point:
     if p.data == _BASE_BYTES:
         return base_mul(s)
     MULT_COUNTER.var += 1
-    out = _ffi.new("unsigned char[]", 32)
-    if _lib.crypto_scalarmult_ed25519_noclamp(out, bytes(s), p.data) != 0:
+    out = _na.scalarmult(bytes(s), p.data)
+    if out is None:
         raise InvalidPointError("point", "not in the main subgroup")
-    return Point(_ffi.buffer(out, 32)[:])
+    return Point(out)
 
 
 def base_mul(s: Scalar) -> Point:
@@ -154,25 +152,25 @@ def base_mul(s: Scalar) -> Point:
     if s.value == 0:
         return IDENTITY
     MULT_COUNTER.base += 1
-    out = _ffi.new("unsigned char[]", 32)
-    if _lib.crypto_scalarmult_ed25519_base_noclamp(out, bytes(s)) != 0:
+    out = _na.scalarmult_base(bytes(s))
+    if out is None:
         raise CryptoUsageError("base multiplication failed")  # pragma: no cover
-    return Point(_ffi.buffer(out, 32)[:])
+    return Point(out)
 
 
 def add(p: Point, q: Point) -> Point:
     """``P + Q`` (no subgroup check: both must already be valid group elements)."""
-    out = _ffi.new("unsigned char[]", 32)
-    if _lib.crypto_core_ed25519_add(out, p.data, q.data) != 0:
+    out = _na.add(p.data, q.data)
+    if out is None:
         raise InvalidPointError("point", "not on the curve")
-    return Point(_ffi.buffer(out, 32)[:])
+    return Point(out)
 
 
 def sub(p: Point, q: Point) -> Point:
-    out = _ffi.new("unsigned char[]", 32)
-    if _lib.crypto_core_ed25519_sub(out, p.data, q.data) != 0:
+    out = _na.sub(p.data, q.data)
+    if out is None:
         raise InvalidPointError("point", "not on the curve")
-    return Point(_ffi.buffer(out, 32)[:])
+    return Point(out)
 
 
 def point_sum(points: list[Point]) -> Point:
@@ -198,7 +196,7 @@ MULT_COUNTER.reset()
 
 def is_valid_point_bytes(data: bytes) -> bool:
     """Canonical, on the curve, in the main subgroup, not of small order (so not identity)."""
-    return len(data) == 32 and _lib.crypto_core_ed25519_is_valid_point(data) == 1
+    return len(data) == 32 and _na.is_valid_point(data)
 
 
 def point_from_bytes(data: object, field: str) -> Point:

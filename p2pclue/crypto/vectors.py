@@ -6,6 +6,12 @@ fixed seeds, so another implementation that follows docs/protocol.md (same hash
 encodings, same order of random draws) reproduces the file byte for byte; an
 implementation with other randomness can still verify every proof in it.
 Bytes are lower-case hex; proofs are their wire dicts with hex values.
+
+Proof contexts use the engine's step strings (``"<index>:<step>"``, docs/protocol.md
+"Stages and messages") at made-up transcript positions; the randomness vectors number
+their events and name them ``random/<e>`` exactly as the engine does, with each seat's
+reveals taken from its chain in order (event 0 reveals h_1) and a chain renewed on its
+last value.
 """
 
 from __future__ import annotations
@@ -36,7 +42,8 @@ from p2pclue.crypto.rand import SeededRandom, random_scalar
 from p2pclue.crypto.randomness import HashChain, random_dice, random_weapon_rooms
 from p2pclue.rules.cards import CARDS
 
-GAME_ID = bytes.fromhex("00112233445566778899aabbccddeeff")
+GAME_ID = bytes.fromhex("00112233445566778899aabbccddeeff" * 2)
+"""32 bytes, like a real game id."""
 SEED = b"p2pclue test vectors v1"
 
 
@@ -89,47 +96,49 @@ def generate() -> dict[str, Any]:
     out["secrets"] = [bytes(k).hex() for k in keys]
     out["public_keys"] = _pts(pubs)
 
-    ctx, c = _ctx("setup/key", 0)
+    ctx, c = _ctx("3:keys", 0)
     out["key"] = {"context": c, "Y": pubs[0].data.hex(),
                   "proof": hexify(prove_key(ctx, keys[0], src).to_wire())}
 
-    ctx, c = _ctx("deal/link", 1)
+    ctx, c = _ctx("10:deal:link", 1)
     r = random_scalar(src)
     r_pub, s_pub = base_mul(r), mul(r, pubs[1])
     out["dleq"] = {"context": c, "g1": G.data.hex(), "h1": r_pub.data.hex(),
                    "g2": pubs[1].data.hex(), "h2": s_pub.data.hex(),
                    "proof": hexify(prove_dleq(ctx, r, G, r_pub, pubs[1], s_pub, src).to_wire())}
 
-    ctx, c = _ctx("test/batch", 2)
+    ctx, c = _ctx("60:open", 2)
     ins = [card_point(i) for i in (0, 7, 14)]
     outs = [mul(keys[2], p) for p in ins]
     batch = prove_dleq_batch(ctx, keys[2], pubs[2], ins, outs, src)
     out["dleq_batch"] = {"context": c, "Y": pubs[2].data.hex(), "inputs": _pts(ins),
                          "outputs": _pts(outs), "proof": hexify(batch.to_wire())}
 
-    ctx, c = _ctx("deal/envelope/weapon", 0)
+    ctx, c = _ctx("6:envelope:weapons", 0)
     deck = [card_point(i) for i in range(6, 12)]
     deck_out, perm, sproof = shuffle(ctx, deck, keys[0], src)
     out["shuffle"] = {"context": c, "Y": pubs[0].data.hex(), "deck_in": _pts(deck),
                       "deck_out": _pts(deck_out), "perm": perm, "proof": hexify(sproof.to_wire())}
 
-    ctx, c = _ctx("deal/open", 1)
-    layered = [mul(keys[1], mul(keys[0], card_point(i))) for i in (3, 12)]
-    stripped, uproof = unlayer(ctx, layered, keys[1], pubs[1], src)
-    out["unlayer"] = {"context": c, "Y": pubs[1].data.hex(), "points_in": _pts(layered),
-                      "points_out": _pts(stripped), "proof": hexify(uproof.to_wire())}
+    ctx, c = _ctx("13:unlayer", 1)
+    given = [mul(keys[1], mul(keys[0], card_point(i))) for i in (3, 12)]
+    stripped, uproof = unlayer(ctx, given, keys[1], pubs[1], src)
+    # The batch statement: inputs = stripped (what the seat sends), outputs = given
+    # (what it received, still carrying its layer): given_i = x * stripped_i.
+    out["unlayer"] = {"context": c, "Y": pubs[1].data.hex(), "given": _pts(given),
+                      "stripped": _pts(stripped), "proof": hexify(uproof.to_wire())}
 
     hand = (4, 8, 13)
     hand_points = [mul(keys[1], card_point(i)) for i in hand]
     named = (4, 7, 13)
-    ctx, c = _ctx("turn/1/show", 1)
+    ctx, c = _ctx("40:show", 1)
     ct, shproof = prove_show(ctx, named, hand_points, keys[1], pubs[1], 2, 13, pubs[0], src)
     out["show"] = {"context": c, "named": list(named), "hand_points": _pts(hand_points),
                    "S": pubs[1].data.hex(), "suggester_pub": pubs[0].data.hex(),
                    "ciphertext": hexify(ct.to_wire()), "shown_card": 13,
                    "proof": hexify(shproof.to_wire())}
     named_none = (0, 9, 17)
-    ctx, c = _ctx("turn/1/none", 1)
+    ctx, c = _ctx("41:pass", 1)
     nproof = prove_none(ctx, named_none, hand_points, keys[1], pubs[1], src)
     out["none"] = {"context": c, "named": list(named_none), "hand_points": _pts(hand_points),
                    "S": pubs[1].data.hex(), "proof": hexify(nproof.to_wire())}
@@ -137,12 +146,12 @@ def generate() -> dict[str, Any]:
     big_k = keys[0] * keys[1] * keys[2]
     envelope = [mul(big_k, card_point(i)) for i in (1, 9, 18)]
     accused = (1, 9, 18)
-    ctx, c = _ctx("turn/2/accuse", 0)
+    ctx, c = _ctx("50:accuse", 0)
     w = pet_weights(ctx, accused, envelope)
     q, p = pet_start(envelope, accused, w)
     steps = []
     for j in range(3):
-        sctx, sc = _ctx("turn/2/pet", j)
+        sctx, sc = _ctx(f"{51 + j}:pet", j)
         q2, p2, pproof = pet_step(sctx, q, p, keys[j], pubs[j], src)
         steps.append({"context": sc, "Q_prev": q.data.hex(), "P_prev": p.data.hex(),
                       "Q": q2.data.hex(), "P": p2.data.hex(), "Y": pubs[j].data.hex(),
@@ -152,16 +161,42 @@ def generate() -> dict[str, Any]:
                   "weights": [bytes(x).hex() for x in w], "Q0": steps[0]["Q_prev"],
                   "P0": steps[0]["P_prev"], "steps": steps, "result": q == p}
 
-    chains = [HashChain.create(src, length=4) for _ in range(3)]
-    reveals = [ch.reveal(1) for ch in chains]
-    out["randomness"] = {
-        "heads": [ch.head.hex() for ch in chains],
-        "reveals_event_1": [x.hex() for x in reveals],
-        "dice_turn_1": list(random_dice(GAME_ID, "turn/1/dice", reveals, 2)),
-        "weapon_rooms": {str(k): v for k, v in
-                         random_weapon_rooms(GAME_ID, "setup/weapons", reveals).items()},
-    }
+    out["randomness"] = _randomness(src)
     return out
+
+
+def _randomness(src: SeededRandom) -> dict[str, Any]:
+    """Three seats, chains of 2 values: event 0 places the weapons (reveals h_1), event 1
+    rolls two dice (reveals h_2, the last value, so every reveal carries ``renew``), event 2
+    rolls one die from the renewed chains (reveals h'_1)."""
+    chains = [HashChain.create(src, length=2) for _ in range(3)]
+    heads = [ch.head.hex() for ch in chains]
+    used = [0, 0, 0]
+    events: list[dict[str, Any]] = []
+    for event, (use, n_dice) in enumerate((("weapons", 0), ("dice", 2), ("dice", 1))):
+        reveals: list[dict[str, Any]] = []
+        values: list[bytes] = []
+        for seat in range(3):
+            used[seat] += 1
+            value = chains[seat].reveal(used[seat])
+            renew = None
+            if used[seat] == chains[seat].length:
+                chains[seat] = HashChain.create(src, length=2)
+                used[seat] = 0
+                renew = chains[seat].head.hex()
+            values.append(value)
+            reveals.append({"seat": seat, "value": value.hex(), "renew": renew})
+        event_id = f"random/{event}"
+        record: dict[str, Any] = {"event": event, "event_id": event_id, "use": use,
+                                  "reveals": reveals}
+        if use == "weapons":
+            record["weapon_rooms"] = {str(k): v for k, v in
+                                      random_weapon_rooms(GAME_ID, event_id, values).items()}
+        else:
+            record["n_dice"] = n_dice
+            record["dice"] = list(random_dice(GAME_ID, event_id, values, n_dice))
+        events.append(record)
+    return {"game_id": GAME_ID.hex(), "chain_length": 2, "heads": heads, "events": events}
 
 
 def dumps(vectors: dict[str, Any]) -> str:

@@ -5,6 +5,14 @@ then signs and sends one bad message (with its own, valid identity key unless
 the cheat is the signature itself) and falls silent. Nothing is mocked: the bad
 message goes through the honest peers' normal verification, which must halt
 the game and name this seat.
+
+The cheat is tried before every message the peer could send and before every
+choice its player makes, so it fires at its first opportunity. Where the peer can
+create the opportunity itself it does: it rolls at the start of its first turn
+(``illegal-move``) and accuses on its first turn (``accuse-twice``, ``bad-pet``).
+A refutation cheat needs another seat's suggestion to reach it; ``simulate``
+arranges that (``p2pclue.bots.stage``). ``cheated`` tells whether the cheat
+happened; a run in which it never did must say so.
 """
 
 from __future__ import annotations
@@ -19,10 +27,12 @@ from p2pclue.crypto.holdnone import prove_none_unchecked
 from p2pclue.crypto.pet import prove_pet_step
 from p2pclue.crypto.rand import random_scalar
 from p2pclue.crypto.show import prove_show_unchecked
+from p2pclue.engine import events as ev
 from p2pclue.engine.peer import Peer, Stage, Status, _triple
 from p2pclue.engine.wire import Header, decode_payload, sign_frame, split_frame
 from p2pclue.rules.cards import CARDS, Category
 from p2pclue.rules.state import Phase
+from p2pclue.rules.variants import Rules
 
 Frames = list[tuple[bytes, int | None]]
 
@@ -48,6 +58,17 @@ PHASED = {"bad-shuffle": ("envelope", "deal"), "bad-decrypt": ("unlayer", "open"
           "replay": ("play", "setup")}
 """Cheats that can happen at more than one point, and the points ``phase`` may name."""
 
+REFUTATION_CHEATS = frozenset({"false-cannot-refute", "show-unheld-card", "show-unnamed-card"})
+"""Cheats that need another seat's suggestion to reach the cheater."""
+
+
+def impossible(kind: str, phase: str | None, rules: Rules) -> str | None:
+    """Why this cheat can never happen under these rules (None: it can)."""
+    chosen = phase or PHASED.get(kind, ("",))[0]
+    if kind == "bias-dice" and chosen == "weapons" and not rules.weapons_random:
+        return "these rules place the weapons by a fixed table: no random event to bias"
+    return None
+
 
 class CheatingPeer(Peer):
     """An honest peer with one planned deviation."""
@@ -66,14 +87,50 @@ class CheatingPeer(Peer):
     # ---- the hook: consulted whenever the peer could send something -------------------
 
     def _pump(self) -> None:
-        if not self.cheated and self.status is Status.RUNNING:
-            frames = self._try_cheat()
-            if frames:
-                self._outbox.extend(frames)
-                self.cheated = True
-                self.status = Status.ABANDONED
+        """The honest pump, one message at a time, trying the cheat before each."""
+        while self.status is Status.RUNNING and self.seat is not None:
+            if self._fire():
                 return
-        super()._pump()
+            if self.expected_seat() != self.seat or self.stage is Stage.DONE:
+                return
+            auto = self._automatic_message()
+            if auto is None:
+                if not self.cheated and self._make_chance():
+                    continue
+                return
+            self._emit(*auto)
+
+    def act(self, intent: ev.Intent, now: float) -> list[ev.Event]:
+        """The player's choice, unless the cheat (or the way to it) comes first."""
+        events: list[ev.Event] = []
+        if not self.cheated and self.status is Status.RUNNING:
+            before = len(self.entries)
+            events = self._run(now, lambda: None)
+            if self.cheated or len(self.entries) != before or self.choice() is None:
+                return events
+        return events + super().act(intent, now)
+
+    def _fire(self) -> bool:
+        if self.cheated or self.status is not Status.RUNNING:
+            return False
+        frames = self._try_cheat()
+        if not frames:
+            return False
+        self._outbox.extend(frames)
+        self.cheated = True
+        self.status = Status.ABANDONED
+        return True
+
+    def _make_chance(self) -> bool:
+        """On its own turn, before its player decides: make the cheat's moment come."""
+        if self.stage is not Stage.PLAY or self._state().phase is not Phase.AWAIT_TURN_START:
+            return False
+        if self.cheat == "illegal-move":
+            self._emit("roll", {})
+            return True
+        if self.cheat in ("accuse-twice", "bad-pet"):
+            return self._accuse_once()
+        return False
 
     def _try_cheat(self) -> Frames | None:
         due = self.expected_seat() == self.seat
@@ -231,22 +288,20 @@ class CheatingPeer(Peer):
         header, body = decode_payload(self.seat, payload)
         return [(self._frame(header.type, body, prev=header.prev), None)]
 
-    def _accuse_once(self) -> Frames | None:
-        """Make a (legitimate) accusation on this seat's own turn, to reach the PET."""
-        state = self._state()
-        if self._accused or state.phase is not Phase.AWAIT_TURN_START:
-            return None
+    def _accuse_once(self) -> bool:
+        """Make a (legitimate, surely wrong) accusation on this seat's own turn."""
+        if self._accused or self.seat in self._state().eliminated:
+            return False
         self._accused = True
-        own = self.hand[0]
-        triple = _triple_with(own)
+        triple = _triple_with(self.hand[0])
         self._emit("accuse", {"suspect": triple[0], "weapon": triple[1], "room": triple[2]})
-        return None
+        return True
 
     def _cheat_accuse_twice(self) -> Frames | None:
         if self.stage is not Stage.PLAY or self.seat is None:
             return None
         if self.seat not in self._state().eliminated:
-            return self._accuse_once() if self.expected_seat() == self.seat else None
+            return None
         if self.expected_seat() == self.seat or self.expected_seat() is None:
             return None
         triple = _triple_with(self.hand[0])
@@ -254,8 +309,6 @@ class CheatingPeer(Peer):
         return [(self._frame("accuse", body), None)]
 
     def _cheat_bad_pet(self) -> Frames | None:
-        if self.stage is Stage.PLAY:
-            return self._accuse_once()
         if self.stage is not Stage.PET or self._pet_qp is None:
             return None
         assert self.seat is not None and self._src is not None and self._secrets.k is not None

@@ -66,7 +66,9 @@ MESSAGES: dict[str, MessageType] = {m.name: m for m in (
        suspect="card", weapon="card", room="card"),
     _t("pet", "accuse", "One step of the blinded plaintext-equivalence chain.",
        Q="point", P="point", proof="proof:pet"),
-    _t("open", "accuse", "After a right accusation: the sender's layer removed from the envelope.",
+    _t("open", "end",
+       "When the game is decided (a right accusation, R29 or R30): the sender's layer k "
+       "removed from the three envelope points, batch-proven against its Y.",
        points="points", proof="proof:dleq_batch"),
     _t("end_turn", "turn", "End the turn."),
     _t("secrets", "end", "The sender's secret scalars, so anyone can check the whole game.",
@@ -185,18 +187,29 @@ def decode_body(type_name: str, body: Mapping[str, Any]) -> dict[str, Any]:
     return {name: KINDS[kind](body[name], f"body.{name}") for name, kind in spec.fields.items()}
 
 
+PROOF_TAGS = {
+    "proof:key": "key",
+    "proof:dleq": "dleq",
+    "proof:dleq_batch": "dleq-batch",
+    "proof:shuffle": "shuffle",
+    "proofs:shuffle": "shuffle",
+    "proof:show": "show",
+    "ciphertext": "show",
+    "proof:none": "none",
+    "proof:pet": "pet-step",
+}
+"""Field kind -> the Fiat-Shamir tag of the proof it belongs to (the check is ``proof:<tag>``)."""
+
+
 def field_check(type_name: str, field: str | None) -> str:
-    """The check a malformed field fails: its proof's name for proof fields, else "message".
+    """The check a malformed field fails: ``proof:<tag>`` for proof fields, else "message".
 
     A proof that cannot even be decoded (an identity point where the statement
-    forbids one, say) fails as that proof, just as one that decodes but does not verify.
+    forbids one, say) fails as that proof, under the same name as one that decodes
+    but does not verify.
     """
     spec = MESSAGES.get(type_name)
     if spec is None or field is None or not field.startswith("body."):
         return "message"
-    kind = spec.fields.get(field[5:].split(".")[0].split("[")[0], "")
-    if kind.startswith(("proof:", "proofs:")):
-        return "proof:" + kind.split(":", 1)[1]
-    if kind == "ciphertext":
-        return "proof:show"
-    return "message"
+    tag = PROOF_TAGS.get(spec.fields.get(field[5:].split(".")[0].split("[")[0], ""))
+    return "message" if tag is None else f"proof:{tag}"

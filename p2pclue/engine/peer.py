@@ -542,7 +542,7 @@ class Peer:
             self._dispatch(index, sender, header.type, fields)
             self._commit(raw, index, sender, header.type)
         except RuleError as exc:
-            raise RemoteProtocolError(sender, Violation(exc.rule, str(exc)), (raw,)) from None
+            raise RemoteProtocolError(sender, Violation(exc.rule, exc.detail), (raw,)) from None
         except CryptoError as exc:
             raise RemoteProtocolError(sender, Violation(_crypto_check(exc), str(exc)),
                                       (raw,)) from None
@@ -645,7 +645,7 @@ class Peer:
     def _on_unlayer(self, index: int, sender: int, f: dict[str, Any]) -> None:
         targets = self._foreign_positions(sender)
         if len(f["points"]) != len(targets):
-            raise _Reject("proof:unlayer", f"expected {len(targets)} points")
+            raise _Reject("proof:dleq-batch", f"expected {len(targets)} points")
         before = [self.positions[p] for p in targets]
         P.verify_unlayer(self._ctx(index, sender, "unlayer"), before, f["points"], self.S[sender],
                        f["proof"])
@@ -825,7 +825,7 @@ class Peer:
 
     def _on_open(self, index: int, sender: int, f: dict[str, Any]) -> None:
         if len(f["points"]) != 3:
-            raise _Reject("proof:unlayer", "the envelope has three cards")
+            raise _Reject("proof:dleq-batch", "the envelope has three cards")
         P.verify_unlayer(self._ctx(index, sender, "open"), self.envelope, f["points"],
                        self.Y[sender], f["proof"])
         self.envelope = f["points"]

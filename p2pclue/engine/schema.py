@@ -69,7 +69,8 @@ def schema() -> dict[str, Any]:
         },
         "payload": {
             "v": "protocol version (int)",
-            "game": "bin(32): config digest for join, else the game id",
+            "game": "bin(32): the config digest (SHA-256 of the config's prefixed msgpack "
+                    "form), in every message; the game id is never sent",
             "from": "sender seat (must equal the frame's sender)",
             "seq": "the sender's own message counter, from 0",
             "prev": "bin(32): SHA-256 of the previous transcript entry (chain start for entry 0)",

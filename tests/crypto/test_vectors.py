@@ -80,8 +80,15 @@ def test_every_vector_proof_verifies_from_the_file(vectors: dict[str, Any]) -> N
     verify_shuffle(_ctx(v["context"]), _ps(v["deck_in"]), _ps(v["deck_out"]), _p(v["Y"]),
                    ShuffleProof.from_wire(unhexify(v["proof"])))
     v = vectors["unlayer"]
-    verify_unlayer(_ctx(v["context"]), _ps(v["points_in"]), _ps(v["points_out"]), _p(v["Y"]),
-                   DleqBatchProof.from_wire(unhexify(v["proof"])))
+    proof = DleqBatchProof.from_wire(unhexify(v["proof"]))
+    verify_unlayer(_ctx(v["context"]), _ps(v["given"]), _ps(v["stripped"]), _p(v["Y"]), proof)
+    # The same proof is the batch statement inputs = stripped, outputs = given ...
+    verify_dleq_batch(_ctx(v["context"]), _p(v["Y"]), _ps(v["stripped"]), _ps(v["given"]),
+                      proof)
+    # ... and not the reversed one.
+    with pytest.raises(ProofRejected):
+        verify_dleq_batch(_ctx(v["context"]), _p(v["Y"]), _ps(v["given"]), _ps(v["stripped"]),
+                          proof)
     v = vectors["show"]
     ct = Ciphertext.from_wire(unhexify(v["ciphertext"]))
     verify_show(_ctx(v["context"]), v["named"], _ps(v["hand_points"]), _p(v["S"]),
@@ -104,13 +111,39 @@ def test_vector_pet_chain_and_randomness_verify(vectors: dict[str, Any]) -> None
         verify_pet_step(_ctx(step["context"]), _p(step["Q_prev"]), _p(step["P_prev"]), q, p,
                         _p(step["Y"]), PetStepProof.from_wire(unhexify(step["proof"])))
     assert pet_result(q, p) is v["result"] is True
-    r = vectors["randomness"]
-    reveals = [bytes.fromhex(x) for x in r["reveals_event_1"]]
-    for head, value in zip(r["heads"], reveals, strict=True):
-        verify_reveal(bytes.fromhex(head), value)
-    assert list(random_dice(GAME_ID, "turn/1/dice", reveals, 2)) == r["dice_turn_1"]
-    rooms = random_weapon_rooms(GAME_ID, "setup/weapons", reveals)
-    assert {str(k): x for k, x in rooms.items()} == r["weapon_rooms"]
+    check_randomness_vector(vectors["randomness"])
+
+
+def check_randomness_vector(r: dict[str, Any]) -> None:
+    """Replay the events as the engine does: one counter, ``random/<e>``, chains in order."""
+    game_id = bytes.fromhex(r["game_id"])
+    assert game_id == GAME_ID and len(game_id) == 32
+    tips = [bytes.fromhex(h) for h in r["heads"]]
+    used = [0] * len(tips)
+    assert [e["event"] for e in r["events"]] == list(range(len(r["events"])))
+    for e in r["events"]:
+        assert e["event_id"] == f"random/{e['event']}"
+        values = []
+        for seat, rev in enumerate(e["reveals"]):
+            assert rev["seat"] == seat
+            value = bytes.fromhex(rev["value"])
+            verify_reveal(tips[seat], value)
+            used[seat] += 1
+            last = used[seat] == r["chain_length"]
+            assert (rev["renew"] is not None) == last
+            tips[seat] = bytes.fromhex(rev["renew"]) if last else value
+            used[seat] = 0 if last else used[seat]
+            values.append(value)
+        if e["use"] == "weapons":
+            rooms = random_weapon_rooms(game_id, e["event_id"], values)
+            assert {str(k): x for k, x in rooms.items()} == e["weapon_rooms"]
+        else:
+            dice = random_dice(game_id, e["event_id"], values, e["n_dice"])
+            assert list(dice) == e["dice"]
+    # Every event used fresh reveals: none repeats another event's.
+    every = [rev["value"] for e in r["events"] for rev in e["reveals"]]
+    assert len(set(every)) == len(every)
+    assert any(rev["renew"] for e in r["events"] for rev in e["reveals"])
 
 
 def test_vector_proofs_fail_under_another_context(vectors: dict[str, Any]) -> None:
