@@ -19,6 +19,7 @@ from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
@@ -147,7 +148,7 @@ class LocalSession:
             self._progress(0)
             for s, peer in enumerate(self._peers):
                 now = time.monotonic()
-                await self._route(s, await self._engine(lambda p=peer, t=now: p.start(t)))
+                await self._route(s, await self._engine(partial(peer.start, now)))
                 self._collect(s)
             while not self._closed:
                 if await self._deliver_one():
@@ -232,9 +233,9 @@ class LocalSession:
             self._wait_on(s, self.pace.bot_think)
             if self.pace.bot_think:
                 await asyncio.sleep(self.pace.bot_think)
-            intent = await self._engine(lambda p=peer, c=choice, b=seat: b.choose(p, c))
+            intent = await self._engine(partial(seat.choose, peer, choice))
             now = time.monotonic()
-            events = await self._engine(lambda p=peer, i=intent, t=now: p.act(i, t))
+            events = await self._engine(partial(peer.act, intent, now))
             await self._route(s, events)
             self._collect(s)
             return True
@@ -265,7 +266,7 @@ class LocalSession:
         bot = self._bots.get(seat)
         if bot is not None:
             for event in events:
-                await self._engine(lambda e=event: bot.feed(e))
+                await self._engine(partial(bot.feed, event))
         if seat == self.seat:
             for event in events:
                 self.events.put_nowait(Engine(event))
