@@ -110,6 +110,7 @@ class LocalSession:
         self._announced: tuple[int, Choice] | None = None
         self._waiting_for: tuple[int, int] | None = None
         self._closed = False
+        self._running = False
         self._progress_at = -1
         self.transcript_path: Path | None = None
 
@@ -144,6 +145,7 @@ class LocalSession:
 
     async def run(self) -> None:
         """Deliver frames and let the bots play until the local peer stops."""
+        self._running = True
         try:
             self._progress(0)
             for s, peer in enumerate(self._peers):
@@ -163,15 +165,16 @@ class LocalSession:
                     continue
                 break  # nobody can move: the table is stuck (cannot happen with honest peers)
         finally:
-            if not self._closed:
-                await self._finish()
+            await self._finish()
 
     async def close(self) -> None:
+        """Stop playing; ``run`` still saves what was verified (an abandoned transcript)."""
         if self._closed:
             return
         self._closed = True
         self._wake.set()
-        self._worker.shutdown(wait=False, cancel_futures=True)
+        if not self._running:
+            self._worker.shutdown(wait=False, cancel_futures=True)
 
     # ---- driving ----------------------------------------------------------------------
 
@@ -284,10 +287,7 @@ class LocalSession:
             self.transcript_path = path
         except OSError as exc:
             message = f"the transcript could not be saved: {exc.strerror or exc}"
-        try:
-            verdict = await self._engine(lambda: audit(parse(raw), raw))
-        except RuntimeError:  # the worker was shut down by close(): audit here instead
-            verdict = audit(parse(raw), raw)
+        verdict = await self._engine(lambda: audit(parse(raw), raw))
         ok = verdict.valid
         if not message:
             message = ("audit: valid, every signature, proof and rule checked" if ok else
