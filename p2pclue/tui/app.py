@@ -110,8 +110,12 @@ class TableApp:
         kb = KeyBindings()
         for key in KEYS:
             kb.add(key, eager=True)(partial(self._key, _name(key)))
-        kb.add("<any>")(lambda e: None)  # nothing else types into the screen
+        kb.add("<any>")(self._other_key)  # any other key still closes help, never types
         return kb
+
+    def _other_key(self, event: KeyPressEvent) -> None:
+        key = event.key_sequence[0].key
+        self._carry(self.model.press(key if isinstance(key, str) else str(key.value)))
 
     def _key(self, name: str, event: KeyPressEvent) -> None:
         self._carry(self.model.press(name))
