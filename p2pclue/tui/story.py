@@ -1,14 +1,13 @@
 """The story of the game in plain words, told to the local player ("you").
 
-A small presenter of its own (the CLI narrator tells a third person's story);
-it borrows the narrator's way of naming a triple.
+A small presenter of its own (the CLI narrator tells a third person's story, and
+cli/ sits above tui/ in the layers); it names a triple the way the narrator does.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from p2pclue.cli.narrate import triple_text
 from p2pclue.engine import events as ev
 from p2pclue.engine.config import GameConfig
 from p2pclue.rules.board import Square, classic_board
@@ -24,6 +23,11 @@ STAGE_WORDS = {
     "random": "draws where the weapons lie",
     "reveal": "draws where the weapons lie",
 }
+
+
+def triple_text(triple: tuple[int, int, int]) -> str:
+    s, w, r = triple
+    return f"{card(s).name} with the {card(w).name} in the {card(r).name}"
 
 
 def square_words(square: Square) -> str:

@@ -34,6 +34,18 @@ def centre(text: str, width: int) -> str:
     return " " * left + t + " " * (width - left - get_cwidth(t))
 
 
+def _cut(text: str, width: int) -> str:
+    """The longest prefix of ``text`` that fits ``width`` cells (no ellipsis)."""
+    out, used = "", 0
+    for ch in text:
+        w = get_cwidth(ch)
+        if used + w > width:
+            break
+        out += ch
+        used += w
+    return out
+
+
 def wrap(text: str, width: int, indent: str = "") -> list[str]:
     """Word-wrap by cell width; continuation lines start with ``indent``."""
     if width <= 0:
@@ -52,9 +64,10 @@ def wrap(text: str, width: int, indent: str = "") -> list[str]:
         if line.strip():
             lines.append(line)
         line = indent + word
-        while get_cwidth(line) > width:
-            lines.append(fit(line, width))
-            line = indent + line[len(fit(line, width)) - 1:]
+        while get_cwidth(line) > width and get_cwidth(indent) < width:
+            head = _cut(line, width)
+            lines.append(head)
+            line = indent + line[len(head):]
     if line.strip() or not lines:
         lines.append(line)
     return lines

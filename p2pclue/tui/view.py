@@ -117,7 +117,7 @@ def action_bar(model: UIModel, width: int) -> StyleAndTextTuples:
         piece = f" {a.key}:{a.label} "
         out.append(("class:key", piece))
         used += get_cwidth(piece)
-    tail = " ?:help q:quit"
+    tail = " ?:help" if model.screen is Screen.END else " ?:help q:quit"
     rest = width - used
     if rest > 0:
         out.append(("class:bar", pad(tail, rest)))
