@@ -18,7 +18,7 @@ from typing import Any
 from prompt_toolkit.application import Application
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
-from prompt_toolkit.layout import DynamicContainer, Layout, Window
+from prompt_toolkit.layout import DynamicContainer, HSplit, Layout, Window
 from prompt_toolkit.layout.containers import Container
 from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.styles import Style
@@ -80,8 +80,11 @@ class TableApp:
         self.model = UIModel(session.config, session.seat, color=use_color)
         self._tasks: set[asyncio.Task[None]] = set()
         self._notepad_version = 0
+        self._shape: tuple[object, Container] | None = None
         self.app: Application[int] = Application(
-            layout=Layout(DynamicContainer(self._root)),
+            # The zero-height window holds the focus: prompt_toolkit looks for clickable
+            # windows from the focused one's root, which must stay in the tree.
+            layout=Layout(HSplit([Window(height=0), DynamicContainer(self._root)])),
             key_bindings=self._bindings(),
             style=STYLE if use_color else MONO_STYLE,
             full_screen=True,
@@ -98,7 +101,12 @@ class TableApp:
         if not hasattr(self, "app"):  # the layout is walked once while being built
             return Window()
         size = self.app.output.get_size()
-        return view.root(self.model, size.columns, size.rows, self._click)
+        key = view.shape(self.model, size.columns, size.rows)
+        if self._shape is None or self._shape[0] != key:
+            # Built once per shape: the windows read the model live, and prompt_toolkit
+            # finds a clicked window by identity, so they must outlive one frame.
+            self._shape = (key, view.root(self.model, size.columns, size.rows, self._click))
+        return self._shape[1]
 
     def _click(self, square: Square) -> None:
         self._carry(self.model.pick_square(square))

@@ -47,6 +47,11 @@ def _window(fragments: Callable[[], StyleAndTextTuples], width: int | None = Non
                   dont_extend_width=width is not None, dont_extend_height=height is not None)
 
 
+def shape(model: UIModel, width: int, height: int) -> tuple[object, ...]:
+    """What decides the layout's structure (the windows read everything else live)."""
+    return (width, height, model.screen, model.overlay is Overlay.HELP)
+
+
 def root(model: UIModel, width: int, height: int, on_click: OnClick) -> Container:
     """The whole screen for this model at this size."""
     if width < MIN_WIDTH or height < MIN_HEIGHT:
@@ -100,7 +105,8 @@ def status_line(model: UIModel, width: int) -> StyleAndTextTuples:
     if w is not None and model.screen is Screen.GAME:
         secs = max(0, int(time.monotonic() - w.since))
         who = "you" if w.seat == model.seat else model.config.players[w.seat].name
-        parts.append(f"waiting for {who} {secs}s")
+        limit = max(0, int(w.deadline - w.since))
+        parts.append(f"waiting for {who} {secs}s" + (f" of {limit}s" if limit else ""))
     return [("class:status", pad(" · ".join(parts), width))]
 
 
@@ -111,16 +117,25 @@ def action_bar(model: UIModel, width: int) -> StyleAndTextTuples:
         return [("class:warn", pad(text, width))]
     if model.overlay is Overlay.HELP:
         return [("class:bar", pad(" any key: back to the game", width))]
-    out: StyleAndTextTuples = []
-    used = 0
+    out: StyleAndTextTuples = [("class:bar", " ")]
+    used = 1
     for a in model.actions():
-        piece = f" {a.key}:{a.label} "
-        out.append(("class:key", piece))
-        used += get_cwidth(piece)
-    tail = " ?:help" if model.screen is Screen.END else " ?:help q:quit"
+        piece = f"{a.key}:{a.label}"
+        out += [("class:key", piece), ("class:bar", " ")]
+        used += get_cwidth(piece) + 1
+    tail = "?:help" if model.screen is Screen.END else "?:help q:quit"
     rest = width - used
-    if rest > 0:
-        out.append(("class:bar", pad(tail, rest)))
+    if rest >= get_cwidth(tail):
+        out.append(("class:bar", " " * (rest - get_cwidth(tail)) + tail))
+    else:  # never hide how to get help or leave: the tail wins over the last actions
+        keep: StyleAndTextTuples = []
+        room = width - get_cwidth(tail) - 1
+        for style, text, *_ in out:
+            if get_cwidth(text) > room:
+                break
+            keep.append((style, text))
+            room -= get_cwidth(text)
+        out = [*keep, ("class:bar", " " * (room + 1) + tail)]
     return out
 
 
@@ -174,10 +189,11 @@ def story_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     body: list[str] = []
     for line in reversed(model.story):
         wrapped = wrap(line, width, "    ")
-        body = wrapped + body
-        if len(body) >= room_for_story:
+        if len(body) + len(wrapped) > room_for_story:
+            if not body:  # one long entry: show its end rather than nothing
+                body = wrapped[len(wrapped) - room_for_story:] if room_for_story else []
             break
-    body = body[len(body) - room_for_story:] if room_for_story else []
+        body = wrapped + body
     lines = [("", ln) for ln in body] + head[:height]
     return line_fragments(lines[-height:] if height else [], width)
 
@@ -395,6 +411,15 @@ def end_screen(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     elif end.result == "nobody":
         lines.append(("", "Nobody wins: every accusation was wrong."))
     lines.append(("", ""))
+    e = end.ended
+    if e is not None:
+        verdict = {True: "class:good", False: "class:warn", None: ""}[e.audit_ok]
+        lines += [(verdict, ln) for ln in wrap(e.message, width)]
+        where = str(e.transcript) if e.transcript is not None else "not saved"
+        lines += [("", ln) for ln in wrap(f"Transcript ({e.status}): {where}", width)]
+        lines += [("class:dim", ln) for ln in wrap(
+            "Anyone can check it again: p2pclue audit <transcript>", width)]
+    lines.append(("", ""))
     if end.hands is not None:
         lines.append(("class:title", "Every hand, revealed and checked:"))
         for seat, hand in sorted(end.hands.items()):
@@ -405,15 +430,6 @@ def end_screen(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
                 lines.append(("", ln))
     elif end.ended is not None:
         lines.append(("class:dim", "Reading the hands from the transcript..."))
-    lines.append(("", ""))
-    e = end.ended
-    if e is not None:
-        verdict = {True: "class:good", False: "class:warn", None: ""}[e.audit_ok]
-        lines += [(verdict, ln) for ln in wrap(e.message, width)]
-        where = str(e.transcript) if e.transcript is not None else "not saved"
-        lines += [("", ln) for ln in wrap(f"Transcript ({e.status}): {where}", width)]
-        lines += [("class:dim", ln) for ln in wrap(
-            "Anyone can check it again: p2pclue audit <transcript>", width)]
     lines.append(("", ""))
     lines.append(("class:title", "q: leave"))
     return line_fragments(lines[:height], width)

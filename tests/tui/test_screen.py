@@ -130,3 +130,31 @@ def test_help_and_quit_prompt_on_screen(tmp_path: Path) -> None:
             await t.close()
 
     asyncio.run(play())
+
+
+def test_mouse_picks_a_destination_and_a_second_click_goes(tmp_path: Path) -> None:
+    async def play() -> None:
+        t = Table(80, 24, tmp=tmp_path)
+        try:
+            await _to_my_roll(t)
+            t.press("r")
+            await t.until(lambda: t.model.mode is Mode.MOVE, what="the roll")
+            await t.settle()
+            reach = set(t.model.destinations)
+            target = next(sq for sq in sorted(reach) if sq != t.model.cursor
+                          and classic_board().room_at(sq) is None)
+            line, col = target[0] // 2, target[1]
+            pair = [(2 * line, col), (2 * line + 1, col)]
+            expected = next(sq for sq in pair if sq in reach)
+            x, y = 2 * col + 1, 1 + line + 1  # 1-based; line 0 of the board is screen row 1
+            click = f"\x1b[<0;{x};{y}M\x1b[<0;{x};{y}m"
+            t.press(click)
+            await t.until(lambda: t.model.cursor == expected, what="the click to select")
+            t.press(click)
+            await t.until(lambda: t.model.mode is not Mode.MOVE, what="the second click to go")
+            await t.until(lambda: t.model.state is not None
+                          and t.model.state.token_of(0) == expected, what="the token to move")
+        finally:
+            await t.close()
+
+    asyncio.run(play())
