@@ -33,6 +33,7 @@ from p2pclue.engine.errors import LocalProtocolError
 from p2pclue.engine.peer import Choice, Peer, Stage, Status
 from p2pclue.engine.transcript import parse
 from p2pclue.net.api import Ended, Engine, Progress, SessionEvent, Waiting, YourChoice
+from p2pclue.net.store import StoreError, TranscriptFile
 from p2pclue.rules.state import GameState
 from p2pclue.rules.variants import Rules
 
@@ -113,6 +114,9 @@ class LocalSession:
         self._running = False
         self._progress_at = -1
         self.transcript_path: Path | None = None
+        """Where the transcript is written as the game goes (set when ``run`` starts)."""
+        self._store: TranscriptFile | None = None
+        self._store_error = ""
 
     # ---- the Session contract ---------------------------------------------------------
 
@@ -146,6 +150,7 @@ class LocalSession:
     async def run(self) -> None:
         """Deliver frames and let the bots play until the local peer stops."""
         self._running = True
+        self._open_store()
         try:
             self._progress(0)
             for s, peer in enumerate(self._peers):
@@ -220,7 +225,8 @@ class LocalSession:
         i = len(me.entries) if index is None else index
         if me.rules_state is not None or me.status is not Status.RUNNING or i <= self._progress_at:
             return
-        if i >= len(DEAL_STAGES) * n:
+        stages = len(DEAL_STAGES) if self.config.rules.weapons_random else len(DEAL_STAGES) - 1
+        if i >= stages * n:
             return
         self._progress_at = i
         self.events.put_nowait(Progress(DEAL_STAGES[i // n].value, i % n, i % n + 1, n))
@@ -271,33 +277,56 @@ class LocalSession:
             for event in events:
                 await self._engine(partial(bot.feed, event))
         if seat == self.seat:
+            self._append_entries()
             for event in events:
                 self.events.put_nowait(Engine(event))
+
+    def _open_store(self) -> None:
+        """Create the transcript file before the first message, so nothing is ever lost."""
+        try:
+            path = self.transcript_path or self._new_path()
+            self._store = TranscriptFile.create(path, self.config)
+            self.transcript_path = path
+        except (OSError, StoreError) as exc:
+            self._store_error = f"the transcript cannot be saved: {exc}"
+
+    def _append_entries(self) -> None:
+        store = self._store
+        if store is None or not store.is_open:
+            return
+        try:
+            while store.entries < len(self.me.entries):
+                store.append(self.me.entries[store.entries])
+        except StoreError as exc:
+            self._store_error = f"the transcript could not be written: {exc}"
+            self._store = None
 
     async def _finish(self) -> None:
         me = self.me
         if me.status is Status.RUNNING:
             me.abandon()
-        raw = me.transcript().to_bytes()
+        transcript = me.transcript()
+        raw = transcript.to_bytes()
+        self._append_entries()
         path: Path | None = None
-        ok: bool | None = None
-        message = ""
-        try:
-            path = self._save(raw)
-            self.transcript_path = path
-        except OSError as exc:
-            message = f"the transcript could not be saved: {exc.strerror or exc}"
+        if self._store is not None:
+            try:
+                self._store.close(transcript.footer)
+                path = self._store.path
+            except StoreError as exc:
+                self._store_error = f"the transcript could not be finished: {exc}"
         verdict = await self._engine(lambda: audit(parse(raw), raw))
         ok = verdict.valid
-        if not message:
-            message = ("audit: valid, every signature, proof and rule checked" if ok else
-                       f"audit: INVALID: {verdict.violation}")
+        message = ("audit: valid, every signature, proof and rule checked" if ok else
+                   f"audit: INVALID: {verdict.violation}")
+        if self._store_error:
+            message = f"{self._store_error}; {message}"
         status = {Status.COMPLETE: "complete", Status.HALTED: "halted"}.get(
             me.status, "abandoned")
         self.events.put_nowait(Ended(status, path, ok, message))
         self._worker.shutdown(wait=False)
 
-    def _save(self, raw: bytes) -> Path:
+    def _new_path(self) -> Path:
         folder = self.transcript_dir if self.transcript_dir is not None else default_dir()
         folder.mkdir(parents=True, exist_ok=True)
         stamp = time.strftime("%Y%m%d-%H%M%S")
@@ -306,9 +335,6 @@ class LocalSession:
         while path.exists():
             n += 1
             path = folder / f"local-{stamp}-seed{self.seed}-{n}.p2pclue"
-        tmp = path.with_suffix(".tmp")
-        tmp.write_bytes(raw)
-        os.replace(tmp, path)
         return path
 
 
