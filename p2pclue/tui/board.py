@@ -168,25 +168,34 @@ def _join(items: list[tuple[str, str]]) -> list[tuple[str, str]]:
 
 def _spread(out: dict[tuple[int, int], _Label], line: int, col: int, length: int,
             parts: list[tuple[str, str]], base: str) -> None:
-    """Lay styled text over ``length`` cells (two characters each), centred, clipped."""
-    chars: list[tuple[str, str]] = []
+    """Lay styled text over ``length`` cells (two columns each), centred, clipped.
+
+    Widths are measured per character (a wide character takes both columns of a
+    cell and never straddles two cells).
+    """
+    width = length * CELL
+    columns: list[tuple[str, str]] = []  # one entry per terminal column; "" continues a wide one
     for text, style in parts:
         for ch in text:
-            chars.append((ch, style or base))
-    width = length * CELL
-    while chars and chars[-1][0] == " ":
-        chars.pop()
-    chars = chars[:width]
-    pad = (width - len(chars)) // 2
-    chars = [(" ", base)] * pad + chars + [(" ", base)] * (width - pad - len(chars))
+            w = get_cwidth(ch)
+            if w == 2 and len(columns) % 2 == 1:
+                columns.append((" ", style or base))
+            columns.append((ch, style or base))
+            if w == 2:
+                columns.append(("", style or base))
+    while columns and columns[-1][0] == " ":
+        columns.pop()
+    columns = columns[:width]
+    if columns and columns[-1][0] != "" and get_cwidth(columns[-1][0]) == 2:
+        columns[-1] = (" ", base)
+    pad = (width - len(columns)) // 2
+    if any(ch == "" for ch, _ in columns):
+        pad -= pad % 2  # keep wide characters on cell boundaries
+    columns = [(" ", base)] * pad + columns + [(" ", base)] * (width - pad - len(columns))
     for i in range(length):
-        a, b = chars[2 * i], chars[2 * i + 1]
-        style = a[1]
-        text = a[0] + b[0]
-        if a[1] != b[1]:
-            # two styles in one cell: keep the text, take the more specific style
-            style = a[1] if a[0] != " " else b[1]
-        out[(line, col + i)] = _Label(text, style)
+        a, b = columns[2 * i], columns[2 * i + 1]
+        style = a[1] if a[0] not in (" ", "") or a[1] == b[1] else b[1]
+        out[(line, col + i)] = _Label(a[0] + b[0], style)
 
 
 def _passage_cell(board: Board, room: int, tall: bool,

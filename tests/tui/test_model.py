@@ -213,3 +213,16 @@ def test_keys_through_the_real_app_drive_the_model(tmp_path: Path) -> None:
         assert list(tmp_path.glob("*.p2pclue")), "leaving still saves the transcript"
 
     asyncio.run(play())
+
+
+def test_widths_are_measured_in_cells_not_characters() -> None:
+    from p2pclue.tui.board import _Label, _spread
+    from p2pclue.tui.text import fit, pad, wrap
+
+    assert pad("주방", 6) == "주방  "
+    assert fit("주방 부엌", 5) == "주방…"
+    assert all(len(line.encode()) and sum(2 if ord(c) > 0x1100 else 1 for c in line) <= 8
+               for line in wrap("주방 부엌 서재 식당 무도회장", 8))
+    cells: dict[tuple[int, int], _Label] = {}
+    _spread(cells, 0, 0, 4, [("a주방", "x")], "b")
+    assert [cells[(0, i)].text for i in range(4)] == ["a ", "주", "방", "  "]
