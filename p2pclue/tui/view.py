@@ -454,7 +454,7 @@ def rules_summary(rules: Rules) -> list[str]:
 def help_text(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     keys = [
         ("r", "roll the dice"), ("p", "take the secret passage"),
-        ("arrows / room initial / mouse", "pick a destination after a roll; Enter goes"),
+        ("arrows, initial", "pick a destination after a roll (or click it); Enter goes"),
         ("e", "end the turn (after a roll: stay where you are)"),
         ("s", "suggest (in a room)"), ("a", "accuse (asks to confirm)"),
         ("h", "hint: the most informative suggestion in your room"),
@@ -462,8 +462,10 @@ def help_text(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
         ("? or F1", "this help"), ("q", "leave (asks first)"),
     ]
     lines: list[tuple[str, str]] = [("class:title", "Keys")]
+    key_w = 16 if width < 100 else 30
     for k, what in keys:
-        lines.append(("", f"  {pad(k, 30)} {what}"))
+        for i, ln in enumerate(wrap(what, width - key_w - 3)):
+            lines.append(("", f"  {pad(k if i == 0 else '', key_w)} {ln}"))
     lines.append(("", ""))
     lines.append(("class:title", "Rules in short"))
     for para in rules_summary(model.config.rules):
