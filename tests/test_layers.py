@@ -15,6 +15,8 @@ ALLOWED_EXTRA = {("deduce", "bots"), ("bots", "deduce")}
 IO_MODULES = {"socket", "time", "asyncio", "select", "threading", "prompt_toolkit", "zeroconf",
               "datetime"}
 PURE = {"rules", "crypto", "engine", "deduce", "bots"}
+NO_SOCKETS = {"socket", "select", "selectors", "zeroconf", "ssl", "http", "urllib"}
+"""What the terminal UI must never touch: it drives a session, the session owns the links."""
 
 
 def imports(path: Path) -> set[str]:
@@ -60,3 +62,18 @@ SANS_IO_NET = ["framing.py", "pairing.py"]
 def test_net_protocol_cores_are_sans_io(name: str) -> None:
     bad = {n for n in imports(PACKAGE / "net" / name) if n.split(".")[0] in IO_MODULES}
     assert not bad, f"net/{name} imports {sorted(bad)}"
+
+
+@pytest.mark.parametrize("path", [f for layer, f in layer_files() if layer == "tui"],
+                         ids=lambda x: str(x))
+def test_tui_uses_prompt_toolkit_never_sockets(path: Path) -> None:
+    """tui/ may use prompt_toolkit, asyncio and clocks; links belong to net/."""
+    bad = {name for name in imports(path) if name.split(".")[0] in NO_SOCKETS}
+    assert not bad, f"{path} imports {sorted(bad)}"
+    net = {name for name in imports(path) if name.startswith("p2pclue.net.")
+           and name not in ("p2pclue.net.api", "p2pclue.net.local")}
+    assert not net, f"{path} reaches into the network runner: {sorted(net)}"
+
+
+def test_tui_layer_is_checked() -> None:
+    assert [f for layer, f in layer_files() if layer == "tui"], "tui/ has modules to check"
