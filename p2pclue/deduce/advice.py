@@ -52,9 +52,10 @@ class Advisor:
         cat = self.notepad.table.deck[k]
         return _entropy([posterior if c == card else self.envelope[c] * scale for c in cat])
 
-    def gain(self, triple: Triple) -> float:
-        """Expected envelope entropy removed by suggesting ``triple`` (bits, >= 0)."""
-        outcomes: dict[tuple[int, int], list[float]] = {}  # (refuter, card) -> [w, env w...]
+    def outcomes(self, triple: Triple) -> dict[tuple[int, int], list[float]]:
+        """Each answer (refuter or -1, card shown or -1) to ``triple``: its weight, then
+        the weight of the deals in it that put each named card in the envelope."""
+        outcomes: dict[tuple[int, int], list[float]] = {}
         order = self.order
         for combo in product(*(self.places[c] for c in triple)):
             p = combo[0][1] * combo[1][1] * combo[2][1]
@@ -72,14 +73,26 @@ class Advisor:
                 for k in range(3):
                     if owners[k] == ENVELOPE:
                         acc[k + 1] += share
-        total = sum(acc[0] for acc in outcomes.values())
+        return outcomes
+
+    def gain(self, triple: Triple, odds_from: Advisor | None = None) -> float:
+        """Expected envelope entropy removed by suggesting ``triple`` (bits, >= 0).
+
+        ``odds_from`` weighs the answers by another advisor's odds (a what-if notepad
+        that assumes more than this one knows) while the entropy stays this one's:
+        what the answer would *prove*, weighted by how likely the model finds it.
+        """
+        outcomes = self.outcomes(triple)
+        weights = outcomes if odds_from is None else odds_from.outcomes(triple)
+        total = sum(acc[0] for acc in weights.values())
         if total <= 0:
             return 0.0
         before = sum(self.category_entropy)
         after = 0.0
-        for acc in outcomes.values():
-            w = acc[0] / total
-            if w <= 0:
+        for key, weight in weights.items():
+            acc = outcomes.get(key)
+            w = weight[0] / total
+            if w <= 0 or acc is None or acc[0] <= 0:
                 continue
             after += w * sum(
                 self._category_entropy_after(k, triple[k], acc[k + 1] / acc[0])
