@@ -11,7 +11,7 @@ into the room gives its player a free suggestion (R22).
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from p2pclue.deduce import Notepad, Triple
 from p2pclue.deduce.advice import Advisor
@@ -29,24 +29,31 @@ class Advice:
 
     known: Advisor
     what_if: Advisor | None = None
+    _gains: dict[tuple[Triple, bool], float] = field(default_factory=dict, repr=False)
 
     @classmethod
     def of(cls, known: Notepad, what_if: Notepad | None = None) -> Advice:
         return cls(Advisor(known), Advisor(what_if) if what_if is not None else None)
 
     def gain(self, triple: Triple, model: bool = True) -> float:
-        return self.known.gain(triple, self.what_if if model else None)
+        """Expected bits the notepad gains (answers weighed by the model if ``model``)."""
+        key = (triple, model and self.what_if is not None)
+        if key not in self._gains:
+            self._gains[key] = self.known.gain(triple, self.what_if if key[1] else None)
+        return self._gains[key]
 
     def best_in_room(self, room: int, rivals: Collection[int] = (),
                      suspects: Sequence[int] | None = None,
-                     weapons: Sequence[int] | None = None) -> tuple[float, Triple]:
+                     weapons: Sequence[int] | None = None, *, fallback: bool = True,
+                     ) -> tuple[float, Triple]:
         """The best (worth, triple) in ``room``; ties go to lower card indices.
 
         If the model finds nothing worth asking (it may be sure of what is not yet
-        proven, or wrong), the plain odds of the notepad decide.
+        proven, or wrong), the plain odds of the notepad decide (unless ``fallback``
+        is False: then the caller decides, e.g. once for all rooms).
         """
         best = self._best(room, rivals, suspects, weapons, model=True)
-        if self.what_if is not None and best[0] < MODEL_FLOOR:
+        if fallback and self.what_if is not None and best[0] < MODEL_FLOOR:
             best = self._best(room, rivals, suspects, weapons, model=False)
         return best
 
@@ -62,10 +69,11 @@ class Advice:
                     best = (g, (s, w, room))
         return best
 
-    def shortlist(self, category: int) -> list[int]:
-        """Cards of a category worth naming when scoring every room at once."""
-        source = self.what_if if self.what_if is not None else self.known
-        return list(dict.fromkeys(source.shortlist(category) + self.known.shortlist(category)))
+    def shortlist(self, category: int, model: bool = True) -> list[int]:
+        """Cards of a category worth naming when scoring every room at once (a few of
+        the most uncertain, and one of mine to block with)."""
+        source = self.what_if if model and self.what_if is not None else self.known
+        return source.shortlist(category, 2)
 
 
 def rivals_away(state: GameState, me: int, room: int) -> frozenset[int]:

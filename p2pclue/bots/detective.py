@@ -28,7 +28,7 @@ from p2pclue.bots import (
     RollIntent,
     SuggestionAnswered,
 )
-from p2pclue.bots.choose import Advice, rivals_away
+from p2pclue.bots.choose import MODEL_FLOOR, Advice, rivals_away
 from p2pclue.bots.model import SuggestionModel
 from p2pclue.bots.plan import DISCOUNT, Planner, steps_from
 from p2pclue.deduce import (
@@ -123,9 +123,9 @@ class DetectiveBot:
             n = state.n_players
             leftovers = 21 - 3 - sum(state.hand_sizes)
             names = [CARDS[s].name.split()[-1] for s in state.seats]
-            self.notepad = Notepad(self.seat, n, state.hand_sizes, leftovers, seat_names=names)
             pending, self._pending = self._pending, []
-            self._learn(pending)
+            self.notepad = Notepad(self.seat, n, state.hand_sizes, leftovers, seat_names=names,
+                                   facts=pending)
         return self.notepad
 
     def _missed(self) -> bool:
@@ -218,15 +218,17 @@ class DetectiveBot:
         """What the best suggestion in each room is worth now (cached until news)."""
         if self._values is None:
             advice = self.advice()
-            if advice is None:
-                self._values = {r.index: 0.0 for r in ROOMS}
-            else:
-                suspects, weapons = advice.shortlist(0), advice.shortlist(1)
+            self._values = {r.index: 0.0 for r in ROOMS}
+            if advice is not None:
+                for model in (True, False) if advice.what_if is not None else (False,):
+                    suspects, weapons = advice.shortlist(0, model), advice.shortlist(1, model)
+                    self._values = {r.index: advice.best_in_room(
+                        r.index, (), suspects, weapons, fallback=False)[0] for r in ROOMS}
+                    if max(self._values.values()) >= MODEL_FLOOR:
+                        break
                 envelope = advice.known.envelope
-                self._values = {
-                    r.index: advice.best_in_room(r.index, (), suspects, weapons)[0]
-                    + ROOM_BONUS * _binary_entropy(envelope[r.index])
-                    for r in ROOMS}
+                self._values = {r: v + ROOM_BONUS * _binary_entropy(envelope[r])
+                                for r, v in self._values.items()}
         return self._values
 
     def _here(self, state: GameState) -> Position | None:

@@ -12,6 +12,7 @@ what was observed, is dropped from the model for the rest of the game.
 from __future__ import annotations
 
 from p2pclue.deduce import Fact, Lacks, Mark, Notepad
+from p2pclue.deduce.notepad import consistent
 
 
 class SuggestionModel:
@@ -41,18 +42,22 @@ class SuggestionModel:
                 if seat not in self.distrusted and seat not in skip for f in lacks]
 
     def notepad(self, known: Notepad) -> Notepad:
-        """``known`` plus the assumptions of every seat still trusted (``known`` if none)."""
+        """``known`` plus the assumptions of every seat still trusted (``known`` if none).
+
+        Consistency is tested before a notepad is built: building one on clashing
+        facts would also search for the smallest explanation, which is slow.
+        """
         self._check(known)
-        facts = self._facts()
-        if not facts or known.contradiction is not None:
+        if known.contradiction is not None:
             return known
-        what_if = known.extend(facts)
-        if what_if.contradiction is None:
-            return what_if
-        for seat in sorted(s for s in self.assumed if s not in self.distrusted):
-            trial = known.extend(self._facts(frozenset((seat,))))
-            if trial.contradiction is None:
-                self.distrusted.add(seat)
-                return trial
+        table, me = known.table, known.me
+        for skip in (frozenset(), *(frozenset((seat,)) for seat in sorted(self.assumed)
+                                    if seat not in self.distrusted)):
+            facts = self._facts(skip)
+            if not facts:
+                return known
+            if consistent(table, me, known.facts + tuple(facts)):
+                self.distrusted.update(skip)
+                return known.extend(facts)
         self.distrusted.update(self.assumed)
         return known
