@@ -19,6 +19,8 @@ from p2pclue.rules.state import GameState
 
 SUMMON_COST = 0.3
 """Share of a suggestion's worth lost by pulling a rival's token into the room (R22)."""
+SHORTLIST = 1
+"""Most uncertain cards per category tried when scoring every room (plus one of mine)."""
 MODEL_FLOOR = 0.05
 """Below this best worth (bits) the model has nothing left to ask: the plain odds decide."""
 
@@ -73,7 +75,7 @@ class Advice:
         """Cards of a category worth naming when scoring every room at once (a few of
         the most uncertain, and one of mine to block with)."""
         source = self.what_if if model and self.what_if is not None else self.known
-        return source.shortlist(category, 2)
+        return source.shortlist(category, SHORTLIST)
 
 
 def rivals_away(state: GameState, me: int, room: int) -> frozenset[int]:
