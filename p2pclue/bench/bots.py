@@ -41,7 +41,7 @@ from p2pclue.rules.variants import preset
 WIN_GOAL = 0.90
 DECISION_GOAL_MS = 100.0
 GAMES = 240
-QUICK_GAMES = 12
+QUICK_GAMES = 6
 SEED_BASE: dict[str, int] = {
     "hard_vs_random_3p": 0, "hard_vs_medium_3p": 10_000, "medium_vs_easy_3p": 20_000,
     "mixed_4p": 30_000, "mixed_6p": 40_000,
