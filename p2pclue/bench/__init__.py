@@ -15,7 +15,7 @@ Section = Callable[[Emit, bool], dict[str, Any]]
 
 
 def _sections() -> dict[str, Section]:
-    from p2pclue.bench import cheats, crypto, deduce, game, link, rules
+    from p2pclue.bench import bots, cheats, crypto, deduce, game, link, rules
 
     return {
         "rules": rules.section,
@@ -25,10 +25,11 @@ def _sections() -> dict[str, Section]:
         "deduce": deduce.section,
         "link": link.section,
         "cheats": cheats.section,
+        "bots": bots.section,
     }
 
 
 SECTIONS: dict[str, Section] = _sections()
-ON_REQUEST = frozenset({"cheats"})
+ON_REQUEST = frozenset({"cheats", "bots"})
 """Sections too long for a plain ``p2pclue bench`` (the cheat sweep plays ~700 games): they
 run only when named with ``--only``."""

@@ -2,17 +2,21 @@
 
 It knows only what its seat observes (its hand, the public answers, the cards
 shown to it, wrong accusations), turned into notepad facts. It accuses only
-when the notepad proves the envelope; it suggests the triple with the largest
-expected drop in envelope entropy; it moves toward the room where the best
-suggestion is worth most, discounted by how many turns away it is; and when it
-must refute it shows the card that reveals least to the suggester.
+when that notepad proves the envelope. To choose *what to ask* and *where to
+go* it may also use a model of how the others suggest (``model``): those
+assumptions sharpen its odds, never its certainty. It suggests the triple with
+the largest expected drop in envelope entropy, moves with a two-turn lookahead
+(``plan``: passages, rooms that lead to rooms, staying put), and when it must
+refute it shows the card that reveals least to the suggester.
+
+The same class plays every level: ``Style`` says how much of this it does.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from functools import cache
+from dataclasses import dataclass
 
 from p2pclue.bots import (
     AccusationMade,
@@ -24,9 +28,14 @@ from p2pclue.bots import (
     RollIntent,
     SuggestionAnswered,
 )
+from p2pclue.bots.choose import MODEL_FLOOR, Advice, rivals_away
+from p2pclue.bots.model import SuggestionModel
+from p2pclue.bots.plan import DISCOUNT, Planner, steps_from
 from p2pclue.deduce import (
+    ENVELOPE,
     Fact,
     Leftovers,
+    Mark,
     Notepad,
     OwnHand,
     Passed,
@@ -37,9 +46,8 @@ from p2pclue.deduce import (
     WrongAccusation,
     least_revealing,
 )
-from p2pclue.deduce.advice import Advisor
 from p2pclue.rules.actions import Accuse, CannotRefute, EndTurn, Move, Refute, Suggest, TakePassage
-from p2pclue.rules.board import Square, classic_board
+from p2pclue.rules.board import classic_board
 from p2pclue.rules.cards import CARDS, ROOMS
 from p2pclue.rules.game import (
     can_accuse,
@@ -52,41 +60,51 @@ from p2pclue.rules.game import (
 from p2pclue.rules.movement import Position
 from p2pclue.rules.state import GameState, Phase
 
-DISCOUNT = 0.4
-"""Value kept per turn of delay before a suggestion can be made."""
 ROOM_BONUS = 1.5
 """Extra worth of a room whose own card is uncertain: only there can it be asked about."""
+"""Below this best gain (bits) the what-if notepad has nothing left to ask: use the real one."""
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """How a bot plays: the levels differ only here.
+
+    ``model``: use the suggestion model for odds. ``lookahead``: plan moves two
+    turns deep (else head for the best room in reach). ``forget``: chance of
+    missing each public fact about others. ``guess_at``: accuse when the most
+    likely envelope has at least this probability (None: only when certain).
+    ``careless``: chance of a suggestion chosen without thinking (unseen cards).
+    """
+
+    model: bool = True
+    lookahead: bool = True
+    forget: float = 0.0
+    guess_at: float | None = None
+    careless: float = 0.0
+
+
+HARD = Style()
 
 
 def _binary_entropy(p: float) -> float:
     return 0.0 if p <= 0 or p >= 1 else -(p * math.log2(p) + (1 - p) * math.log2(1 - p))
 
 
-@cache
-def _roll_odds(two_dice: bool) -> dict[int, float]:
-    faces = range(1, 7)
-    totals = [a + b for a in faces for b in faces] if two_dice else list(faces)
-    return {t: totals.count(t) / len(totals) for t in sorted(set(totals))}
-
-
-def _turns_away(steps: int, mean_roll: float) -> int:
-    """Turns the dice need on average to cover ``steps`` (0 for a passage)."""
-    return 0 if steps == 0 else max(1, math.ceil(steps / mean_roll))
-
-
 class DetectiveBot:
-    """The ``detective`` bot; construct as ``DetectiveBot(seat, rng)``."""
+    """The ``detective`` bot; construct as ``DetectiveBot(seat, rng)`` (``style`` for levels)."""
 
-    def __init__(self, seat: int, rng: random.Random) -> None:
+    def __init__(self, seat: int, rng: random.Random, style: Style = HARD) -> None:
         self.seat = seat
         self.rng = rng
+        self.style = style
         self.hand: tuple[int, ...] = ()
         self.notepad: Notepad | None = None
+        self.model = SuggestionModel(seat)
         self._pending: list[Fact] = []
         self._turn = 0
         self._my_last: Triple | None = None
         self._shown_by_me: int | None = None
-        self._advisor: Advisor | None = None
+        self._advice: Advice | None = None
         self._values: dict[int, float] | None = None
 
     # --- knowledge ---------------------------------------------------------------------
@@ -97,7 +115,7 @@ class DetectiveBot:
         new = self.notepad.extend(facts)
         if new.contradiction is None:  # a lie cannot come through the protocol; keep sane
             self.notepad = new
-            self._advisor = None
+            self._advice = None
             self._values = None
 
     def _ensure_notepad(self, state: GameState) -> Notepad:
@@ -105,10 +123,13 @@ class DetectiveBot:
             n = state.n_players
             leftovers = 21 - 3 - sum(state.hand_sizes)
             names = [CARDS[s].name.split()[-1] for s in state.seats]
-            self.notepad = Notepad(self.seat, n, state.hand_sizes, leftovers, seat_names=names)
             pending, self._pending = self._pending, []
-            self._learn(pending)
+            self.notepad = Notepad(self.seat, n, state.hand_sizes, leftovers, seat_names=names,
+                                   facts=pending)
         return self.notepad
+
+    def _missed(self) -> bool:
+        return self.style.forget > 0 and self.rng.random() < self.style.forget
 
     def observe(self, event: Observation) -> None:
         match event:
@@ -120,14 +141,18 @@ class DetectiveBot:
             case SuggestionAnswered(suggester, s, w, r, passed, shower):
                 self._turn += 1
                 triple = (s, w, r)
-                facts: list[Fact] = [Passed(p, triple, self._turn, suggester) for p in passed]
+                mine = suggester == self.seat
+                facts: list[Fact] = [Passed(p, triple, self._turn, suggester) for p in passed
+                                     if mine or not self._missed()]
                 if shower == self.seat and self._shown_by_me is not None:
                     facts.append(ShownByMe(suggester, self._shown_by_me, self._turn, triple))
-                elif shower is not None and shower != self.seat:
+                elif shower is not None and shower != self.seat and (mine or not self._missed()):
                     facts.append(Refuted(shower, suggester, triple, self._turn))
                 self._shown_by_me = None
-                if suggester == self.seat:
+                if mine:
                     self._my_last = triple
+                elif self.style.model:
+                    self.model.saw_suggestion(suggester, s, w, self._turn)
                 self._learn(facts)
             case CardShown(suggester, shower, card) if suggester == self.seat:
                 self._learn([ShownToMe(shower, card, self._turn, self._my_last)])
@@ -136,12 +161,16 @@ class DetectiveBot:
             case _:
                 pass
 
-    def _advice(self) -> Advisor | None:
+    def advice(self) -> Advice | None:
+        """Scores suggestions (with the model's odds if the style uses one); None if the
+        notepad is broken."""
         if self.notepad is None or self.notepad.contradiction is not None:
             return None
-        if self._advisor is None:
-            self._advisor = Advisor(self.notepad)
-        return self._advisor
+        if self._advice is None:
+            what_if = self.model.notepad(self.notepad) if self.style.model else None
+            self._advice = Advice.of(
+                self.notepad, what_if if what_if is not self.notepad else None)
+        return self._advice
 
     # --- decisions ---------------------------------------------------------------------
     def decide(self, state: GameState) -> Decision:
@@ -149,7 +178,7 @@ class DetectiveBot:
         if state.phase is Phase.AWAIT_REFUTATION:
             return self._refute(state, notepad)
         if can_accuse(state) and notepad.contradiction is None:
-            solution = notepad.solution()
+            solution = self._accusation(notepad)
             if solution is not None:
                 return Accuse(self.seat, *solution)
         if state.phase is Phase.AWAIT_TURN_START:
@@ -160,6 +189,17 @@ class DetectiveBot:
             return self._suggest(state)
         return EndTurn(self.seat)
 
+    def _accusation(self, notepad: Notepad) -> Triple | None:
+        solution = notepad.solution()
+        if solution is not None or self.style.guess_at is None:
+            return solution
+        odds = notepad.envelope_probabilities()
+        deck = notepad.table.deck
+        guess = tuple(max(cat, key=lambda c: (odds[c], -c)) for cat in deck)
+        if math.prod(odds[c] for c in guess) >= self.style.guess_at:
+            return (guess[0], guess[1], guess[2])
+        return None
+
     def _refute(self, state: GameState, notepad: Notepad) -> Refute | CannotRefute:
         s = state.pending_suggestion
         if s is None:  # pragma: no cover - the phase guarantees a pending suggestion
@@ -169,22 +209,26 @@ class DetectiveBot:
             return CannotRefute(self.seat)
         card = held[0]
         if len(held) > 1 and notepad.contradiction is None:
-            card = least_revealing(notepad, held, s.suggester)
+            card = (least_revealing(notepad, held, s.suggester) if self.style.model
+                    else self.rng.choice(held))
         self._shown_by_me = card
         return Refute(self.seat, card)
 
     def _room_values(self) -> dict[int, float]:
         """What the best suggestion in each room is worth now (cached until news)."""
         if self._values is None:
-            advisor = self._advice()
-            if advisor is None:
-                self._values = {r.index: 0.0 for r in ROOMS}
-            else:
-                suspects, weapons = advisor.shortlist(0), advisor.shortlist(1)
-                self._values = {
-                    r.index: advisor.best_in_room(r.index, suspects, weapons)[0]
-                    + ROOM_BONUS * _binary_entropy(advisor.envelope[r.index])
-                    for r in ROOMS}
+            advice = self.advice()
+            self._values = {r.index: 0.0 for r in ROOMS}
+            if advice is not None:
+                for model in (True, False) if advice.what_if is not None else (False,):
+                    suspects, weapons = advice.shortlist(0, model), advice.shortlist(1, model)
+                    self._values = {r.index: advice.best_in_room(
+                        r.index, (), suspects, weapons, fallback=False)[0] for r in ROOMS}
+                    if max(self._values.values()) >= MODEL_FLOOR:
+                        break
+                envelope = advice.known.envelope
+                self._values = {r: v + ROOM_BONUS * _binary_entropy(envelope[r])
+                                for r, v in self._values.items()}
         return self._values
 
     def _here(self, state: GameState) -> Position | None:
@@ -193,9 +237,23 @@ class DetectiveBot:
     def _start_turn(self, state: GameState) -> Decision:
         here = self._here(state)
         values = self._room_values()
-        if can_summoned_suggest(state) and isinstance(here, int) and values[here] > 0:
+        if not isinstance(here, int):
+            return RollIntent(self.seat)
+        planner = Planner(values, state.rules)
+        if self.style.lookahead:
+            rooms = planner.room_worth()
+            options = planner.start_options(here, rooms)
+            summoned = rooms[here] if can_summoned_suggest(state) and values[here] > 0 else -1.0
+            passage = options.get("passage", -1.0) if can_take_passage(state) else -1.0
+            best = max(summoned, passage, options["roll"])
+            if summoned >= best and summoned > 0:
+                return self._suggest(state)
+            if passage >= best and passage > 0:
+                return TakePassage(self.seat)
+            return RollIntent(self.seat)
+        if can_summoned_suggest(state) and values[here] > 0:
             return self._suggest(state)
-        if can_take_passage(state) and isinstance(here, int):
+        if can_take_passage(state):
             there = classic_board().passages[here]
             elsewhere = max((v * DISCOUNT for r, v in values.items() if r not in (here, there)),
                             default=0.0)
@@ -210,42 +268,48 @@ class DetectiveBot:
         board = classic_board()
         values = self._room_values()
         here = self._here(state)
+        planner = Planner(values, state.rules)
+        rooms = planner.room_worth() if self.style.lookahead else dict(values)
 
-        rolls = _roll_odds(state.rules.two_dice)
-        exact = state.rules.enter_exact
-        mean_roll = sum(t * p for t, p in rolls.items())
-
-        def worth(square: Square) -> float:
+        def worth(square: tuple[int, int]) -> float:
             room = board.room_at(square)
             if room is not None:
-                return values[room] + 1e-3  # a suggestion now beats one later
-            reach = [(steps, v) for r, v in values.items()
-                     if (steps := board.steps_to_room(square, r)) is not None]
-            later = max((v * DISCOUNT ** _turns_away(steps, mean_roll)
-                         for steps, v in reach), default=0.0)
-            expected = 0.0
-            for roll, p in rolls.items():
-                now = max((v for steps, v in reach
-                           if (steps == roll if exact else steps <= roll)), default=0.0)
-                expected += p * max(now, later)
-            near = min((steps for steps, _ in reach), default=0)
-            return DISCOUNT * expected - 1e-4 * near
+                return rooms[room] + 1e-3  # a suggestion now beats one later
+            if self.style.lookahead:
+                return planner.square_worth(square, rooms)
+            near = min(steps_from(square).values(), default=99)
+            return -1e-3 * near
 
         scored = sorted(options, key=lambda sq: (-worth(sq), sq))
-        if may_stay(state) and isinstance(here, int) and worth(scored[0]) <= 0:
-            return EndTurn(self.seat)
+        if may_stay(state) and isinstance(here, int):
+            stay = planner.staying_worth(here) if self.style.lookahead else 0.0
+            if worth(scored[0]) <= stay:
+                return EndTurn(self.seat)
         return Move(self.seat, options[scored[0]])
+
+    def _careless_suggestion(self) -> Suggest:
+        """What a hurried person asks: two cards not yet crossed off, picked at random."""
+        notepad = self.notepad
+        picks: list[int] = []
+        for cat in (range(6), range(6, 12)):
+            open_cards = [c for c in cat if c not in self.hand and (
+                notepad is None or notepad.contradiction is not None
+                or notepad.cell(c, ENVELOPE) is not Mark.NO)]
+            picks.append(self.rng.choice(open_cards or list(cat)))
+        return Suggest(self.seat, picks[0], picks[1])
 
     def _suggest(self, state: GameState) -> Decision:
         """The most informative suggestion here; none at all if it would teach nothing
         (it would only pull a token and hand its owner a free suggestion, R22)."""
         room = self._here(state)
-        advisor = self._advice()
         if not isinstance(room, int):  # pragma: no cover - can_suggest implies a room
             return EndTurn(self.seat)
-        if advisor is None:
+        if self.style.careless > 0 and self.rng.random() < self.style.careless:
+            return self._careless_suggestion()
+        advice = self.advice()
+        if advice is None:
             return Suggest(self.seat, self.rng.randrange(6), 6 + self.rng.randrange(6))
-        gain, (s, w, _) = advisor.best_in_room(room)
+        gain, (s, w, _) = advice.best_in_room(room, rivals_away(state, self.seat, room))
         if gain <= 0:
             return RollIntent(self.seat) if state.phase is Phase.AWAIT_TURN_START else EndTurn(
                 self.seat)

@@ -8,6 +8,7 @@ Pure code (no I/O, clocks or randomness). Build a ``Notepad`` for one seat,
 from p2pclue.deduce.exposure import exposure, least_revealing, view_of
 from p2pclue.deduce.facts import (
     Fact,
+    Lacks,
     Leftovers,
     OwnHand,
     Passed,
@@ -43,6 +44,7 @@ __all__ = [
     "DeductionError",
     "Fact",
     "IncompleteDeductionError",
+    "Lacks",
     "Leftovers",
     "Mark",
     "Notepad",

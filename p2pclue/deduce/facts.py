@@ -79,7 +79,22 @@ class ShownByMe:
     triple: Triple | None = None
 
 
-Fact = OwnHand | Leftovers | ShownToMe | Refuted | Passed | WrongAccusation | ShownByMe
+@dataclass(frozen=True, slots=True)
+class Lacks:
+    """An assumption, not an observation: ``seat`` holds none of ``cards``.
+
+    Only what-if notepads use it (a bot's model of how others play, such as "a
+    random bot never names a card it holds"); a notepad that decides an
+    accusation must never be given one, since nothing guarantees it.
+    """
+
+    seat: int
+    cards: tuple[int, ...]
+    turn: int | None = None
+
+
+Fact = (OwnHand | Leftovers | ShownToMe | Refuted | Passed | WrongAccusation | ShownByMe
+        | Lacks)
 
 
 def card_name(index: int) -> str:
@@ -120,3 +135,5 @@ def describe(fact: Fact, names: Sequence[str], me: int) -> str:
             return f"{who(seat)} accused wrongly{_when(turn)} {_triple(triple)}"
         case ShownByMe(to, card, turn, _):
             return f"you showed {card_name(card)} to {who(to)}{_when(turn)}"
+        case Lacks(seat, cards, turn):
+            return f"assumed{_when(turn)}: {who(seat)} holds none of {_list(cards)}"

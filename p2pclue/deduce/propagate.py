@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from p2pclue.deduce.facts import (
     Fact,
+    Lacks,
     Leftovers,
     OwnHand,
     Passed,
@@ -103,6 +104,9 @@ def compile_facts(table: Table, me: int, facts: tuple[Fact, ...], grid: Grid) ->
                 grid.set(card, me, YES, why)
             case Passed(seat, triple, _, _):
                 for c in triple:
+                    grid.set(c, seat, NO, why)
+            case Lacks(seat, cards, _):
+                for c in cards:
                     grid.set(c, seat, NO, why)
             case Refuted(refuter, _, triple, _):
                 clauses.append(Clause(triple, frozenset((refuter,)), fact))

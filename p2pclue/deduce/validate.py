@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from p2pclue.deduce.facts import (
     Fact,
+    Lacks,
     Leftovers,
     OwnHand,
     Passed,
@@ -91,6 +92,9 @@ def check_fact(table: Table, me: int, fact: Fact) -> None:
         case WrongAccusation(seat, triple, _):
             table.check_seat(seat, "seat")
             _triple(table, triple)
+        case Lacks(seat, cards, _):
+            table.check_seat(seat, "seat")
+            _cards(table, cards, len(cards), "an assumption")
         case _:
             raise NotepadUsageError(f"not a notepad fact: {fact!r}")
 
