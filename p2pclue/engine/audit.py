@@ -57,6 +57,8 @@ class Verdict:
     """"won", "nobody", "abandoned" (valid but unfinished), "halted" (a seat is to blame)
     or "invalid" (the file itself is broken: nobody can be blamed)."""
     winner: int | None
+    """Who won: of a valid game, or of a halted one whose chained entries had already decided
+    it before the blamed message (a blame costs the culprit, never the winner)."""
     blamed: int | None
     violation: Violation | None
     players: list[dict[str, Any]]
@@ -118,6 +120,7 @@ def audit(transcript: Transcript, raw_bytes: bytes | None = None) -> Verdict:
                                   f"entry {i} is not part of this game's chain: {reason}", None)
             break
     notes: list[str] = []
+    decided = observer.rules_state  # what the chained entries alone decided (states are values)
     footer = transcript.footer
     if violation is None and footer.entries != len(transcript.entries):
         violation = Violation(len(transcript.entries), None, "footer",
@@ -131,11 +134,20 @@ def audit(transcript: Transcript, raw_bytes: bytes | None = None) -> Verdict:
     # does it too) looks exactly the same, so applying it would let a truncation, which
     # nobody signs, eliminate an honest right accuser and even crown another seat (R29).
     state = observer.rules_state
+    winner = state.winner if state is not None and violation is None else None
+    if violation is not None and violation.culprit is not None and decided is not None \
+            and decided.result is not None:
+        # A message blamed after the game was decided (a bad reveal, a late second version)
+        # costs its sender, not the winner: the result stands, as when the reveal is withheld.
+        winner = decided.winner
+        notes.append(f"the game was decided before the blamed message ({decided.result}"
+                     + (f", seat {decided.winner} won" if decided.winner is not None else "")
+                     + "): the blame does not undo it")
     digest = hashlib.sha256(raw_bytes if raw_bytes is not None else transcript.to_bytes())
     verdict = Verdict(
         valid=violation is None,
         result=_result(state, violation),
-        winner=state.winner if state is not None and violation is None else None,
+        winner=winner,
         blamed=violation.culprit if violation is not None else None,
         violation=violation,
         players=[{"seat": i, "name": p.name, "suspect": p.suspect}
