@@ -17,7 +17,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from p2pclue.engine.wire import MAX_FRAME_BYTES
 from p2pclue.net import links
 from p2pclue.net.framing import FrameDecoder
-from p2pclue.net.links import Refused, dial
+from p2pclue.net.links import LinkError, Refused, dial
 from p2pclue.net.pairing import Handshake, PairingError, Role, identity_statement
 from tests.net.test_links import HOST, TABLE, Impostor, Table, impostor_dials, run, with_table
 
@@ -96,3 +96,31 @@ def test_a_dialler_refuses_a_table_with_a_weak_identity_key(code: str | None) ->
         assert not outcome
 
     run(main())
+
+
+# ---- a code that normalises to nothing ---------------------------------------------------
+
+
+@pytest.mark.parametrize("code", [" ", "- -", "\u3000._"])
+def test_a_table_cannot_open_with_a_code_that_is_empty_once_normalised(code: str) -> None:
+    """Before the fix ``listen`` accepted it, then every connection's handshake raised a
+    bare ValueError inside the accept task (a traceback in the log) and leaked a pending
+    slot, so after 32 connections the table refused everyone as full."""
+    async def main() -> None:
+        with pytest.raises(LinkError, match="unusable table code"):
+            await links.listen(HOST, 0, identity=Ed25519PrivateKey.generate(), table_id=TABLE,
+                               code=code, on_link=_never)
+    run(main())
+
+
+async def _never(link: links.Link) -> None:
+    raise AssertionError("no link can come up")
+
+
+@with_table("777000")
+async def test_dialling_with_a_code_that_is_empty_once_normalised_is_a_link_error(
+        table: Table) -> None:
+    with pytest.raises(LinkError, match="unusable table code"):
+        await dial(HOST, table.port, identity=Ed25519PrivateKey.generate(), table_id=TABLE,
+                   code=" - ")
+    assert table.listener is not None and table.listener.dropped == 0
