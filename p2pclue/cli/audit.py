@@ -20,7 +20,7 @@ from p2pclue.engine import events as ev
 from p2pclue.engine.audit import Verdict, audit
 from p2pclue.engine.config import GameConfig
 from p2pclue.engine.errors import TranscriptError
-from p2pclue.engine.transcript import parse
+from p2pclue.engine.transcript import MAX_TRANSCRIPT_BYTES, parse
 from p2pclue.rules.cards import card
 
 EXIT_VALID, EXIT_VIOLATION, EXIT_UNREADABLE = 0, 1, 2
@@ -45,7 +45,12 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     raw: bytes | None = None
     try:
-        raw = args.transcript.read_bytes()
+        with args.transcript.open("rb") as handle:
+            raw = handle.read(MAX_TRANSCRIPT_BYTES + 1)  # an endless file is not held
+        if len(raw) > MAX_TRANSCRIPT_BYTES:
+            raw = None  # not hashed: only its first bytes were read
+            raise TranscriptError(f"over {MAX_TRANSCRIPT_BYTES // 2**20} MiB: larger than "
+                                  "any transcript")
         transcript = parse(raw)
     except OSError as exc:
         return _unreadable(args, f"cannot read {args.transcript}: {exc.strerror or exc}", raw)

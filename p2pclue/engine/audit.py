@@ -9,8 +9,9 @@ engine, makes the same seat fail the same check for the same reason; anything
 else is a false blame).
 
 A transcript that stops inside an accusation check names the seat that withheld
-its step; if that is the accuser, its accusation counts as wrong (see
-docs/protocol.md, "Informed abort").
+its step and whether it is the accuser, whose accusation the table then counts as
+wrong; the result never applies that forfeit, because a transcript cut short at that
+point looks the same (see docs/protocol.md, "Informed abort").
 """
 
 from __future__ import annotations
@@ -30,8 +31,6 @@ from p2pclue.engine.peer import (
 )
 from p2pclue.engine.transcript import Transcript
 from p2pclue.engine.wire import split_frame
-from p2pclue.rules import actions as ra
-from p2pclue.rules import game as rg
 from p2pclue.rules.state import GameState
 
 
@@ -58,6 +57,8 @@ class Verdict:
     """"won", "nobody", "abandoned" (valid but unfinished), "halted" (a seat is to blame)
     or "invalid" (the file itself is broken: nobody can be blamed)."""
     winner: int | None
+    """Who won: of a valid game, or of a halted one whose chained entries had already decided
+    it before the blamed message (a blame costs the culprit, never the winner)."""
     blamed: int | None
     violation: Violation | None
     players: list[dict[str, Any]]
@@ -119,6 +120,7 @@ def audit(transcript: Transcript, raw_bytes: bytes | None = None) -> Verdict:
                                   f"entry {i} is not part of this game's chain: {reason}", None)
             break
     notes: list[str] = []
+    decided = observer.rules_state  # what the chained entries alone decided (states are values)
     footer = transcript.footer
     if violation is None and footer.entries != len(transcript.entries):
         violation = Violation(len(transcript.entries), None, "footer",
@@ -127,14 +129,25 @@ def audit(transcript: Transcript, raw_bytes: bytes | None = None) -> Verdict:
     if violation is None:
         violation = _check_footer(observer, transcript, events, notes)
     withheld = _withheld_pet(observer, notes) if violation is None else None
+    # The forfeit of an accuser that withheld its own step is never applied to the result: a
+    # transcript cut just before that step (anyone holding the file can cut it; a lost packet
+    # does it too) looks exactly the same, so applying it would let a truncation, which
+    # nobody signs, eliminate an honest right accuser and even crown another seat (R29).
     state = observer.rules_state
-    if withheld is not None and withheld["counts_as_wrong"]:
-        state = _forfeit(observer)
+    winner = state.winner if state is not None and violation is None else None
+    if violation is not None and violation.culprit is not None and decided is not None \
+            and decided.result is not None:
+        # A message blamed after the game was decided (a bad reveal, a late second version)
+        # costs its sender, not the winner: the result stands, as when the reveal is withheld.
+        winner = decided.winner
+        notes.append(f"the game was decided before the blamed message ({decided.result}"
+                     + (f", seat {decided.winner} won" if decided.winner is not None else "")
+                     + "): the blame does not undo it")
     digest = hashlib.sha256(raw_bytes if raw_bytes is not None else transcript.to_bytes())
     verdict = Verdict(
         valid=violation is None,
         result=_result(state, violation),
-        winner=state.winner if state is not None and violation is None else None,
+        winner=winner,
         blamed=violation.culprit if violation is not None else None,
         violation=violation,
         players=[{"seat": i, "name": p.name, "suspect": p.suspect}
@@ -233,13 +246,7 @@ def _withheld_pet(observer: Peer, notes: list[str]) -> dict[str, Any] | None:
     own = seat == accuser
     notes.append(
         f"seat {seat} withheld its own step of its accusation check: the accusation counts as "
-        "wrong" if own else
+        "wrong if it really withheld it (one file cannot tell that from a transcript cut "
+        "short, so the audit's result stays that of an abandoned game)" if own else
         f"seat {seat} withheld its step of seat {accuser}'s accusation check")
     return {"seat": seat, "accuser": accuser, "counts_as_wrong": own}
-
-
-def _forfeit(observer: Peer) -> GameState:
-    """The game as it stands once a withheld accusation counts as wrong (R27, R29, R30)."""
-    state = observer.rules_state
-    assert state is not None and observer.accuser is not None
-    return rg.apply(state, ra.AccusationResult(observer.accuser, False))

@@ -36,6 +36,9 @@ from p2pclue.engine.wire import MAX_FRAME_BYTES, is_int, pack, unpack_strict
 MAGIC = b"P2PCLUE\x00"
 MAX_ENTRIES = 200_000
 MAX_META_BYTES = 4 * 1024 * 1024
+MAX_TRANSCRIPT_BYTES = 64 * 1024 * 1024
+"""No transcript is larger (a played game is tens to hundreds of KiB): a reader refuses a
+file over this before holding it, so a huge or endless file (``/dev/zero``) costs nothing."""
 STATUSES = ("complete", "halted", "abandoned")
 
 
@@ -113,6 +116,7 @@ class _Reader:
 
 def parse(data: bytes) -> Transcript:
     """Read a transcript file; ``TranscriptError`` if it is not one."""
+    _check_size(data)
     r = _Reader(data)
     config = _opening(r)
     entries: list[bytes] = []
@@ -145,6 +149,7 @@ def parse_unfinished(data: bytes) -> tuple[GameConfig, list[bytes]]:
     else (magic, version, header, an impossible length) is a ``TranscriptError``.
     The entries are not verified here: ``audit`` or a resuming peer does that.
     """
+    _check_size(data)
     r = _Reader(data)
     config = _opening(r)
     entries: list[bytes] = []
@@ -157,6 +162,12 @@ def parse_unfinished(data: bytes) -> tuple[GameConfig, list[bytes]]:
             break
         entries.append(r.take(n, f"entry {len(entries)}"))
     return config, entries
+
+
+def _check_size(data: bytes) -> None:
+    if len(data) > MAX_TRANSCRIPT_BYTES:
+        raise TranscriptError(f"over {MAX_TRANSCRIPT_BYTES // 2**20} MiB: larger than any "
+                              "transcript")
 
 
 def _check_entry_length(n: int, index: int) -> None:

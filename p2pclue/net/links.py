@@ -45,6 +45,7 @@ from p2pclue.net.pairing import (
     Handshake,
     PairingError,
     Role,
+    normalize_code,
     refusal,
     wire,
 )
@@ -253,6 +254,7 @@ async def dial(
     expect_identity: bytes | None = None,
 ) -> Link:
     """Connect to a table member and pair; raises a ``LinkError`` subclass on failure."""
+    _check_code(code)
     hs = Handshake(Role.DIALER, identity, table_id, code, MAX_FRAME_BYTES)
     decoder = FrameDecoder(MAX_HANDSHAKE_RECORD, min_frame=1)
     try:
@@ -282,6 +284,16 @@ async def dial(
         raise LinkError(f"{host}:{port} answered with another identity key than expected")
     peer = writer.get_extra_info("peername")
     return Link(reader, writer, established, (str(peer[0]), int(peer[1])), decoder, pending)
+
+
+def _check_code(code: str | None) -> None:
+    """A code that normalises to nothing (spaces, dashes) is refused up front: otherwise
+    every connection's handshake would fail on it, and a listener would leak its slot."""
+    if code is not None:
+        try:
+            normalize_code(code)
+        except ValueError as exc:
+            raise LinkError(f"unusable table code: {exc}") from None
 
 
 def _is_loopback(address: str) -> bool:
@@ -453,6 +465,7 @@ async def listen(
     ``max_pending_per_address``: handshakes one address may have in progress; None means
     ``MAX_PENDING_PER_ADDRESS`` except from loopback, 0 means no per-address cap.
     """
+    _check_code(code)
     listener = Listener(identity, table_id, code, on_link, on_refused, handshake_timeout,
                         backoff_base, max_pending, max_pending_per_address)
     try:

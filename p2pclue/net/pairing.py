@@ -50,6 +50,7 @@ from cryptography.hazmat.primitives.serialization import (
 from noise.connection import Keypair, NoiseConnection
 from spake2 import SPAKE2_A, SPAKE2_B
 
+from p2pclue.crypto.group import is_valid_point_bytes
 from p2pclue.net.framing import FrameDecoder, encode_frame
 
 LINK_VERSION = 1
@@ -402,6 +403,10 @@ class Handshake:
             raise PairingError("identity", "wrong proof size")
         self.remote_proof = plain
         remote, signature = plain[:32], plain[32:]
+        if not is_valid_point_bytes(remote):
+            # Under a small-order key one fixed signature verifies every statement: "proving"
+            # it needs no private key, so it is no identity (the engine refuses it as well).
+            raise PairingError("identity", "a weak identity key")
         theirs = Role.LISTENER if self.role is Role.DIALER else Role.DIALER
         statement = identity_statement(theirs, self.table_id, self._handshake_hash())
         try:
