@@ -49,24 +49,37 @@ class FrameDecoder:
 
     def feed(self, data: bytes) -> list[bytes]:
         """Every frame completed by ``data``, in order; raises ``FramingError`` for good."""
+        self.push(data)
+        frames: list[bytes] = []
+        while (frame := self.pop()) is not None:
+            frames.append(frame)
+        return frames
+
+    def push(self, data: bytes) -> None:
+        """Buffer ``data``; ``pop`` then takes frames one at a time, checking each against
+        the cap in force at that moment (a handshake raises the cap once it is done)."""
         if self._broken:
             raise FramingError("the stream already broke the framing rules")
         self._buffer += data
-        frames: list[bytes] = []
-        while True:
-            if self._need is None:
-                if len(self._buffer) < HEADER_BYTES:
-                    return frames
-                length = int.from_bytes(self._buffer[:HEADER_BYTES], "big")
-                if length > self.max_frame or length < self.min_frame:
-                    self._broken = True
-                    self._buffer.clear()
-                    raise FramingError(
-                        f"frame length {length} is outside {self.min_frame}..{self.max_frame}")
-                del self._buffer[:HEADER_BYTES]
-                self._need = length
-            if len(self._buffer) < self._need:
-                return frames
-            frames.append(bytes(self._buffer[: self._need]))
-            del self._buffer[: self._need]
-            self._need = None
+
+    def pop(self) -> bytes | None:
+        """The next complete frame, or None until more bytes arrive."""
+        if self._broken:
+            raise FramingError("the stream already broke the framing rules")
+        if self._need is None:
+            if len(self._buffer) < HEADER_BYTES:
+                return None
+            length = int.from_bytes(self._buffer[:HEADER_BYTES], "big")
+            if length > self.max_frame or length < self.min_frame:
+                self._broken = True
+                self._buffer.clear()
+                raise FramingError(
+                    f"frame length {length} is outside {self.min_frame}..{self.max_frame}")
+            del self._buffer[:HEADER_BYTES]
+            self._need = length
+        if len(self._buffer) < self._need:
+            return None
+        frame = bytes(self._buffer[: self._need])
+        del self._buffer[: self._need]
+        self._need = None
+        return frame

@@ -14,15 +14,20 @@ listener stops new connections and pending handshakes, not the links it handed o
 
 Additions to the agreed API (all optional): ``dial(..., local_host=, expect_identity=)``
 binds the source address and checks who answered; ``listen(..., backoff_base=,
-max_pending=)``; ``Listener.dropped`` counts connections ended for garbage or silence;
-``Link.handshake_hash`` identifies the session; ``Refused`` and ``FrameTooLarge`` are
-further ``LinkError`` subclasses.
+max_pending=, max_pending_per_address=)``; ``Listener.dropped`` counts connections ended
+for garbage or silence; ``Link.handshake_hash`` identifies the session; ``Link.closed``;
+``Refused`` (and its ``Busy``), ``Unreachable`` (also a ``ConnectionError``) and
+``FrameTooLarge`` are further ``LinkError`` subclasses.
+
+Back-off is per address, loopback included: on a machine where several players run, a
+wrong code from one local process also makes the others wait (0.5 s, doubling).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 import time
 from collections import OrderedDict, deque
@@ -47,6 +52,8 @@ from p2pclue.net.pairing import (
 log = logging.getLogger("p2pclue.net.links")
 
 READ_BYTES = 65536
+CLOSE_GRACE = 1.0
+MAX_PENDING_PER_ADDRESS = 4
 MAX_PENDING_HANDSHAKES = 32
 BACKOFF_BASE = 0.5
 BACKOFF_MAX = 30.0
@@ -78,6 +85,15 @@ class Refused(LinkError):
         self.reason = reason
 
 
+class Busy(Refused):
+    """The table turned this connection away for now (``busy``: back-off after failures
+    from this address; ``full``: too many handshakes in progress): retry later."""
+
+
+class Unreachable(LinkError, ConnectionError):
+    """Nothing answered at that address (not open yet, or gone): retrying may help."""
+
+
 class FrameTooLarge(LinkError):
     """A frame to send is over the 256 KiB limit every peer enforces."""
 
@@ -104,8 +120,8 @@ class Link:
         self._frames: deque[bytes] = deque()
         self._send_lock = asyncio.Lock()
         self._closed: str | None = None
-        for rec in pending:
-            self._open(rec)
+        self._backlog = pending
+        """Records that arrived with the end of the handshake, opened by the first recv."""
 
     def __repr__(self) -> str:
         host, port = self.remote_addr
@@ -134,6 +150,10 @@ class Link:
         while not self._frames:
             if self._closed is not None:
                 raise LinkClosed(self._closed)
+            if self._backlog:
+                backlog, self._backlog = self._backlog, []
+                await self._take(backlog)
+                continue
             try:
                 data = await self._reader.read(READ_BYTES)
             except (OSError, RuntimeError) as exc:
@@ -143,15 +163,21 @@ class Link:
                 await self._fail("closed by the other side")
                 continue
             try:
-                for rec in self._decoder.feed(data):
-                    self._open(rec)
-            except (FramingError, PairingError) as exc:
-                self._frames.clear()
+                records = self._decoder.feed(data)
+            except FramingError as exc:
                 await self._fail(f"the other side broke the protocol: {exc}")
+                continue
+            await self._take(records)
         return self._frames.popleft()
 
-    def _open(self, rec: bytes) -> None:
-        self._frames.extend(self._channel.open(rec))
+    async def _take(self, records: list[bytes]) -> None:
+        """Open records in order; frames authenticated before a bad record are still
+        delivered, then the link reports why it closed."""
+        try:
+            for rec in records:
+                self._frames.extend(self._channel.open(rec))
+        except (FramingError, PairingError) as exc:
+            await self._fail(f"the other side broke the protocol: {exc}")
 
     async def _fail(self, why: str) -> None:
         if self._closed is None:
@@ -165,9 +191,13 @@ class Link:
 
 
 async def _close_writer(writer: asyncio.StreamWriter) -> None:
+    """Close, giving unsent bytes a moment; a peer that stopped reading is cut off."""
     writer.close()
-    with contextlib.suppress(OSError, RuntimeError, asyncio.CancelledError):
-        await writer.wait_closed()
+    try:
+        async with asyncio.timeout(CLOSE_GRACE):
+            await writer.wait_closed()
+    except (OSError, RuntimeError, TimeoutError):
+        writer.transport.abort()
 
 
 async def _run_handshake(
@@ -175,15 +205,15 @@ async def _run_handshake(
     decoder: FrameDecoder,
 ) -> tuple[Established, list[bytes]]:
     """Drive ``hs`` to the end; returns the result and records that arrived after it."""
-    for rec in hs.start():
-        writer.write(wire(rec))
+    for first in hs.start():
+        writer.write(wire(first))
     await writer.drain()
     while True:
         data = await reader.read(READ_BYTES)
         if not data:
             raise PairingError("garbage", "connection closed during the handshake")
-        records = decoder.feed(data)
-        for index, rec in enumerate(records):
+        decoder.push(data)
+        while (rec := decoder.pop()) is not None:
             try:
                 out = hs.receive(rec)
             except PairingError:
@@ -196,13 +226,16 @@ async def _run_handshake(
                 writer.write(wire(reply))
             if hs.result is not None:
                 await writer.drain()
-                return hs.result, records[index + 1 :]
+                decoder.max_frame = MAX_RECORD  # what follows are data records
+                return hs.result, decoder.feed(b"")
         await writer.drain()
 
 
 def _link_error(exc: PairingError) -> LinkError:
     if exc.reason == "wrong-code":
         return WrongCode(str(exc))
+    if exc.reason in ("busy", "full"):
+        return Busy(exc.reason, str(exc))
     if exc.reason in REFUSALS:
         return Refused(exc.reason, str(exc))
     return LinkClosed(str(exc))
@@ -222,32 +255,40 @@ async def dial(
     """Connect to a table member and pair; raises a ``LinkError`` subclass on failure."""
     hs = Handshake(Role.DIALER, identity, table_id, code, MAX_FRAME_BYTES)
     decoder = FrameDecoder(MAX_HANDSHAKE_RECORD, min_frame=1)
-    writer: asyncio.StreamWriter | None = None
     try:
         async with asyncio.timeout(timeout):
-            try:
-                reader, writer = await asyncio.open_connection(
-                    host, port, local_addr=None if local_host is None else (local_host, 0))
-            except OSError as exc:
-                raise LinkError(f"cannot reach {host}:{port}: {exc.strerror or exc}") from None
+            reader, writer = await asyncio.open_connection(
+                host, port, local_addr=None if local_host is None else (local_host, 0))
+    except (OSError, TimeoutError) as exc:
+        why = "no answer" if isinstance(exc, TimeoutError) else exc.strerror or str(exc)
+        raise Unreachable(f"cannot reach {host}:{port}: {why}") from None
+    try:
+        async with asyncio.timeout(timeout):
             established, pending = await _run_handshake(reader, writer, hs, decoder)
     except TimeoutError:
-        if writer is not None:
-            await _close_writer(writer)
-        raise HandshakeTimeout(f"{host}:{port} did not finish the handshake in {timeout:g} s") \
-            from None
+        await _close_writer(writer)
+        raise HandshakeTimeout(
+            f"{host}:{port} did not finish the handshake in {timeout:g} s") from None
     except (PairingError, FramingError, OSError, RuntimeError) as exc:
-        assert writer is not None
         await _close_writer(writer)
         if isinstance(exc, PairingError):
             raise _link_error(exc) from None
         raise LinkClosed(f"{host}:{port}: handshake failed ({exc.__class__.__name__})") from None
+    except BaseException:
+        writer.transport.abort()  # cancelled: leave no socket behind
+        raise
     if expect_identity is not None and established.remote_identity != expect_identity:
         await _close_writer(writer)
         raise LinkError(f"{host}:{port} answered with another identity key than expected")
-    decoder.max_frame = MAX_RECORD
     peer = writer.get_extra_info("peername")
     return Link(reader, writer, established, (str(peer[0]), int(peer[1])), decoder, pending)
+
+
+def _is_loopback(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
 
 
 class _Backoff:
@@ -285,6 +326,7 @@ class Listener:
         handshake_timeout: float,
         backoff_base: float,
         max_pending: int,
+        max_pending_per_address: int | None,
     ) -> None:
         self.host = ""
         self.port = 0
@@ -300,7 +342,9 @@ class Listener:
         self._handshake_timeout = handshake_timeout
         self._backoff = _Backoff(backoff_base)
         self._max_pending = max_pending
+        self._max_per_address = max_pending_per_address
         self._pending = 0
+        self._per_address: dict[str, int] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._server: asyncio.Server | None = None
 
@@ -318,13 +362,19 @@ class Listener:
         peer = writer.get_extra_info("peername")
         address = (str(peer[0]), int(peer[1]))
         busy = self._backoff.blocked(address[0], time.monotonic())
-        if busy or self._pending >= self._max_pending:
+        per_address = self._max_per_address
+        if per_address is None:  # every local process shares 127.0.0.1: no cap there
+            per_address = 0 if _is_loopback(address[0]) else MAX_PENDING_PER_ADDRESS
+        crowded = self._pending >= self._max_pending or (
+            per_address > 0 and self._per_address.get(address[0], 0) >= per_address)
+        if busy or crowded:
             self.dropped += 1
             with contextlib.suppress(OSError, RuntimeError):
                 writer.write(wire(refusal("busy" if busy else "full")))
             await _close_writer(writer)
             return
         self._pending += 1
+        self._per_address[address[0]] = self._per_address.get(address[0], 0) + 1
         hs = Handshake(Role.LISTENER, self._identity, self._table_id, self._code, MAX_FRAME_BYTES)
         decoder = FrameDecoder(MAX_HANDSHAKE_RECORD, min_frame=1)
         try:
@@ -332,17 +382,24 @@ class Listener:
                 established, pending = await _run_handshake(reader, writer, hs, decoder)
         except PairingError as exc:
             await _close_writer(writer)
-            self._refused(address[0], exc)
+            self._refused(address[0], exc, hs.expensive)
             return
         except (TimeoutError, FramingError, OSError, RuntimeError) as exc:
             self.dropped += 1
             log.debug("dropped %s: %s", address[0], exc.__class__.__name__)
+            if hs.expensive:  # made this side run public-key work, then gave up
+                self._backoff.failed(address[0], time.monotonic())
             await _close_writer(writer)
             return
+        except BaseException:
+            writer.transport.abort()  # the listener is closing
+            raise
         finally:
             self._pending -= 1
+            left = self._per_address.pop(address[0]) - 1
+            if left:
+                self._per_address[address[0]] = left
         self._backoff.succeeded(address[0])
-        decoder.max_frame = MAX_RECORD
         link = Link(reader, writer, established, address, decoder, pending)
         task = asyncio.current_task()
         if task is not None:
@@ -353,16 +410,18 @@ class Listener:
             log.exception("on_link failed for %r", link)
             await link.close()
 
-    def _refused(self, address: str, exc: PairingError) -> None:
-        if exc.reason in ("wrong-code", "identity"):
-            if exc.reason == "wrong-code":
-                self.failed_attempts += 1
+    def _refused(self, address: str, exc: PairingError, expensive: bool) -> None:
+        guessed = exc.reason in ("wrong-code", "identity") and not exc.by_remote
+        if guessed or expensive:  # a guess, or public-key work for nothing: slow it down
             self._backoff.failed(address, time.monotonic())
-            if self._on_refused is not None:
-                self._on_refused(f"refused {address}: {exc}")
-        else:
+        if not guessed:
             self.dropped += 1
             log.debug("dropped %s: %s", address, exc)
+            return
+        if exc.reason == "wrong-code":
+            self.failed_attempts += 1
+        if self._on_refused is not None:
+            self._on_refused(f"refused {address}: {exc}")
 
     async def close(self) -> None:
         """Stop accepting and abort handshakes in progress; safe to call twice."""
@@ -387,10 +446,15 @@ async def listen(
     handshake_timeout: float = 10.0,
     backoff_base: float = BACKOFF_BASE,
     max_pending: int = MAX_PENDING_HANDSHAKES,
+    max_pending_per_address: int | None = None,
 ) -> Listener:
-    """Listen on ``host:port`` (port 0 picks one: read ``Listener.port``)."""
+    """Listen on ``host:port`` (port 0 picks one: read ``Listener.port``).
+
+    ``max_pending_per_address``: handshakes one address may have in progress; None means
+    ``MAX_PENDING_PER_ADDRESS`` except from loopback, 0 means no per-address cap.
+    """
     listener = Listener(identity, table_id, code, on_link, on_refused, handshake_timeout,
-                        backoff_base, max_pending)
+                        backoff_base, max_pending, max_pending_per_address)
     try:
         server = await asyncio.start_server(listener._accept, host, port, reuse_address=True)
     except OSError as exc:

@@ -20,10 +20,10 @@ The construction, in the order the records flow (dialler D, listener L; docs/pro
    signature over ``"p2pclue/v1/link-identity\\0" || role || len(table id) || table id ||
    handshake hash``. The Noise handshake hash covers the prologue, both ephemeral and both
    static keys and the PSK, so the signature ties the identity key to this very session
-   (Noise's "channel binding", spec section 11.2). This is a deliberate deviation from
-   signing inside the handshake payloads: the hash only exists once the handshake ends,
-   and neither identity is revealed to someone who does not know the code (in XXpsk3 the
-   second message is readable by any initiator).
+   (channel binding, as the Noise specification describes it). This deliberately departs
+   from signing inside the handshake payloads: the hash only exists once the handshake
+   ends, and neither identity is revealed to someone who does not know the code (in
+   XXpsk3 the second message is readable by any initiator).
 
 Everything here is bytes in, bytes out: ``links`` moves the records and keeps the time.
 """
@@ -251,6 +251,11 @@ class Handshake:
         self.outgoing_refusal: bytes | None = None
         """A ``REFUSE`` record to send before closing, when this side refuses."""
         self.result: Established | None = None
+
+    @property
+    def expensive(self) -> bool:
+        """Whether this side has done public-key work for the other (SPAKE2 or Noise)."""
+        return self._spake is not None or self._noise is not None
 
     # ---- driving -------------------------------------------------------------------
 

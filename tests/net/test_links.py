@@ -144,6 +144,28 @@ async def test_code_pairing_proves_both_identities_and_carries_frames(table: Tab
         await mine.send(b"after close")
 
 
+def test_frames_sent_at_once_by_the_listener_arrive() -> None:
+    """Data right behind the handshake's last record is not mistaken for a handshake record."""
+    big = os.urandom(100_000)
+
+    async def main() -> None:
+        async def greet(link: Link) -> None:
+            await link.send(big)
+            await link.send(b"second")
+
+        listener = await listen(HOST, 0, identity=Ed25519PrivateKey.generate(), table_id=TABLE,
+                                code="1", on_link=greet)
+        try:
+            link = await dial(HOST, listener.port, identity=Ed25519PrivateKey.generate(),
+                              table_id=TABLE, code="1")
+            assert await link.recv() == big
+            assert await link.recv() == b"second"
+            await link.close()
+        finally:
+            await listener.close()
+    run(main())
+
+
 @with_table(None)
 async def test_no_code_table_pairs_by_identity_alone(table: Table) -> None:
     me = Ed25519PrivateKey.generate()
@@ -171,10 +193,15 @@ async def test_wrong_code_is_refused_counted_and_backed_off(table: Table) -> Non
     assert len(table.refusals) == 1 and "wrong table code" in table.refusals[0]
     assert "111111" not in table.refusals[0] and "111112" not in table.refusals[0]
     # An immediate second try from the same address gets no guess at all.
-    with pytest.raises(Refused) as busy:
+    with pytest.raises(links.Busy) as busy:
         await dial_table(table, "111113")
     assert busy.value.reason == "busy"
     assert table.listener.failed_attempts == 1
+    # Another address is not slowed down by this one's failures.
+    other = await dial_table(table, "111111", local_host="127.0.0.2")
+    assert other.remote_addr[0] == HOST
+    await other.close()
+    assert (await asyncio.wait_for(table.accepted.get(), 5)).remote_addr[0] == "127.0.0.2"
     # The second failure doubles the wait.
     await asyncio.sleep(0.35)
     with pytest.raises(WrongCode):
@@ -189,6 +216,7 @@ async def test_wrong_code_is_refused_counted_and_backed_off(table: Table) -> Non
     link = await dial_table(table, "111111")
     await link.close()
     assert table.listener.failed_attempts == 2
+    assert table.accepted.qsize() == 1
 
 
 @with_table("222222")
@@ -219,6 +247,21 @@ async def test_a_codeless_dialer_is_told_the_table_needs_a_code(table: Table) ->
     assert table.listener is not None and table.listener.failed_attempts == 0
 
 
+@with_table("999999")
+async def test_a_dialer_cannot_inflate_the_failed_attempts_with_refusals(table: Table) -> None:
+    """A REFUSE record sent *to* the table is not a wrong code: counted as dropped only."""
+    assert table.listener is not None
+    reader, writer = await asyncio.open_connection(HOST, table.port)
+    hello = Handshake(Role.DIALER, Ed25519PrivateKey.generate(), TABLE, "999999",
+                      MAX_FRAME_BYTES).start()[0]
+    writer.write(wire(hello) + wire(record(Kind.REFUSE, b"wrong-code")))
+    await writer.drain()
+    await read_until_closed(reader)
+    writer.close()
+    assert table.listener.failed_attempts == 0 and table.refusals == []
+    assert table.listener.dropped == 1
+
+
 @with_table("333333")
 async def test_another_table_id_is_refused(table: Table) -> None:
     with pytest.raises(Refused) as err:
@@ -232,9 +275,10 @@ def test_dialling_a_closed_port_is_a_clear_error() -> None:
         port = server.sockets[0].getsockname()[1]
         server.close()
         await server.wait_closed()
-        with pytest.raises(LinkError, match="cannot reach"):
+        with pytest.raises(links.Unreachable, match="cannot reach") as err:
             await dial(HOST, port, identity=Ed25519PrivateKey.generate(), table_id=TABLE,
                        code=None, timeout=2)
+        assert isinstance(err.value, ConnectionError) and isinstance(err.value, LinkError)
     run(main())
 
 
@@ -257,14 +301,16 @@ async def test_garbage_bytes_cost_nothing(table: Table) -> None:
     await link.close()
 
 
-@with_table("555555", handshake_timeout=0.5)
+@with_table("555555", handshake_timeout=0.5, backoff_base=5.0)
 async def test_a_silent_or_stalled_handshake_is_cut_at_the_deadline(table: Table) -> None:
     assert table.listener is not None
-    silent_r, silent_w = await asyncio.open_connection(HOST, table.port)
+    silent_r, silent_w = await asyncio.open_connection(HOST, table.port,
+                                                      local_addr=("127.0.0.3", 0))
     stall_r, stall_w = await asyncio.open_connection(HOST, table.port)
     hello = Handshake(Role.DIALER, Ed25519PrivateKey.generate(), TABLE, "555555",
-                      MAX_FRAME_BYTES).start()[0]
-    stall_w.write(wire(hello))  # a hello, then nothing
+                      MAX_FRAME_BYTES).start()
+    for rec in hello:  # a hello and a PAKE message (the table runs SPAKE2), then nothing
+        stall_w.write(wire(rec))
     await stall_w.drain()
     loop = asyncio.get_running_loop()
     began = loop.time()
@@ -274,8 +320,13 @@ async def test_a_silent_or_stalled_handshake_is_cut_at_the_deadline(table: Table
     silent_w.close()
     stall_w.close()
     assert table.listener.dropped == 2 and table.listener.failed_attempts == 0
-    link = await dial_table(table, "555555")
+    assert table.refusals == []
+    # Silence cost its address nothing; making the table run SPAKE2 for nothing costs a wait.
+    link = await dial_table(table, "555555", local_host="127.0.0.3")
     await link.close()
+    with pytest.raises(Refused) as err:
+        await dial_table(table, "555555")
+    assert err.value.reason == "busy"
 
 
 def test_dial_gives_up_on_a_table_that_never_answers() -> None:
@@ -313,6 +364,33 @@ async def test_too_many_pending_handshakes_are_turned_away(table: Table) -> None
     await link.close()
 
 
+@with_table("676767", handshake_timeout=2.0, max_pending_per_address=3)
+async def test_one_address_cannot_take_every_handshake_slot(table: Table) -> None:
+    idle = [await asyncio.open_connection(HOST, table.port) for _ in range(3)]
+    await asyncio.sleep(0.1)
+    with pytest.raises(Refused) as err:
+        await dial_table(table, "676767")
+    assert err.value.reason == "full"
+    link = await dial_table(table, "676767", local_host="127.0.0.2")
+    await link.close()
+    for _, writer in idle:
+        writer.close()
+
+
+def test_loopback_peers_are_not_capped_per_address_by_default() -> None:
+    """Every process of a table played on one machine dials from 127.0.0.1."""
+    @with_table("787878", handshake_timeout=2.0)
+    async def body(table: Table) -> None:
+        idle = [await asyncio.open_connection(HOST, table.port)
+                for _ in range(links.MAX_PENDING_PER_ADDRESS + 1)]
+        await asyncio.sleep(0.1)
+        link = await dial_table(table, "787878")
+        await link.close()
+        for _, writer in idle:
+            writer.close()
+    body()
+
+
 async def linked_pair(table: Table, code: str) -> tuple[Link, Link]:
     mine = await dial_table(table, code)
     theirs = await asyncio.wait_for(table.accepted.get(), 5)
@@ -346,10 +424,12 @@ async def test_an_oversize_record_closes_the_link(table: Table) -> None:
 @with_table("777777")
 async def test_a_forged_record_closes_the_link(table: Table) -> None:
     evil, victim = await linked_pair(table, "777777")
+    good = evil._channel.seal(b"authentic")
     sealed = bytearray(evil._channel.seal(b"a real frame"))
     sealed[-1] ^= 1
-    evil._writer.write(bytes(sealed))
+    evil._writer.write(good + bytes(sealed) + evil._channel.seal(b"after the forgery"))
     await evil._writer.drain()
+    assert await victim.recv() == b"authentic"
     with pytest.raises(LinkClosed, match="broke the protocol"):
         await victim.recv()
     await evil.close()
