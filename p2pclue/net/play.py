@@ -15,19 +15,16 @@ import os
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 from pathlib import Path
 
 from p2pclue import PROTOCOL_VERSION
+from p2pclue.net import discovery
 from p2pclue.net.lobby import GuestLobby, HostLobby, LobbyView, TableInfo
 from p2pclue.net.mesh import Mesh
-from p2pclue.net.profile import Profile, fingerprint_text
+from p2pclue.net.profile import Profile
 from p2pclue.net.session import DEFAULT_TIMEOUT, NetSession
 from p2pclue.net.table import LobbyAction, Seated, TableClosed, guest_lobby, host_lobby
 from p2pclue.rules.variants import Rules
-
-if TYPE_CHECKING:
-    from p2pclue.net import discovery
 
 TABLE_ID_PREFIX = b"p2pclue/v1/table-id\x00"
 TRANSCRIPT_NAME = "transcript.p2pclue"
@@ -96,8 +93,6 @@ def _session(seat: Seat, seated: Seated, transcript: Path | None) -> NetSession:
 
 def _ad(opened: Opened, tid: bytes, rules: Rules, view: LobbyView | None, wanted: int,
         playing: bool) -> discovery.TableAd:
-    from p2pclue.net import discovery
-
     taken = len(view.players) if view is not None else 1
     return discovery.TableAd(
         table_id=tid, name=opened.name, preset=rules.name(), seats_taken=taken,
@@ -117,14 +112,12 @@ async def open_table(
     announcer: discovery.Announcer | None = None
     try:
         listener = await mesh.listen(seat.listen_host, 0)
-        fp = fingerprint_text(seat.profile.public)
+        fp = discovery.fingerprint(seat.profile.public)
         opened = Opened(table_name, code, listener.host, listener.port, fp, False)
         lobby = HostLobby(seat.profile.identity, TableInfo(table_name, rules, players),
                           seat.name, listener.port, secrets.token_bytes(32),
                           seen=seat.profile.seen, suspect=seat.suspect)
         if announce:
-            from p2pclue.net import discovery
-
             announcer = discovery.Announcer()
             try:
                 await announcer.start(_ad(opened, tid, rules, None, players, False),
@@ -164,14 +157,12 @@ async def open_table(
 async def find_table(interfaces: list[str], name: str | None, timeout: float
                      ) -> discovery.TableAd:
     """Wait for a table (by name, or any) to be announced on the LAN."""
-    from p2pclue.net import discovery
-
     browser = discovery.Browser()
     try:
         await browser.start(interfaces)
         try:
             return await browser.wait_for(name, timeout)
-        except (TimeoutError, asyncio.TimeoutError, LookupError):
+        except (TimeoutError, LookupError):
             what = f"the table {name!r}" if name else "any table"
             raise NoTable(
                 f"found no answer for {what} within {timeout:g} s. If the table is open, "
@@ -184,8 +175,6 @@ async def find_table(interfaces: list[str], name: str | None, timeout: float
 
 
 async def list_tables(interfaces: list[str], wait: float) -> list[discovery.TableAd]:
-    from p2pclue.net import discovery
-
     browser = discovery.Browser()
     try:
         await browser.start(interfaces)
@@ -237,6 +226,4 @@ async def join_table(
 
 
 def environ_interfaces(cli_values: list[str] | None) -> list[str]:
-    from p2pclue.net import discovery
-
     return discovery.interfaces(cli_values or [], os.environ)

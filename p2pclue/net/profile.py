@@ -118,10 +118,3 @@ def _read_identity(path: Path) -> Ed25519PrivateKey:
         raise ProfileError(f"{path} is not an Ed25519 key")
     return key
 
-
-def fingerprint_text(public: bytes) -> str:
-    """A short, readable fingerprint of an identity key (used when discovery lacks one)."""
-    import hashlib
-
-    digest = hashlib.sha256(b"p2pclue/v1/fingerprint\x00" + public).hexdigest()[:16]
-    return "-".join(digest[i:i + 4] for i in range(0, 16, 4))

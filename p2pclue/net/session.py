@@ -33,9 +33,10 @@ from p2pclue.engine.peer import Choice, Peer, Status
 from p2pclue.engine.transcript import parse
 from p2pclue.engine.wire import split_frame
 from p2pclue.net import api
-from p2pclue.net.lobby import Start
+from p2pclue.net.lobby import MAX_SPECTATORS, Start
 from p2pclue.net.mesh import (
     TAG_FRAME,
+    TAG_LOBBY,
     TAG_SYNC,
     Item,
     LinkDown,
@@ -168,6 +169,8 @@ class NetSession:
                 self._frame(item.identity, item.body)
             elif item.tag == TAG_SYNC:
                 self._sync(item.identity, item.body)
+            elif item.tag == TAG_LOBBY:
+                self._late_lobby(item.identity, item.body)
         elif isinstance(item, LinkUp):
             self._link_up(item.identity)
         elif isinstance(item, LinkDown):
@@ -235,6 +238,21 @@ class NetSession:
         self._after_engine(events)
         if self._silences >= self._give_up_after:
             self.peer.abandon()
+
+    def _late_lobby(self, ident: bytes, body: bytes) -> None:
+        """A spectator arriving during the game gets the signed start (and then catches up).
+
+        Players never join a started game: their hello is refused.
+        """
+        msg = decode_meta(body)
+        if msg is None or msg.get("t") != "hello":
+            return
+        if msg.get("role") != "spectator" or len(self.spectators) >= MAX_SPECTATORS:
+            reason = "the game has already started" if msg.get("role") != "spectator" \
+                else "there are enough spectators"
+            self._mesh.send(ident, TAG_LOBBY, {"t": "refuse", "reason": reason})
+            return
+        self._mesh.send(ident, TAG_LOBBY, self.start_record.to_wire())
 
     # ---- sync and presence -------------------------------------------------------------
 

@@ -43,11 +43,12 @@ async def table(home: Path, n: int, code: str | None, spectators: int = 0
         seat(home, f"G{i}"), "Kitchen", host, port, code, on_view=lambda v: None))
         for i in range(1, n)]
     sessions = [await host_task] + [await g for g in guests]
+    runs = [asyncio.ensure_future(s.run()) for s in sessions]
     watchers: list[NetSession] = []
-    for i in range(spectators):
+    for i in range(spectators):  # they arrive while the deal runs, and catch up
         watchers.append(await join_table(seat(home, f"W{i}"), "Kitchen", host, port, code,
                                          role="spectator", on_view=lambda v: None))
-    runs = [asyncio.ensure_future(s.run()) for s in sessions + watchers]
+    runs += [asyncio.ensure_future(w.run()) for w in watchers]
     bots = [drive_bot(s, BOTS["random"], random.Random(i)) for i, s in enumerate(sessions)]
     bots += [follow(w) for w in watchers]
     ended = await asyncio.wait_for(asyncio.gather(*bots), 240)
