@@ -14,7 +14,9 @@ import asyncio
 import hashlib
 import json
 import random
+import resource
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +79,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--json", action="store_true",
                    help="end with one JSON line (as simulate --json, plus the transcript path)")
     p.add_argument("--plain", action="store_true", help="plain text output, no screen")
+    # for ``bench --only lan``: write when things happened here (wall clock) as JSON
+    p.add_argument("--timing", type=Path, help=argparse.SUPPRESS)
     p.set_defaults(func=run_join)
     w: argparse.ArgumentParser = subparsers.add_parser(
         "watch", help="watch a table's game as a spectator (verifies every message)",
@@ -240,14 +244,36 @@ def _view_printer(say: Printer) -> Any:
 
 async def _play(session: NetSession, args: argparse.Namespace, say: Printer) -> api.Ended:
     narrator = Narrator(session.config)
+    marks: dict[str, Any] = {"start": time.time(), "first_turn": None, "suggested": [],
+                             "resolved": []}
 
     def tell(event: api.SessionEvent) -> None:
         _tell(narrator, event, say, private=True)
+        if isinstance(event, api.Engine):
+            e = event.event
+            if marks["first_turn"] is None and session.state is not None:
+                marks["first_turn"] = time.time()
+            if isinstance(e, ev.Suggested):
+                marks["suggested"].append(time.time())
+                pending.clear()
+            elif isinstance(e, ev.Refuted) or (
+                    isinstance(e, ev.Passed) and _all_passed(e, pending, session)):
+                marks["resolved"].append(time.time())
 
+    pending: list[int] = []
     run = asyncio.ensure_future(session.run())
     ended = await drive_bot(session, BOTS[args.bot], random.Random(), tell)
     await run
+    if args.timing is not None:
+        marks["max_rss_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        args.timing.write_text(json.dumps(marks))
     return ended
+
+
+def _all_passed(e: ev.Passed, pending: list[int], session: NetSession) -> bool:
+    """Whether this pass was the last one: nobody could refute the suggestion."""
+    pending.append(e.seat)
+    return len(pending) == session.config.n_players - 1
 
 
 def _tell(narrator: Narrator, event: api.SessionEvent, say: Printer, private: bool) -> None:
