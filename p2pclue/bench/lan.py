@@ -128,7 +128,7 @@ def discovery_latency() -> float | None:
             browser = Browser()
             await browser.start([LOOPBACK])
             proc = _spawn(env, "join", "--create", "--table", table, "--no-code",
-                          "--players", "3", "--bot", "random", "--profile", "o")
+                          "--players", "3", "--bot", "random", "--profile", "o", "--json")
             try:
                 await asyncio.get_running_loop().run_in_executor(None, _port, proc)
                 opened = time.perf_counter()
