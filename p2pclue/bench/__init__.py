@@ -15,7 +15,7 @@ Section = Callable[[Emit, bool], dict[str, Any]]
 
 
 def _sections() -> dict[str, Section]:
-    from p2pclue.bench import bots, cheats, crypto, deduce, game, link, rules
+    from p2pclue.bench import bots, cheats, crypto, deduce, game, lan, link, rules
 
     return {
         "rules": rules.section,
@@ -26,6 +26,7 @@ def _sections() -> dict[str, Section]:
         "link": link.section,
         "cheats": cheats.section,
         "bots": bots.section,
+        "lan": lan.section,
     }
 
 

@@ -1,0 +1,147 @@
+"""Whole games over real authenticated links on 127.0.0.1, in one event loop.
+
+Each seat has its own identity, its own listener and its own links; the lobby runs
+over those links, every player signs the start, the mesh completes, and every peer
+ends with the same transcript, which the audit finds valid.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+from p2pclue.bots.registry import BOTS
+from p2pclue.engine.audit import audit
+from p2pclue.engine.transcript import parse
+from p2pclue.net import api
+from p2pclue.net.botplay import drive_bot, follow
+from p2pclue.net.mesh import TAG_FRAME
+from p2pclue.net.play import Seat, join_table, open_table
+from p2pclue.net.profile import load
+from p2pclue.net.session import MAX_DROPPED_KEPT, NetSession
+from p2pclue.rules.variants import preset
+
+LOOPBACK = ["127.0.0.1"]
+
+
+def seat(home: Path, name: str) -> Seat:
+    return Seat(load(name, {"P2PCLUE_HOME": str(home)}), name, interfaces=LOOPBACK)
+
+
+Hook = Callable[[list[NetSession]], Awaitable[None]]
+
+
+async def table(home: Path, n: int, code: str | None, spectators: int = 0,
+                during: Hook | None = None) -> tuple[list[NetSession], list[api.Ended]]:
+    opened: asyncio.Future[tuple[str, int]] = asyncio.get_running_loop().create_future()
+    host_task = asyncio.ensure_future(open_table(
+        seat(home, "Host"), "Kitchen", preset("classic"), n, code,
+        on_opened=lambda o: opened.set_result((o.host, o.port)), on_view=lambda v: None,
+        announce=False))
+    await asyncio.wait([opened, host_task], return_when=asyncio.FIRST_COMPLETED)
+    host, port = await opened
+    guests = [asyncio.ensure_future(join_table(
+        seat(home, f"G{i}"), "Kitchen", host, port, code, on_view=lambda v: None))
+        for i in range(1, n)]
+    sessions = [await host_task] + [await g for g in guests]
+    runs = [asyncio.ensure_future(s.run()) for s in sessions]
+    watchers: list[NetSession] = []
+    for i in range(spectators):  # they arrive while the deal runs, and catch up
+        watchers.append(await join_table(seat(home, f"W{i}"), "Kitchen", host, port, code,
+                                         role="spectator", on_view=lambda v: None))
+    runs += [asyncio.ensure_future(w.run()) for w in watchers]
+    bots = [drive_bot(s, BOTS["random"], random.Random(i)) for i, s in enumerate(sessions)]
+    bots += [follow(w) for w in watchers]
+    if during is not None:
+        await during(sessions)
+    ended = await asyncio.wait_for(asyncio.gather(*bots), 240)
+    await asyncio.gather(*runs)
+    return sessions + watchers, list(ended)
+
+
+def test_three_players_and_a_spectator_over_loopback(tmp_path: Path) -> None:
+    sessions, ended = asyncio.run(table(tmp_path, 3, "424242", spectators=1))
+    assert all(e.status == "complete" and e.audit_ok for e in ended), ended
+    files = {s.transcript_path.read_bytes() for s in sessions}
+    assert len(files) == 1, "every peer (and the spectator) has the same transcript"
+    verdict = audit(parse(files.pop()))
+    assert verdict.valid and verdict.result in ("won", "nobody")
+    assert sessions[-1].seat is None
+    assert any(sessions[0].spectators.values())
+
+
+def test_no_code_table(tmp_path: Path) -> None:
+    sessions, ended = asyncio.run(table(tmp_path, 3, None))
+    assert all(e.audit_ok for e in ended)
+    assert len({s.transcript_path.read_bytes() for s in sessions}) == 1
+
+
+def test_a_players_old_frames_from_another_game_are_refused(tmp_path: Path) -> None:
+    """A valid player replays every frame of an earlier game (same keys) into a new one,
+    over its own authenticated links: nothing is accepted, nobody is blamed, the new game
+    finishes, and what the peers keep of the junk stays bounded."""
+    old, _ = asyncio.run(table(tmp_path, 3, "777777"))
+    old_frames = list(old[0].peer.entries)
+    old_session = old[0].config.session
+
+    async def replay(sessions: list[NetSession]) -> None:
+        villain = sessions[1]
+        for _ in range(3):
+            for raw in old_frames:
+                villain._mesh.broadcast(TAG_FRAME, raw)
+            await asyncio.sleep(0)
+
+    sessions, ended = asyncio.run(table(tmp_path, 3, "777777", during=replay))
+    assert all(e.status == "complete" and e.audit_ok for e in ended), ended
+    assert sessions[0].config.session != old_session
+    assert len({s.transcript_path.read_bytes() for s in sessions}) == 1
+    for s in sessions:
+        assert s.peer.blame is None
+        assert len(s.peer.dropped) <= MAX_DROPPED_KEPT
+        assert not set(old_frames) & set(s.peer.entries)
+    assert sessions[0].dropped_total + len(sessions[0].peer.dropped) >= len(old_frames)
+    # The old game itself can never be started again by these profiles.
+    assert all(seat(tmp_path, n).profile.seen(old_session) for n in ("Host", "G1", "G2"))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    pytest.main([__file__, "-x", "-q"])
+
+
+def test_a_wrong_code_is_refused_counted_and_shown_to_the_table(tmp_path: Path) -> None:
+    from p2pclue.net import links
+    from p2pclue.net.lobby import LobbyView
+    from p2pclue.net.play import table_id
+
+    async def scenario() -> tuple[list[LobbyView], type[BaseException]]:
+        views: list[LobbyView] = []
+        opened: asyncio.Future[tuple[str, int]] = asyncio.get_running_loop().create_future()
+        host_task = asyncio.ensure_future(open_table(
+            seat(tmp_path, "Host"), "Den", preset("classic"), 3, "123456",
+            on_opened=lambda o: opened.set_result((o.host, o.port)), on_view=views.append,
+            announce=False))
+        host, port = await opened
+        stranger = load("Stranger", {"P2PCLUE_HOME": str(tmp_path)}).identity
+        try:
+            await links.dial(host, port, identity=stranger, table_id=table_id("Den"),
+                             code="654321")
+            raise AssertionError("a wrong code must not get a link")
+        except links.WrongCode as exc:
+            refused: type[BaseException] = type(exc)
+        # Honest players still sit down (after the stranger's back-off, retried) and play.
+        guests = [asyncio.ensure_future(join_table(seat(tmp_path, f"G{i}"), "Den", host, port,
+                                                   "123456", on_view=lambda v: None, wait=30))
+                  for i in (1, 2)]
+        sessions = [await host_task] + [await g for g in guests]
+        for s in sessions:
+            await s.close()
+        return views, refused
+
+    views, refused = asyncio.run(scenario())
+    assert refused is links.WrongCode
+    assert max(v.failed_attempts for v in views) == 1, "the table sees the failed attempt"
+    assert len(views[-1].players) == 3
