@@ -37,6 +37,10 @@ CARD_SHORT = {"Miss Scarlett": "Scarlett", "Colonel Mustard": "Mustard", "Mrs Wh
               "Candlestick": "Candlestick", "Billiard Room": "Billiard", "Conservatory":
               "Conservatory", "Dining Room": "Dining Room"}
 
+CARD_TINY = {"Candlestick": "Candle", "Lead Pipe": "Pipe", "Conservatory": "Conserv.",
+             "Dining Room": "Dining", "Billiard Room": "Billiard"}
+"""Names for a narrow notepad (six players at 80 columns): never cut to "Candles…"."""
+
 OnClick = Callable[[Square], None]
 
 
@@ -120,7 +124,9 @@ def status_line(model: UIModel, width: int) -> StyleAndTextTuples:
     st = model.state
     if model.seat is not None:
         me = model.config.players[model.seat]
-        parts.append(f"you: {card(me.suspect).name}")
+        out = st is not None and model.seat in st.eliminated and model.screen is Screen.GAME
+        parts.append(f"you: {card(me.suspect).name}" + (" (out)"
+                                                         if out else ""))
     if st is not None and model.screen is Screen.GAME:
         parts.append(f"turn {st.turn_number}")
     w = model.waiting
@@ -356,6 +362,8 @@ def notepad(model: UIModel, width: int, height: int, tall: bool) -> StyleAndText
             pass
         lines.append(("", "\n"))
         name = c.name if tall else CARD_SHORT.get(c.name, c.name)
+        if get_cwidth(name) > name_w:
+            name = CARD_TINY.get(c.name, name)
         base = "class:mine" if c.index in model.hand else (
             "class:suspect" if c in SUSPECTS else "")
         lines.append((base, pad(name, name_w)))

@@ -183,3 +183,21 @@ def test_blocked_room_initials_do_not_steal_hint_or_notepad() -> None:
     assert all(board.room_at(sq) is None for sq in model.destinations)
     model.press("n")
     assert model.mode is Mode.NOTEPAD
+
+
+def test_six_players_at_80_columns_keep_card_names_whole() -> None:
+    config, _ = make_config(preset("classic"), 6, seed=3)
+    model = UIModel(config, 0)
+    text = "".join(t for _s, t, *_ in view.notepad(model, 31, 22, False))
+    assert "…" not in text, text
+    for name in ("Candle", "Pipe", "Conserv.", "Dining", "Billiard", "Revolver"):
+        assert name in text
+
+
+def test_the_status_line_reminds_you_when_you_are_out() -> None:
+    model, state = _model()
+    line = "".join(t for _s, t, *_ in view.status_line(model, 120))
+    assert "(out" not in line
+    model.state = dataclasses.replace(state, eliminated=(0,))
+    line = "".join(t for _s, t, *_ in view.status_line(model, 120))
+    assert f"{card(model.config.players[0].suspect).name} (out) ·" in line
