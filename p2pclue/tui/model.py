@@ -222,7 +222,8 @@ class UIModel:
             if st.phase is Phase.AWAIT_MOVE:
                 out.append(Action("m", "move"))
         elif mode is Mode.MOVE and st is not None:
-            out += [Action("arrows", "pick"), Action("Enter", "go")]
+            if self.destinations:  # blocked in: offer only what works (stay)
+                out += [Action("arrows", "pick"), Action("Enter", "go")]
             if rg.may_stay(st):
                 out.append(Action("e", "stay"))
             if rg.can_accuse(st):

@@ -85,6 +85,9 @@ class Story:
             case ev.WeaponsPlaced():
                 yield "The weapons are placed. " + ("Your turn first." if self._first() == me
                                                     else f"{self.Who(self._first())} starts.")
+                if me is not None:  # the first screen says what the game is about
+                    yield ("Find the three cards in the envelope: who, with which weapon, "
+                           "in which room. ? shows the keys and rules.")
             case ev.DiceRolled(seat=seat, dice=dice):
                 total = sum(dice)
                 shown = " + ".join(map(str, dice)) + (f" = {total}" if len(dice) > 1 else "")

@@ -201,3 +201,14 @@ def test_the_status_line_reminds_you_when_you_are_out() -> None:
     model.state = dataclasses.replace(state, eliminated=(0,))
     line = "".join(t for _s, t, *_ in view.status_line(model, 120))
     assert f"{card(model.config.players[0].suspect).name} (out) ·" in line
+
+
+def test_blocked_in_the_bar_offers_stay_not_go() -> None:
+    model, state = _model()
+    seat = state.current_seat
+    model.seat = seat
+    rolled = rg.apply(state, Roll(seat, (1,)))
+    model.on_event(YourChoice(Choice("turn")), rolled, ())
+    assert "Enter:go" in _bar(model)
+    model.destinations, model.cursor = {}, None  # every way out taken by other tokens
+    assert "Enter:go" not in _bar(model) and "arrows" not in _bar(model)
