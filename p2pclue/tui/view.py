@@ -211,8 +211,8 @@ def story_lines(model: UIModel, width: int, height: int, *, with_story: bool = T
     if model.hint:
         head += [("class:hint", ln) for ln in wrap("Hint: " + model.hint, width)]
     if model.mode is Mode.TURN:
-        head.append(("class:title", "Your turn: " + ", ".join(
-            f"{a.key} {a.label}" for a in model.actions() if a.key not in ("n", "h"))))
+        head += [("class:title", ln) for ln in wrap("Your turn: " + ", ".join(
+            f"{a.key} {a.label}" for a in model.actions() if a.key not in ("n", "h")), width)]
     elif model.mode is Mode.MOVE:
         head += [("class:title", ln) for ln in wrap(
             "Where to? Arrows, a room's initial or the mouse; Enter goes." if model.destinations
@@ -304,8 +304,9 @@ def picker_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     items = []
     for i, (c, name) in enumerate(zip(p.options, names, strict=True)):
         # the odds in a column of their own, right-aligned: easy to compare down the list
+        odds = _odds(model, c) if one_column else _odds(model, c).strip()
         items.append(("", f"{i + 1} {name}{' ' * max(0, name_w - get_cwidth(name))} "
-                          f"{_odds(model, c)}".rstrip()))
+                          f"{odds}".rstrip()))
     return _list_fragments(title, items, p.cursor, width, height)
 
 

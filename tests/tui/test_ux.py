@@ -212,3 +212,26 @@ def test_blocked_in_the_bar_offers_stay_not_go() -> None:
     assert "Enter:go" in _bar(model)
     model.destinations, model.cursor = {}, None  # every way out taken by other tokens
     assert "Enter:go" not in _bar(model) and "arrows" not in _bar(model)
+
+
+def test_a_two_column_pick_at_80x24_shows_every_odds_whole() -> None:
+    model, state = _model()
+    st = _in_room(model, state, 12)
+    hand = (7, 9, 10, 11)
+    model.on_event(YourChoice(Choice("turn")), st, hand)
+    model.view = NotepadView({}, {c: 0.0 if c != 8 else 1.0 for c in range(6, 12)}, None)
+    model.press("s")
+    model.press("enter")
+    model.hint = "suggest Miss Scarlett with the Candlestick in the Kitchen (teaches you most)"
+    text = "".join(t for _s, t, *_ in view.picker_lines(model, 48, 7))
+    assert "…" not in text.split("Hint")[1].split("\n", 1)[1], text
+    assert text.count("%") == 6 and "100%" in text
+
+
+def test_your_turn_line_wraps_instead_of_cutting_actions() -> None:
+    model, state = _model()
+    st = _in_room(model, state, 12)
+    st = dataclasses.replace(st, phase=Phase.AWAIT_TURN_START)
+    model.on_event(YourChoice(Choice("turn")), st, ())
+    text = "".join(t for _s, t, *_ in view.story_lines(model, 30, 8))
+    assert "accuse" in text and "…" not in text, text
