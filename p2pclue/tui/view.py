@@ -523,7 +523,11 @@ def help_text(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     for para in rules_summary(model.config.rules):
         lines += [("", ln) for ln in wrap(para, width, "  ")]
     lines.append(("", ""))
+    marks = ("orange: doors; green: where you can go" if model.color
+             else "##: doors; :: where you can go, [] your pick")  # NO_COLOR has no orange
     lines += [("class:dim", ln) for ln in wrap(
-        "Board: Sc Mu Wh Gr Pe Pl are the suspects' tokens (yours underlined); orange: doors; "
-        "green: where you can go. Notepad: ✓ held, · not held, ? unknown.", width)]
+        f"Board: Sc Mu Wh Gr Pe Pl are the suspects' tokens (yours underlined); {marks}. "
+        "Notepad: ✓ held, · not held, ? unknown.", width)]
+    if len(lines) > height:  # 80 x 24: the board's legend matters more than blank lines
+        lines = [ln for ln in lines if ln[1]]
     return line_fragments(lines[:height], width)

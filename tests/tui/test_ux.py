@@ -235,3 +235,14 @@ def test_your_turn_line_wraps_instead_of_cutting_actions() -> None:
     model.on_event(YourChoice(Choice("turn")), st, ())
     text = "".join(t for _s, t, *_ in view.story_lines(model, 30, 8))
     assert "accuse" in text and "…" not in text, text
+
+
+def test_help_at_80x24_keeps_the_goal_and_the_board_legend() -> None:
+    for rules in ("classic", "cz"):
+        config, _ = make_config(preset(rules), 3, seed=1)
+        model = UIModel(config, 0)
+        text = "".join(t for _s, t, *_ in view.help_text(model, 80, 22))
+        assert "The goal" in text and "yours underlined" in text and "where you can go" in text
+    mono = UIModel(config, 0, color=False)
+    text = "".join(t for _s, t, *_ in view.help_text(mono, 80, 22))
+    assert "##: doors" in text and "orange" not in text
