@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import re
 from pathlib import Path
 
 from p2pclue.bots.protocol import make_config
@@ -246,3 +247,13 @@ def test_help_at_80x24_keeps_the_goal_and_the_board_legend() -> None:
     mono = UIModel(config, 0, color=False)
     text = "".join(t for _s, t, *_ in view.help_text(mono, 80, 22))
     assert "##: doors" in text and "orange" not in text
+
+
+def test_two_weapons_in_a_small_room_are_never_cut_mid_word() -> None:
+    from p2pclue.tui import board as bd
+
+    pic = bd.BoardPicture({}, {}, {18: (7, 9)}, frozenset(), None, None)  # the Lounge
+    for tall in (False, True):
+        text = "".join(t for _s, t, *_ in bd.render(pic, tall=tall, color=True))
+        assert not re.search(r"Revol(?!ver)", text), text
+        assert ("Dagger" in text and "Revolver" in text) or ("Dg" in text and "Rv" in text)
