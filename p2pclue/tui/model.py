@@ -411,6 +411,8 @@ class UIModel:
             return []
         if key == "s" and "s" in offered:
             self.picker = Picker("suggest", self.my_room())
+            if self.hint_pick is not None:  # asked for a hint before: start on it
+                self.picker.cursor = self.picker.options.index(self.hint_pick[0])
             self.mode = Mode.PICK
             return []
         if key == "a" and "a" in offered:

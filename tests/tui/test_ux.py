@@ -19,7 +19,7 @@ from p2pclue.rules.state import GameState, Phase
 from p2pclue.rules.variants import preset
 from p2pclue.tui import view
 from p2pclue.tui.knowledge import NotepadView
-from p2pclue.tui.model import Mode, Overlay, Screen, UIModel
+from p2pclue.tui.model import Mode, Overlay, Screen, Submit, UIModel
 from tests.tui.terminal import Table
 
 
@@ -257,3 +257,15 @@ def test_two_weapons_in_a_small_room_are_never_cut_mid_word() -> None:
         text = "".join(t for _s, t, *_ in bd.render(pic, tall=tall, color=True))
         assert not re.search(r"Revol(?!ver)", text), text
         assert ("Dagger" in text and "Revolver" in text) or ("Dg" in text and "Rv" in text)
+
+
+def test_a_hint_asked_before_suggesting_is_where_the_pick_starts() -> None:
+    model, state = _model()
+    st = _in_room(model, state, 12)
+    model.on_event(YourChoice(Choice("turn")), st, ())
+    model.hint_pick = (4, 10)  # Mrs Peacock with the Rope, as the app stores a hint
+    model.press("s")
+    assert model.picker is not None and model.picker.cursor == 4
+    model.press("enter")
+    assert model.picker.options[model.picker.cursor] == 10
+    assert model.press("enter") == [Submit(ev.MakeSuggestion(4, 10))]
