@@ -241,7 +241,8 @@ class UIModel:
         # (in a confirmation n means "back"), a suggestion's pick keeps its hint.
         if mode in (Mode.WATCH, Mode.TURN, Mode.MOVE, Mode.SHOW) and self.screen is Screen.GAME:
             out.append(Action("n", "notepad"))
-        if self.screen is Screen.GAME and (
+        hall_in_reach = mode is Mode.MOVE and self._room_by_initial("h") is not None
+        if self.screen is Screen.GAME and not hall_in_reach and (  # then h picks the Hall
                 mode in (Mode.WATCH, Mode.TURN, Mode.MOVE, Mode.SHOW)
                 or (mode is Mode.PICK and self.picker is not None
                     and self.picker.purpose == "suggest")):

@@ -269,3 +269,20 @@ def test_a_hint_asked_before_suggesting_is_where_the_pick_starts() -> None:
     model.press("enter")
     assert model.picker.options[model.picker.cursor] == 10
     assert model.press("enter") == [Submit(ev.MakeSuggestion(4, 10))]
+
+
+def test_with_the_hall_in_reach_h_is_not_offered_as_hint() -> None:
+    model, state = _model()
+    seat = state.current_seat
+    model.seat = seat
+    board = classic_board()
+    rolled = rg.apply(state, Roll(seat, (6,)))
+    near = next(sq for sq in sorted(board.corridor) if board.steps_to_room(sq, 19) == 2)
+    tokens = list(rolled.tokens)
+    tokens[rolled.seats[seat]] = near
+    rolled = dataclasses.replace(rolled, tokens=tuple(tokens))
+    model.on_event(YourChoice(Choice("turn")), rolled, ())
+    assert any(board.room_at(sq) == 19 for sq in model.destinations)
+    assert "h:hint" not in _bar(model)
+    model.press("h")
+    assert model.cursor is not None and board.room_at(model.cursor) == 19
