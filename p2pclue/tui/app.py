@@ -196,6 +196,7 @@ class TableApp:
             self.model.hint = "no hint yet: the notepad is still starting"
         else:
             s, w = best
+            self.model.hint_pick = best
             self.model.hint = (f"suggest {card(s).name} with the {card(w).name} in the "
                                f"{card(room).name} (teaches you most)")
             p = self.model.picker

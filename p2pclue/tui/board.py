@@ -143,7 +143,8 @@ def _room_labels(pic: BoardPicture, tall: bool, color: bool) -> dict[tuple[int, 
         tiny = _join([(WEAPON_TINY[w], arm_style) for w in arms])
         name_part: list[tuple[str, str]] = [(name, label)]
         if len(rest) >= 2:
-            placed = [(first, name_part), (rest[0], people), (rest[1], wide)]
+            fits = sum(get_cwidth(t) for t, _ in wide) <= rest[1][2] * CELL
+            placed = [(first, name_part), (rest[0], people), (rest[1], wide if fits else tiny)]
         elif len(rest) == 1:
             placed = [(first, name_part), (rest[0], people + tiny)]
         else:

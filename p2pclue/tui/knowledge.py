@@ -53,6 +53,8 @@ class Knowledge:
     hand_sizes: tuple[int, ...] | None = None
     n_leftovers: int = 0
     turn: int = 0
+    game_turn: int | None = None
+    """The turn the status line shows, set before each event: explanations name it."""
     _pending: tuple[int, tuple[int, int, int]] | None = None
     _shown_by_me: int | None = None
 
@@ -70,7 +72,7 @@ class Knowledge:
                 self.facts.append(Leftovers(tuple(cards)))
                 self.n_leftovers = len(cards)
             case ev.Suggested(seat=seat, suspect=s, weapon=w, room=r):
-                self.turn += 1
+                self.turn = self.game_turn if self.game_turn is not None else self.turn + 1
                 self._pending = (seat, (s, w, r))
             case ev.Passed(seat=seat, suggester=suggester, triple=triple):
                 self.facts.append(Passed(seat, triple, self.turn, suggester))

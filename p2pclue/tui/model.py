@@ -180,6 +180,8 @@ class UIModel:
         self.note_cursor = (0, 0)
         self.explanation = ""
         self.hint = ""
+        self.hint_pick: tuple[int, int] | None = None
+        """The hint's (suspect, weapon): the picker's cursor follows it."""
         self.message = ""
         self.end = EndInfo()
         self.left = False
@@ -220,7 +222,8 @@ class UIModel:
             if st.phase is Phase.AWAIT_MOVE:
                 out.append(Action("m", "move"))
         elif mode is Mode.MOVE and st is not None:
-            out += [Action("arrows", "pick"), Action("Enter", "go")]
+            if self.destinations:  # blocked in: offer only what works (stay)
+                out += [Action("arrows", "pick"), Action("Enter", "go")]
             if rg.may_stay(st):
                 out.append(Action("e", "stay"))
             if rg.can_accuse(st):
@@ -234,9 +237,15 @@ class UIModel:
             out += [Action("arrows", "pick"), Action("Enter", "show")]
         elif mode is Mode.NOTEPAD:
             out += [Action("arrows", "cell"), Action("n", "back")]
-        if mode is not Mode.NOTEPAD and self.screen is Screen.GAME:
+        # n and h only where they work: a list pick or a confirmation keeps its keys
+        # (in a confirmation n means "back"), a suggestion's pick keeps its hint.
+        if mode in (Mode.WATCH, Mode.TURN, Mode.MOVE, Mode.SHOW) and self.screen is Screen.GAME:
             out.append(Action("n", "notepad"))
-        if self.screen is Screen.GAME:
+        hall_in_reach = mode is Mode.MOVE and self._room_by_initial("h") is not None
+        if self.screen is Screen.GAME and not hall_in_reach and (  # then h picks the Hall
+                mode in (Mode.WATCH, Mode.TURN, Mode.MOVE, Mode.SHOW)
+                or (mode is Mode.PICK and self.picker is not None
+                    and self.picker.purpose == "suggest")):
             out.append(Action("h", "hint"))
         return out
 
@@ -285,6 +294,8 @@ class UIModel:
         out: list[Command] = []
         for line in self.story_teller.lines(e):
             self._tell(line)
+        if self.state is not None:
+            self.knowledge.game_turn = self.state.turn_number
         if self.knowledge.feed(e):
             out.append(NeedNotepad())
         if isinstance(e, ev.WeaponsPlaced):
@@ -306,6 +317,7 @@ class UIModel:
             self.end.result, self.end.winner, self.end.envelope = e.result, e.winner, e.envelope
         elif isinstance(e, ev.Moved | ev.PassageTaken) and e.seat == self.seat:
             self.destinations, self.cursor = {}, None
+            self.hint, self.hint_pick = "", None  # a hint was for the room left behind
         return out
 
     def _your_choice(self, choice: Choice) -> list[Command]:
@@ -400,6 +412,8 @@ class UIModel:
             return []
         if key == "s" and "s" in offered:
             self.picker = Picker("suggest", self.my_room())
+            if self.hint_pick is not None:  # asked for a hint before: start on it
+                self.picker.cursor = self.picker.options.index(self.hint_pick[0])
             self.mode = Mode.PICK
             return []
         if key == "a" and "a" in offered:
@@ -408,11 +422,22 @@ class UIModel:
 
     def _start_accusation(self) -> list[Command]:
         self.picker = Picker("accuse", None)
-        sol = self.view.solution
-        if sol is not None:
-            self.picker.cursor = sol[0]
+        self.picker.cursor = self._likeliest(self.picker)
         self.mode = Mode.PICK
         return []
+
+    def _likeliest(self, p: Picker) -> int:
+        """Where an accusation's cursor starts: the notepad's answer, else the likeliest card.
+
+        Never a card in your own hand by default: Enter, Enter, Enter must not accuse
+        with cards you hold.
+        """
+        options = p.options
+        sol = self.view.solution
+        if sol is not None:
+            return options.index(sol[len(p.chosen)])
+        odds = [self.view.envelope.get(c, 0.0 if c in self.hand else 0.5) for c in options]
+        return odds.index(max(odds))
 
     def _first_destination(self) -> Square | None:
         if not self.destinations:
@@ -441,6 +466,11 @@ class UIModel:
             picked = self._room_by_initial(key)
             if picked is not None:
                 self.cursor = picked
+                return []
+            named = [r.name for r in ROOMS if r.name.lower().startswith(key.lower())]
+            if named and key not in ("h", "n"):  # h and n keep their own meaning
+                rooms = " and ".join(f"the {n}" for n in named)
+                self.message = f"{rooms[:1].upper()}{rooms[1:]}: out of reach with this roll."
                 return []
         return self._common(key)
 
@@ -514,11 +544,12 @@ class UIModel:
         elif key == "enter":
             p.chosen.append(options[p.cursor])
             p.cursor = 0
-            sol = self.view.solution
-            if len(p.chosen) < p.steps and p.purpose == "accuse" and sol is not None:
-                p.cursor = p.options.index(sol[len(p.chosen)])
             if len(p.chosen) == p.steps:
                 return self._picked(p)
+            if p.purpose == "accuse":
+                p.cursor = self._likeliest(p)
+            elif self.hint_pick is not None:  # the hinted weapon after the hinted suspect
+                p.cursor = p.options.index(self.hint_pick[len(p.chosen)])
         elif key == "h" and p.purpose == "suggest" and p.room is not None:
             self.hint = "Thinking..."
             return [NeedHint(p.room)]
@@ -533,6 +564,7 @@ class UIModel:
         self.picker = None
         if p.purpose == "suggest":
             self.mode = Mode.WATCH
+            self.hint, self.hint_pick = "", None
             return [Submit(ev.MakeSuggestion(p.chosen[0], p.chosen[1]))]
         self.accusation = (p.chosen[0], p.chosen[1], p.chosen[2])
         self.mode = Mode.CONFIRM
@@ -578,6 +610,7 @@ class UIModel:
         elif key == "enter":
             c = self.show_options[self.show_cursor]
             self.knowledge.i_showed(c)
+            self.story_teller.shown = c
             self.mode = Mode.WATCH
             return [Submit(ev.ShowCard(c))]
         else:

@@ -48,6 +48,8 @@ class Story:
     def __init__(self, config: GameConfig, me: int | None) -> None:
         self.config = config
         self.me = me
+        self.shown: int | None = None
+        """The card the local player chose to show, told when the proof is accepted."""
 
     def who(self, seat: int | None) -> str:
         if seat is None:
@@ -83,6 +85,9 @@ class Story:
             case ev.WeaponsPlaced():
                 yield "The weapons are placed. " + ("Your turn first." if self._first() == me
                                                     else f"{self.Who(self._first())} starts.")
+                if me is not None:  # the first screen says what the game is about
+                    yield ("Find the three cards in the envelope: who, with which weapon, "
+                           "in which room. ? shows the keys and rules.")
             case ev.DiceRolled(seat=seat, dice=dice):
                 total = sum(dice)
                 shown = " + ".join(map(str, dice)) + (f" = {total}" if len(dice) > 1 else "")
@@ -96,11 +101,21 @@ class Story:
             case ev.Suggested(seat=seat, suspect=s, weapon=w, room=r):
                 verb = "suggest" if seat == me else "suggests"
                 yield f"{self.Who(seat)} {verb}: {triple_text((s, w, r))}."
+                called = self._seat_of(s)
+                if called is not None and called != seat:
+                    # the suspect's token is brought into the room: say so, or a player
+                    # finds their token somewhere else without knowing why
+                    yield (f"  You are called to the {card(r).name}." if called == me
+                           else f"  {self.Who(called)} is called to the {card(r).name}.")
             case ev.Passed(seat=seat):
                 yield ("  You cannot refute (proven)." if seat == me
                        else f"  {self.Who(seat)} cannot refute (proven).")
             case ev.Refuted(refuter=refuter, suggester=suggester):
-                if refuter == me:
+                if refuter == me and self.shown is not None:
+                    yield (f"  You showed {self.who(suggester)}: {card(self.shown).name} "
+                           "(proven).")
+                    self.shown = None
+                elif refuter == me:
                     yield f"  You showed {self.who(suggester)} a card (proven)."
                 elif suggester != me:
                     yield f"  {self.Who(refuter)} showed {self.who(suggester)} a card (proven)."
@@ -130,6 +145,10 @@ class Story:
                 yield f"{self.Who(seat)} has gone silent."
             case _:
                 return
+
+    def _seat_of(self, suspect: int) -> int | None:
+        return next((s for s, p in enumerate(self.config.players) if p.suspect == suspect),
+                    None)
 
     def _first(self) -> int:
         return first_seat(self.config.rules, [p.suspect for p in self.config.players])

@@ -27,11 +27,19 @@ from p2pclue.tui.model import Mode, Overlay, Screen, UIModel
 from p2pclue.tui.text import centre, fit, line_fragments, pad, wrap
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
+NOTEPAD_LINES = 22
+"""The notepad's heading and its 21 cards."""
+STORY_PANE_MIN = 6
+"""Spare lines below the notepad from which the story moves there."""
 SPINNER = "|/-\\"
 CARD_SHORT = {"Miss Scarlett": "Scarlett", "Colonel Mustard": "Mustard", "Mrs White": "White",
               "Reverend Green": "Green", "Mrs Peacock": "Peacock", "Professor Plum": "Plum",
               "Candlestick": "Candlestick", "Billiard Room": "Billiard", "Conservatory":
               "Conservatory", "Dining Room": "Dining Room"}
+
+CARD_TINY = {"Candlestick": "Candle", "Lead Pipe": "Pipe", "Conservatory": "Conserv.",
+             "Dining Room": "Dining", "Billiard Room": "Billiard"}
+"""Names for a narrow notepad (six players at 80 columns): never cut to "Candles…"."""
 
 OnClick = Callable[[Square], None]
 
@@ -85,7 +93,25 @@ def game_body(model: UIModel, width: int, height: int, on_click: OnClick) -> Con
         _window(lambda: panel(model, bw, panel_h), width=bw, height=panel_h),
     ])
     sep = Window(width=1, char="│", style="class:sep")
-    right = _window(lambda: notepad(model, right_w, height, tall), width=right_w, height=height)
+    note_h = NOTEPAD_LINES + 1
+    if height - note_h >= STORY_PANE_MIN:
+        # Room to spare below the notepad: the story gets a wide pane of its own there,
+        # and the panel under the board keeps only the question of the moment.
+        right: Container = HSplit([
+            _window(lambda: notepad(model, right_w, note_h, tall), width=right_w,
+                    height=note_h),
+            Window(height=1, char="─", style="class:sep"),
+            _window(lambda: story_lines(model, right_w, height - note_h - 1, story_only=True),
+                    width=right_w, height=height - note_h - 1),
+        ])
+        left = HSplit([
+            _window(lambda: board_fragments(model, tall, on_click), width=bw, height=bh),
+            _window(lambda: hand_lines(model, bw, hand_h), width=bw, height=hand_h),
+            _window(lambda: panel(model, bw, panel_h, story=False), width=bw, height=panel_h),
+        ])
+    else:
+        right = _window(lambda: notepad(model, right_w, height, tall), width=right_w,
+                        height=height)
     return VSplit([left, sep, right])
 
 
@@ -98,7 +124,9 @@ def status_line(model: UIModel, width: int) -> StyleAndTextTuples:
     st = model.state
     if model.seat is not None:
         me = model.config.players[model.seat]
-        parts.append(f"you: {card(me.suspect).name}")
+        out = st is not None and model.seat in st.eliminated and model.screen is Screen.GAME
+        parts.append(f"you: {card(me.suspect).name}" + (" (out)"
+                                                         if out else ""))
     if st is not None and model.screen is Screen.GAME:
         parts.append(f"turn {st.turn_number}")
     w = model.waiting
@@ -112,8 +140,9 @@ def status_line(model: UIModel, width: int) -> StyleAndTextTuples:
 
 def action_bar(model: UIModel, width: int) -> StyleAndTextTuples:
     if model.overlay is Overlay.QUIT:
-        text = " Leave the table? The game ends for everyone (the transcript is kept). " \
-               "y: leave  n: stay"
+        # the keys first: at 80 columns the explanation is what gets cut
+        text = " Leave the table?  y: leave  n: stay  (the game ends for everyone; " \
+               "the transcript is kept)"
         return [("class:warn", pad(text, width))]
     if model.overlay is Overlay.HELP:
         return [("class:bar", pad(" any key: back to the game", width))]
@@ -155,7 +184,8 @@ def hand_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     return line_fragments([("class:hand", ln) for ln in lines], width)
 
 
-def panel(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
+def panel(model: UIModel, width: int, height: int, *, story: bool = True
+          ) -> StyleAndTextTuples:
     """Below the board: the current question, or the notepad's reason, or the story."""
     mode = model.mode
     if mode is Mode.PICK and model.picker is not None:
@@ -169,22 +199,30 @@ def panel(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
         for ln in model.explanation.splitlines() or ["..."]:
             lines += [("", w) for w in wrap(ln, width, "  ")]
         return line_fragments(lines[:height], width)
-    return story_lines(model, width, height)
+    return story_lines(model, width, height, with_story=story)
 
 
-def story_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
+def story_lines(model: UIModel, width: int, height: int, *, with_story: bool = True,
+                story_only: bool = False) -> StyleAndTextTuples:
+    """The story, newest last, under what is asked of you now (either part alone)."""
     head: list[tuple[str, str]] = []
     if model.message:
         head += [("class:warn", ln) for ln in wrap(model.message, width)]
     if model.hint:
         head += [("class:hint", ln) for ln in wrap("Hint: " + model.hint, width)]
     if model.mode is Mode.TURN:
-        head.append(("class:title", "Your turn: " + ", ".join(
-            f"{a.key} {a.label}" for a in model.actions() if a.key not in ("n", "h"))))
+        head += [("class:title", ln) for ln in wrap("Your turn: " + ", ".join(
+            f"{a.key} {a.label}" for a in model.actions() if a.key not in ("n", "h")), width)]
     elif model.mode is Mode.MOVE:
         head += [("class:title", ln) for ln in wrap(
             "Where to? Arrows, a room's initial or the mouse; Enter goes." if model.destinations
             else "Nowhere to go: e to stay.", width)]
+    if story_only:
+        head = []
+    elif not with_story:
+        if not head and model.waiting is not None and model.waiting.seat != model.seat:
+            head.append(("class:dim", f"Waiting for {model.name(model.waiting.seat)}..."))
+        return line_fragments(head[:height], width)
     room_for_story = max(0, height - len(head))
     body: list[str] = []
     for line in reversed(model.story):
@@ -256,11 +294,19 @@ def picker_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     if p.chosen:
         title.append(("", "so far: " + ", ".join(card(c).name for c in p.chosen)))
     if model.hint and p.purpose == "suggest":
-        title.append(("class:hint", fit("Hint: " + model.hint, width)))
+        hint = wrap("Hint: " + model.hint, width, "  ")
+        if height - len(title) - len(hint) < len(p.options):  # keep the list in one column
+            hint = [fit("Hint: " + model.hint, width)]
+        title += [("class:hint", ln) for ln in hint]
+    names = [card(c).name + (" (yours)" if c in model.hand else "") for c in p.options]
+    one_column = height - len(title) >= len(names)
+    name_w = max(get_cwidth(n) for n in names) if one_column else 0
     items = []
-    for i, c in enumerate(p.options):
-        mine = " (yours)" if c in model.hand else ""
-        items.append(("", f"{i + 1} {card(c).name}{mine} {_odds(model, c)}"))
+    for i, (c, name) in enumerate(zip(p.options, names, strict=True)):
+        # the odds in a column of their own, right-aligned: easy to compare down the list
+        odds = _odds(model, c) if one_column else _odds(model, c).strip()
+        items.append(("", f"{i + 1} {name}{' ' * max(0, name_w - get_cwidth(name))} "
+                          f"{odds}".rstrip()))
     return _list_fragments(title, items, p.cursor, width, height)
 
 
@@ -291,7 +337,8 @@ def show_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     who = model.name(suggester) if suggester is not None else "them"
     items = []
     for c in model.show_options:
-        note = f"  (tells {who} least)" if c == model.quiet_card else ""
+        note = f"  (tells {who} least)" if c == model.quiet_card and \
+            len(model.show_options) > 1 else ""
         items.append(("", card(c).name + note))
     return _list_fragments(title, items, model.show_cursor, width, height)
 
@@ -316,6 +363,8 @@ def notepad(model: UIModel, width: int, height: int, tall: bool) -> StyleAndText
             pass
         lines.append(("", "\n"))
         name = c.name if tall else CARD_SHORT.get(c.name, c.name)
+        if get_cwidth(name) > name_w:
+            name = CARD_TINY.get(c.name, name)
         base = "class:mine" if c.index in model.hand else (
             "class:suspect" if c in SUSPECTS else "")
         lines.append((base, pad(name, name_w)))
@@ -438,6 +487,8 @@ def end_screen(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
 def rules_summary(rules: Rules) -> list[str]:
     dice = "two dice" if rules.two_dice else "one die"
     return [
+        "The goal: be first to name the three cards hidden in the envelope: who, with "
+        "which weapon, in which room. The notepad keeps track of what you learn.",
         f"Rules: {rules.name()}. Roll {dice}, move that many squares "
         f"({'squares may be revisited' if rules.revisit_ok else 'never the same square twice'}"
         f"; {'enter a room only with the exact roll' if rules.enter_exact else 'a room may be entered with fewer steps'}).",  # noqa: E501
@@ -453,13 +504,14 @@ def rules_summary(rules: Rules) -> list[str]:
 
 def help_text(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     keys = [
-        ("r", "roll the dice"), ("p", "take the secret passage"),
+        ("r / p", "roll the dice / take the secret passage"),
         ("arrows, initial", "pick a destination after a roll (or click it); Enter goes"),
         ("e", "end the turn (after a roll: stay where you are)"),
-        ("s", "suggest (in a room)"), ("a", "accuse (asks to confirm)"),
+        ("s / a", "suggest (in a room) / accuse (asks to confirm)"),
+        ("arrows, Enter", "choose from a list; when asked, pick the card to show"),
         ("h", "hint: the most informative suggestion in your room"),
         ("n or Tab", "notepad: move over cells, read why each is marked"),
-        ("? or F1", "this help"), ("q", "leave (asks first)"),
+        ("? F1 / q", "this help / leave (asks first)"),
     ]
     lines: list[tuple[str, str]] = [("class:title", "Keys")]
     key_w = 16 if width < 100 else 30
@@ -471,7 +523,11 @@ def help_text(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     for para in rules_summary(model.config.rules):
         lines += [("", ln) for ln in wrap(para, width, "  ")]
     lines.append(("", ""))
+    marks = ("orange: doors; green: where you can go" if model.color
+             else "##: doors; :: where you can go, [] your pick")  # NO_COLOR has no orange
     lines += [("class:dim", ln) for ln in wrap(
-        "Board: Sc Mu Wh Gr Pe Pl are the suspects' tokens (yours underlined); orange: doors; "
-        "green: where you can go. Notepad: ✓ held, · not held, ? unknown.", width)]
+        f"Board: Sc Mu Wh Gr Pe Pl are the suspects' tokens (yours underlined); {marks}. "
+        "Notepad: ✓ held, · not held, ? unknown.", width)]
+    if len(lines) > height:  # 80 x 24: the board's legend matters more than blank lines
+        lines = [ln for ln in lines if ln[1]]
     return line_fragments(lines[:height], width)
