@@ -365,6 +365,7 @@ class Peer:
             try:
                 self._ingest(raw)
                 self._drain_held()
+                self._check_restored()  # before a wrong secret could fail a later step
             except RemoteProtocolError as exc:
                 raise LocalProtocolError(f"stored entry {i} does not verify: "
                                          f"{exc.violation.check}") from None
@@ -383,13 +384,17 @@ class Peer:
             raise SecretsError("the stored key does not match this seat's public key")
         if me < len(self.R) and (sec.r is None or base_mul(sec.r) != self.R[me]):
             raise SecretsError("the stored hand secret does not match this seat's")
-        if me < len(self._chain_head):
+        if me >= len(self._chain_head):
+            return
+        if sec.chain is None or sec.chain.head != self._chain_head[me]:
             for seed in reversed(sec.seeds):
                 chain = randomness.HashChain(seed, self._chain_length)
                 if chain.head == self._chain_head[me]:
-                    sec.chain, sec.used = chain, self._chain_used[me]
-                    return
-            raise SecretsError("no stored hash chain matches the committed one")
+                    sec.chain = chain
+                    break
+            else:
+                raise SecretsError("no stored hash chain matches the committed one")
+        sec.used = self._chain_used[me]
 
     # ---- silence: votes to wait or abandon (engine/votes.py) ---------------------------
 
