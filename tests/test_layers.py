@@ -50,3 +50,13 @@ def test_imports_flow_one_way(layer: str, path: Path) -> None:
 def test_inner_layers_have_no_io_or_clock(layer: str, path: Path) -> None:
     bad = {name for name in imports(path) if name.split(".")[0] in IO_MODULES}
     assert not bad, f"{path} imports {sorted(bad)}"
+
+
+SANS_IO_NET = ["framing.py", "pairing.py"]
+"""The transport's protocol cores: bytes in, bytes out, so they are tested without sockets."""
+
+
+@pytest.mark.parametrize("name", SANS_IO_NET)
+def test_net_protocol_cores_are_sans_io(name: str) -> None:
+    bad = {n for n in imports(PACKAGE / "net" / name) if n.split(".")[0] in IO_MODULES}
+    assert not bad, f"net/{name} imports {sorted(bad)}"

@@ -15,7 +15,7 @@ Section = Callable[[Emit, bool], dict[str, Any]]
 
 
 def _sections() -> dict[str, Section]:
-    from p2pclue.bench import crypto, deduce, game, rules
+    from p2pclue.bench import crypto, deduce, game, link, rules
 
     return {
         "rules": rules.section,
@@ -23,6 +23,7 @@ def _sections() -> dict[str, Section]:
         "game": game.game_section,
         "audit": game.audit_section,
         "deduce": deduce.section,
+        "link": link.section,
     }
 
 

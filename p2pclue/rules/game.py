@@ -310,7 +310,9 @@ def _suggest(state: GameState, action: Suggest) -> GameState:
     room = state.token_of(seat)
     assert isinstance(room, int)
     moved = state
-    if state.tokens[action.suspect] is not None:
+    if state.tokens[action.suspect] not in (None, room):
+        # R22: only a token that was elsewhere is moved (and so summoned); one already
+        # here stays under R23 and must leave before suggesting here again.
         moved = _with_token(state, action.suspect, room)
         other = state.seat_of_suspect(action.suspect)
         if other is not None and other != seat:

@@ -1,0 +1,491 @@
+"""Finding tables on the LAN with mDNS/DNS-SD (python-zeroconf, asyncio API).
+
+A table is the service ``_p2pclue._tcp.local.``; its TXT record holds only public facts
+(docs/protocol.md, "Discovery records"), each item well under 255 bytes, never a secret:
+the code, keys and nonces travel only inside authenticated links. What a TXT record says
+is a hint for the menu, nothing more: who a peer is gets proven by its identity key in the
+link handshake, never by a name or an address, and a stale entry (a killed process keeps
+its record until the TTL runs out) is weeded out by trying its TCP port (``probe``).
+
+Every zeroconf instance is restricted to the IPv4 addresses given by ``--interface`` /
+``P2PCLUE_INTERFACES`` (``interfaces()``): its sending sockets are bound to those
+addresses with ``IP_MULTICAST_IF`` set to them. python-zeroconf's receiving socket is
+always bound to ``0.0.0.0:5353`` (it joins the mDNS group only on the given interfaces).
+On Linux, when the addresses belong to one device (127.0.0.1: ``lo``), every socket is
+also pinned to that device with ``SO_BINDTODEVICE``, so nothing is received from or sent
+to any other interface; ``IP_MULTICAST_ALL`` is turned off on the receiving socket in any
+case, so groups other programs joined elsewhere are not delivered to it.
+
+Additions to the agreed API: ``TableAd.needs_code`` (default True), ``probe``,
+``multicast_available``, ``local_addresses``, ``Announcer.service_name``, ``.device`` on
+both, ``DiscoveryError``/``TableNotFound`` (also a ``LookupError``)/``InterfaceError``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import ipaddress
+import logging
+import os
+import re
+import socket
+import sys
+import time
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import ifaddr
+from zeroconf import (
+    DNSQuestionType,
+    InterfaceChoice,
+    IPVersion,
+    NonUniqueNameException,
+    ServiceStateChange,
+    Zeroconf,
+)
+from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
+
+log = logging.getLogger("p2pclue.net.discovery")
+
+SERVICE_TYPE = "_p2pclue._tcp.local."
+ENV_INTERFACES = "P2PCLUE_INTERFACES"
+TXT_VERSION = 1
+MAX_TXT_ITEM = 200
+"""Each ``key=value`` item stays under this (DNS allows 255)."""
+MAX_TABLE_NAME_BYTES = 120
+RESOLVE_MS = 3000
+CONFLICT_MS = 250
+MAX_TABLES = 256
+MAX_RESOLVING = 32
+"""A hostile LAN can announce any number of records: remember and resolve only so many."""
+DEAD_FOR = 5.0
+"""Seconds a record whose port refused a probe is skipped before it is tried again."""
+IP_MULTICAST_ALL = 49
+"""Linux ``IP_MULTICAST_ALL`` (not exported by Python's socket module)."""
+SO_BINDTODEVICE = getattr(socket, "SO_BINDTODEVICE", 25)
+
+_PRESET = re.compile(r"^[a-z0-9][a-z0-9_-]{0,23}$")
+_FINGERPRINT = re.compile(r"^[0-9a-f]{4}(-[0-9a-f]{4}){3}$")
+_HEX = re.compile(r"^[0-9a-f]{2,128}$")
+
+
+class DiscoveryError(Exception):
+    """Discovery could not do what was asked; the message says what to try instead."""
+
+
+class TableNotFound(DiscoveryError, LookupError):
+    """No live table matched in time; the message suggests ``--peer``."""
+
+
+class InterfaceError(DiscoveryError, ValueError):
+    """An ``--interface`` / ``P2PCLUE_INTERFACES`` value that is not a usable IPv4 address."""
+
+
+def local_addresses() -> list[str]:
+    """The IPv4 addresses of this machine's interfaces."""
+    return [str(ip.ip) for adapter in ifaddr.get_adapters() for ip in adapter.ips
+            if isinstance(ip.ip, str)]
+
+
+def fingerprint(identity_public: bytes) -> str:
+    """Short, human-comparable: 4 groups of 4 hex digits of a hash of the identity key."""
+    digest = hashlib.sha256(b"p2pclue/v1/fingerprint\x00" + identity_public).hexdigest()[:16]
+    return "-".join(digest[i : i + 4] for i in range(0, 16, 4))
+
+
+def interfaces(cli_values: list[str], environ: Mapping[str, str]) -> list[str]:
+    """The IPv4 addresses to use: ``--interface`` values, else ``P2PCLUE_INTERFACES``.
+
+    An empty list means every interface (a player's normal LAN machine). Raises
+    ``InterfaceError`` for anything that is not an IPv4 address of this machine.
+    """
+    raw = list(cli_values) or environ.get(ENV_INTERFACES, "").split(",")
+    chosen: list[str] = []
+    local = set(local_addresses())
+    for value in (v.strip() for v in raw):
+        if not value:
+            continue
+        try:
+            address = ipaddress.ip_address(value)
+        except ValueError:
+            raise InterfaceError(f"{value!r} is not an IP address") from None
+        if not isinstance(address, ipaddress.IPv4Address):
+            raise InterfaceError(f"{value} is IPv6; p2pclue uses IPv4 only")
+        if address.is_unspecified or address.is_multicast:
+            raise InterfaceError(f"{value} is not the address of one interface")
+        if str(address) not in local and not address.is_loopback:
+            raise InterfaceError(f"no interface of this machine has the address {value}")
+        if str(address) not in chosen:
+            chosen.append(str(address))
+    return chosen
+
+
+@dataclass(frozen=True)
+class TableAd:
+    """One table as its DNS-SD record describes it: public facts, unverified hints."""
+
+    table_id: bytes
+    name: str
+    preset: str
+    seats_taken: int
+    seats_wanted: int
+    playing: bool
+    version: int
+    fingerprint: str
+    host: str
+    port: int
+    needs_code: bool = True
+
+    def txt(self) -> dict[str, str]:
+        """The TXT items (each checked under ``MAX_TXT_ITEM`` bytes)."""
+        items = {
+            "v": str(self.version),
+            "id": self.table_id.hex(),
+            "n": _clip(self.name, MAX_TABLE_NAME_BYTES),
+            "p": self.preset,
+            "s": f"{self.seats_taken}/{self.seats_wanted}",
+            "st": "playing" if self.playing else "lobby",
+            "fp": self.fingerprint,
+            "c": "1" if self.needs_code else "0",
+        }
+        for key, value in items.items():
+            if len(key.encode()) + 1 + len(value.encode()) > MAX_TXT_ITEM:
+                raise ValueError(f"TXT item {key} is too long")
+        return items
+
+
+def _clip(text: str, limit: int) -> str:
+    data = text.encode("utf-8")[:limit]
+    return data.decode("utf-8", "ignore")
+
+
+def _printable(text: str) -> bool:
+    return bool(text) and all(unicodedata.category(ch)[0] != "C" for ch in text)
+
+
+def parse_txt(props: Mapping[bytes, bytes | None], host: str, port: int) -> TableAd | None:
+    """A ``TableAd`` from untrusted TXT items, or None if anything is off."""
+    try:
+        got = {k.decode("ascii"): (v or b"").decode("utf-8") for k, v in props.items()}
+        taken, wanted = (int(x) for x in got["s"].split("/"))
+        ad = TableAd(
+            table_id=bytes.fromhex(got["id"]) if _HEX.match(got["id"]) else b"",
+            name=got["n"],
+            preset=got["p"],
+            seats_taken=taken,
+            seats_wanted=wanted,
+            playing={"lobby": False, "playing": True}[got["st"]],
+            version=int(got["v"]),
+            fingerprint=got["fp"],
+            host=host,
+            port=port,
+            needs_code=got.get("c", "1") != "0",
+        )
+    except (KeyError, ValueError, UnicodeDecodeError):
+        return None
+    ok = (
+        1 <= len(ad.table_id) <= 64 and _printable(ad.name)
+        and len(ad.name.encode()) <= MAX_TABLE_NAME_BYTES and bool(_PRESET.match(ad.preset))
+        and 0 <= ad.seats_taken <= ad.seats_wanted <= 6 and 0 < ad.version < 1000
+        and bool(_FINGERPRINT.match(ad.fingerprint)) and 0 < port < 65536
+    )
+    return ad if ok else None
+
+
+async def _zeroconf(addresses: list[str]) -> tuple[AsyncZeroconf, str | None]:
+    """A started zeroconf instance on ``addresses`` and the device it is pinned to, if any."""
+    choice: Any = list(addresses) if addresses else InterfaceChoice.All
+    try:
+        aiozc = AsyncZeroconf(interfaces=choice, ip_version=IPVersion.V4Only)
+        await aiozc.zeroconf.async_wait_for_start()
+    except (OSError, RuntimeError) as exc:
+        raise DiscoveryError(f"cannot start mDNS on {addresses or 'all interfaces'}: "
+                             f"{exc}") from None
+    device = _confine(aiozc.zeroconf, addresses) if addresses else None
+    return aiozc, device
+
+
+def _device_of(addresses: list[str]) -> str | None:
+    """The one network device holding every address, if there is exactly one."""
+    names = {adapter.name for adapter in ifaddr.get_adapters() for ip in adapter.ips
+             if isinstance(ip.ip, str) and ip.ip in addresses}
+    if any(ipaddress.ip_address(a).is_loopback for a in addresses):
+        names |= {adapter.name for adapter in ifaddr.get_adapters()
+                  if any(isinstance(ip.ip, str) and ip.ip.startswith("127.") for ip in adapter.ips)}
+    return names.pop() if len(names) == 1 else None
+
+
+def _confine(zc: Zeroconf, addresses: list[str]) -> str | None:
+    """Linux: pin every socket of ``zc`` to the chosen interface's device.
+
+    python-zeroconf binds its receiving socket to ``0.0.0.0:5353``. ``SO_BINDTODEVICE``
+    makes the kernel deliver to it, and send from it, only on that device; where that is
+    refused (several devices, no permission) the receiving socket at least stops getting
+    multicast groups joined by other programs (``IP_MULTICAST_ALL`` off). Returns the
+    device name when every socket was pinned.
+    """
+    if not sys.platform.startswith("linux"):
+        return None
+    device = _device_of(addresses)
+    sockets = [t.sock for t in (*zc.engine.readers, *zc.engine.senders)]
+    pinned = device is not None
+    for sock in sockets:
+        if sock.getsockname()[0] == "0.0.0.0":
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.IPPROTO_IP, IP_MULTICAST_ALL, 0)
+        if device is not None:
+            try:
+                sock.setsockopt(socket.SOL_SOCKET, SO_BINDTODEVICE, device.encode())
+            except OSError:
+                pinned = False
+    return device if pinned else None
+
+
+def _instance_name(ad: TableAd) -> str:
+    label = "".join(ch for ch in _clip(ad.name, 40) if ch not in ".\\") or "table"
+    return f"{label} {ad.table_id.hex()[:8]}.{SERVICE_TYPE}"
+
+
+class Announcer:
+    """Publishes one table while it is open; ``update`` when seats or status change."""
+
+    def __init__(self) -> None:
+        self._zc: AsyncZeroconf | None = None
+        self._info: AsyncServiceInfo | None = None
+        self._addresses: list[str] = []
+        self.device: str | None = None
+        """The network device every mDNS socket is pinned to (Linux, one interface)."""
+
+    @property
+    def service_name(self) -> str | None:
+        """The DNS-SD instance name in use (it may differ after a name conflict)."""
+        return None if self._info is None else self._info.name
+
+    def _service_info(self, ad: TableAd, name: str) -> AsyncServiceInfo:
+        hosts = [ad.host] if ad.host not in ("", "0.0.0.0") else (
+            self._addresses or [a for a in local_addresses() if not a.startswith("127.")]
+            or ["127.0.0.1"])  # a machine without a network: its own processes can still play
+        return AsyncServiceInfo(
+            SERVICE_TYPE,
+            name,
+            addresses=[socket.inet_aton(h) for h in hosts],
+            port=ad.port,
+            properties=ad.txt(),
+            server=f"p2pclue-{ad.table_id.hex()[:12]}-{os.getpid()}.local.",
+        )
+
+    async def start(self, ad: TableAd, interfaces: list[str]) -> None:
+        self._addresses = list(interfaces)
+        self._zc, self.device = await _zeroconf(self._addresses)
+        name = await self._free_name(ad)
+        info = self._service_info(ad, name)
+        try:
+            await (await self._zc.async_register_service(info, allow_name_change=True))
+        except NonUniqueNameException:
+            await self.close()
+            raise DiscoveryError("another table took this name on the network") from None
+        self._info = info
+
+    async def _free_name(self, ad: TableAd) -> str:
+        """An instance name nobody answers for. python-zeroconf only notices a conflict
+        with records already in its cache, so ask for the name first: the same table
+        opened twice, or restarted while its old record lives on, gets a suffix."""
+        assert self._zc is not None
+        base = _instance_name(ad)
+        name = base
+        for number in range(2, 10):
+            taken = AsyncServiceInfo(SERVICE_TYPE, name)
+            # QM: answers are multicast, so they reach this instance even when several
+            # share port 5353 on one host (unicast would reach only one of them).
+            if not await taken.async_request(self._zc.zeroconf, CONFLICT_MS, DNSQuestionType.QM):
+                return name
+            name = base.replace(f".{SERVICE_TYPE}", f"-{number}.{SERVICE_TYPE}")
+        return name  # zeroconf's own allow_name_change is the last resort
+
+    async def update(self, ad: TableAd) -> None:
+        if self._zc is None or self._info is None:
+            raise DiscoveryError("the announcer is not started")
+        info = self._service_info(ad, self._info.name)
+        await (await self._zc.async_update_service(info))
+        self._info = info
+
+    async def close(self) -> None:
+        """Withdraw the record (peers see it go) and stop; safe to call twice."""
+        zc, info = self._zc, self._info
+        self._zc = self._info = None
+        if zc is None:
+            return
+        if info is not None:
+            with contextlib.suppress(Exception):
+                await (await zc.async_unregister_service(info))
+        await zc.async_close()
+
+
+class Browser:
+    """Keeps the list of tables seen; resolving happens in tasks, never in the handler."""
+
+    def __init__(self) -> None:
+        self._zc: AsyncZeroconf | None = None
+        self._browser: AsyncServiceBrowser | None = None
+        self._tables: dict[str, TableAd] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._changed = asyncio.Event()
+        self._addresses: list[str] = []
+        self.device: str | None = None
+        """The network device every mDNS socket is pinned to (Linux, one interface)."""
+        self._dead: dict[tuple[bytes, str, int], float] = {}
+
+    async def start(self, interfaces: list[str]) -> None:
+        self._addresses = list(interfaces)
+        self._zc, self.device = await _zeroconf(self._addresses)
+        self._browser = AsyncServiceBrowser(self._zc.zeroconf, [SERVICE_TYPE],
+                                            handlers=[self._on_change])
+
+    def _on_change(self, zeroconf: Zeroconf, service_type: str, name: str,
+                   state_change: ServiceStateChange) -> None:
+        if state_change is ServiceStateChange.Removed:
+            self._tables.pop(name, None)
+            self._changed.set()
+            return
+        if len(self._tasks) >= MAX_RESOLVING or (
+                name not in self._tables and len(self._tables) >= MAX_TABLES):
+            log.debug("too many table records: ignored %r", name)
+            return
+        task = asyncio.get_running_loop().create_task(self._resolve(name))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _resolve(self, name: str) -> None:
+        if self._zc is None:
+            return
+        info = AsyncServiceInfo(SERVICE_TYPE, name)
+        if not await info.async_request(self._zc.zeroconf, RESOLVE_MS) or info.port is None:
+            return
+        ad = parse_txt(info.properties, self._pick(info.parsed_addresses(IPVersion.V4Only)),
+                       info.port)
+        if ad is None or not ad.host:
+            log.debug("ignored a malformed table record %r", name)
+            return
+        if name not in self._tables and len(self._tables) >= MAX_TABLES:
+            return
+        self._tables[name] = ad
+        self._changed.set()
+
+    def _pick(self, addresses: list[str]) -> str:
+        for address in addresses:
+            if address in self._addresses:
+                return address
+        for address in addresses:
+            if not self._addresses or any(_same_subnet(address, mine) for mine in self._addresses):
+                return address
+        return addresses[0] if addresses else ""
+
+    def _source_for(self, host: str) -> str | None:
+        """The chosen interface address to dial ``host`` from (None: any)."""
+        if not self._addresses:
+            return None
+        for address in self._addresses:
+            if _same_subnet(host, address):
+                return address
+        return self._addresses[0]
+
+    def tables(self) -> list[TableAd]:
+        """Tables seen, one per (table id, opener fingerprint): a host on two interfaces
+        or a renamed record is still one table. Unverified until a link is made."""
+        unique: dict[tuple[bytes, str], TableAd] = {}
+        for ad in self._tables.values():
+            unique.setdefault((ad.table_id, ad.fingerprint), ad)
+        return sorted(unique.values(), key=lambda a: (a.name.casefold(), a.table_id))
+
+    async def wait_for(self, name: str | None, timeout: float) -> TableAd:
+        """The first live table called ``name`` (any table if None) to appear in time."""
+        deadline = time.monotonic() + timeout
+        while True:
+            self._changed.clear()
+            for ad in self.tables():
+                if name is not None and ad.name != name:
+                    continue
+                key = (ad.table_id, ad.host, ad.port)
+                if time.monotonic() - self._dead.get(key, -DEAD_FOR) < DEAD_FOR:
+                    continue
+                if await probe(ad.host, ad.port, local_host=self._source_for(ad.host)):
+                    return ad
+                self._dead[key] = time.monotonic()
+            left = deadline - time.monotonic()
+            if left <= 0:
+                what = "any table" if name is None else f"a table named {name!r}"
+                where = ", ".join(self._addresses) or "all interfaces"
+                raise TableNotFound(
+                    f"found no {what} in {timeout:g} s on {where}. If this network blocks "
+                    "multicast (Wi-Fi client isolation, some office LANs), ask the table's "
+                    "opener for its address and use --peer HOST:PORT")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), min(left, 1.0))
+
+    async def close(self) -> None:
+        browser, zc = self._browser, self._zc
+        self._browser = None
+        self._zc = None
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if browser is not None:
+            await browser.async_cancel()
+        if zc is not None:
+            await zc.async_close()
+
+
+def _same_subnet(a: str, b: str, prefix: int = 24) -> bool:
+    net = ipaddress.ip_network(f"{b}/{prefix}", strict=False)
+    return ipaddress.ip_address(a) in net
+
+
+async def probe(host: str, port: int, timeout: float = 1.0,
+                local_host: str | None = None) -> bool:
+    """Whether something accepts TCP at ``host:port`` (a stale record's process is gone).
+
+    The listener sees a connection that says nothing and drops it without cost.
+    ``local_host`` binds the source address (``--interface``).
+    """
+    try:
+        async with asyncio.timeout(timeout):
+            _, writer = await asyncio.open_connection(
+                host, port, local_addr=None if local_host is None else (local_host, 0))
+    except (OSError, TimeoutError):
+        return False
+    writer.close()
+    with contextlib.suppress(OSError):
+        await writer.wait_closed()
+    return True
+
+
+def multicast_available(interface: str = "127.0.0.1", timeout: float = 1.0) -> bool:
+    """Whether a multicast datagram sent on ``interface`` comes back on it (tests skip
+    the zeroconf cases where it does not). A random port, not 5353, and a TTL of 0: the
+    datagram is only looped back, it never leaves the machine."""
+    group = "239.255.43.21"
+    recv = socket.socket(socket.AF_INET, socket.SOCK_DGRAM, socket.IPPROTO_UDP)
+    send = socket.socket(socket.AF_INET, socket.SOCK_DGRAM, socket.IPPROTO_UDP)
+    try:
+        recv.bind((group, 0))
+        port = recv.getsockname()[1]
+        membership = socket.inet_aton(group) + socket.inet_aton(interface)
+        recv.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, membership)
+        recv.settimeout(timeout)
+        send.bind((interface, 0))
+        send.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton(interface))
+        send.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_TTL, 0)
+        send.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_LOOP, 1)
+        token = os.urandom(16)
+        send.sendto(token, (group, port))
+        data, _ = recv.recvfrom(64)
+        return data == token
+    except OSError:
+        return False
+    finally:
+        recv.close()
+        send.close()

@@ -1,0 +1,465 @@
+"""Authenticated, encrypted TCP links between the peers of one table (asyncio).
+
+``dial`` and ``listen`` run the pairing handshake of ``net.pairing`` over a TCP stream
+under a deadline and hand back a ``Link`` whose ``remote_identity`` is the Ed25519 key the
+other side proved. A link carries whole frames (at most 256 KiB each); it never decodes
+them. Everything that goes wrong on a link ends that link with a typed error and nothing
+else: garbage, oversize frames, a silent or slow handshake, a forged record.
+
+The listener defends the table: it counts wrong codes (``failed_attempts``, and calls
+``on_refused`` so the table can show it), gives every connection exactly one code guess,
+refuses an address that failed recently for a growing back-off, and caps the number of
+handshakes in progress. Established links belong to ``on_link``'s owner: closing the
+listener stops new connections and pending handshakes, not the links it handed out.
+
+Additions to the agreed API (all optional): ``dial(..., local_host=, expect_identity=)``
+binds the source address and checks who answered; ``listen(..., backoff_base=,
+max_pending=, max_pending_per_address=)``; ``Listener.dropped`` counts connections ended
+for garbage or silence; ``Link.handshake_hash`` identifies the session; ``Link.closed``;
+``Refused`` (and its ``Busy``), ``Unreachable`` (also a ``ConnectionError``) and
+``FrameTooLarge`` are further ``LinkError`` subclasses.
+
+Back-off is per address, loopback included: on a machine where several players run, a
+wrong code from one local process also makes the others wait (0.5 s, doubling).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import logging
+import time
+from collections import OrderedDict, deque
+from collections.abc import Awaitable, Callable
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from p2pclue.engine.wire import MAX_FRAME_BYTES
+from p2pclue.net.framing import FrameDecoder, FramingError
+from p2pclue.net.pairing import (
+    MAX_HANDSHAKE_RECORD,
+    MAX_RECORD,
+    REFUSALS,
+    Established,
+    Handshake,
+    PairingError,
+    Role,
+    refusal,
+    wire,
+)
+
+log = logging.getLogger("p2pclue.net.links")
+
+READ_BYTES = 65536
+CLOSE_GRACE = 1.0
+MAX_PENDING_PER_ADDRESS = 4
+MAX_PENDING_HANDSHAKES = 32
+BACKOFF_BASE = 0.5
+BACKOFF_MAX = 30.0
+BACKOFF_MEMORY = 1024
+"""Addresses remembered for back-off; the oldest is forgotten first."""
+
+
+class LinkError(Exception):
+    """A link could not be made or broke. The message is safe to show: no secrets."""
+
+
+class LinkClosed(LinkError):
+    """The link ended (by either side, an error, or garbage from the other side)."""
+
+
+class WrongCode(LinkError):
+    """The table code did not match (the only guess this connection had is spent)."""
+
+
+class HandshakeTimeout(LinkError):
+    """The other side did not finish the handshake within the deadline."""
+
+
+class Refused(LinkError):
+    """The other side refused for a stated reason (``reason``: a key of ``REFUSALS``)."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+class Busy(Refused):
+    """The table turned this connection away for now (``busy``: back-off after failures
+    from this address; ``full``: too many handshakes in progress): retry later."""
+
+
+class Unreachable(LinkError, ConnectionError):
+    """Nothing answered at that address (not open yet, or gone): retrying may help."""
+
+
+class FrameTooLarge(LinkError):
+    """A frame to send is over the 256 KiB limit every peer enforces."""
+
+
+class Link:
+    """One authenticated, encrypted connection to one peer; one reader, any writers."""
+
+    def __init__(
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        established: Established,
+        remote_addr: tuple[str, int],
+        decoder: FrameDecoder,
+        pending: list[bytes],
+    ) -> None:
+        self.remote_identity = established.remote_identity
+        self.handshake_hash = established.handshake_hash
+        self.remote_addr = remote_addr
+        self._reader = reader
+        self._writer = writer
+        self._channel = established.channel
+        self._decoder = decoder
+        self._frames: deque[bytes] = deque()
+        self._send_lock = asyncio.Lock()
+        self._closed: str | None = None
+        self._backlog = pending
+        """Records that arrived with the end of the handshake, opened by the first recv."""
+
+    def __repr__(self) -> str:
+        host, port = self.remote_addr
+        return f"<Link {host}:{port} {self.remote_identity[:4].hex()}>"
+
+    @property
+    def closed(self) -> bool:
+        return self._closed is not None
+
+    async def send(self, frame: bytes) -> None:
+        """Encrypt and send one frame; raises ``LinkClosed`` if the link is gone."""
+        if len(frame) > self._channel.max_frame:
+            raise FrameTooLarge(f"a frame of {len(frame)} bytes is over {MAX_FRAME_BYTES}")
+        async with self._send_lock:
+            if self._closed is not None:
+                raise LinkClosed(self._closed)
+            try:
+                self._writer.write(self._channel.seal(frame))
+                await self._writer.drain()
+            except (OSError, RuntimeError) as exc:
+                await self._fail(f"send failed: {exc.__class__.__name__}")
+                raise LinkClosed(self._closed or "closed") from None
+
+    async def recv(self) -> bytes:
+        """The next frame; raises ``LinkClosed`` at the end of the stream or on bad input."""
+        while not self._frames:
+            if self._closed is not None:
+                raise LinkClosed(self._closed)
+            if self._backlog:
+                backlog, self._backlog = self._backlog, []
+                await self._take(backlog)
+                continue
+            try:
+                data = await self._reader.read(READ_BYTES)
+            except (OSError, RuntimeError) as exc:
+                await self._fail(f"receive failed: {exc.__class__.__name__}")
+                continue
+            if not data:
+                await self._fail("closed by the other side")
+                continue
+            try:
+                records = self._decoder.feed(data)
+            except FramingError as exc:
+                await self._fail(f"the other side broke the protocol: {exc}")
+                continue
+            await self._take(records)
+        return self._frames.popleft()
+
+    async def _take(self, records: list[bytes]) -> None:
+        """Open records in order; frames authenticated before a bad record are still
+        delivered, then the link reports why it closed."""
+        try:
+            for rec in records:
+                self._frames.extend(self._channel.open(rec))
+        except (FramingError, PairingError) as exc:
+            await self._fail(f"the other side broke the protocol: {exc}")
+
+    async def _fail(self, why: str) -> None:
+        if self._closed is None:
+            self._closed = why
+            log.debug("link %r closed: %s", self, why)
+        await _close_writer(self._writer)
+
+    async def close(self) -> None:
+        """Close the connection; safe to call twice; a pending ``recv`` raises ``LinkClosed``."""
+        await self._fail("closed by this side")
+
+
+async def _close_writer(writer: asyncio.StreamWriter) -> None:
+    """Close, giving unsent bytes a moment; a peer that stopped reading is cut off."""
+    writer.close()
+    try:
+        async with asyncio.timeout(CLOSE_GRACE):
+            await writer.wait_closed()
+    except (OSError, RuntimeError, TimeoutError):
+        writer.transport.abort()
+
+
+async def _run_handshake(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, hs: Handshake,
+    decoder: FrameDecoder,
+) -> tuple[Established, list[bytes]]:
+    """Drive ``hs`` to the end; returns the result and records that arrived after it."""
+    for first in hs.start():
+        writer.write(wire(first))
+    await writer.drain()
+    while True:
+        data = await reader.read(READ_BYTES)
+        if not data:
+            raise PairingError("garbage", "connection closed during the handshake")
+        decoder.push(data)
+        while (rec := decoder.pop()) is not None:
+            try:
+                out = hs.receive(rec)
+            except PairingError:
+                if hs.outgoing_refusal is not None:
+                    with contextlib.suppress(OSError, RuntimeError):
+                        writer.write(wire(hs.outgoing_refusal))
+                        await writer.drain()
+                raise
+            for reply in out:
+                writer.write(wire(reply))
+            if hs.result is not None:
+                await writer.drain()
+                decoder.max_frame = MAX_RECORD  # what follows are data records
+                return hs.result, decoder.feed(b"")
+        await writer.drain()
+
+
+def _link_error(exc: PairingError) -> LinkError:
+    if exc.reason == "wrong-code":
+        return WrongCode(str(exc))
+    if exc.reason in ("busy", "full"):
+        return Busy(exc.reason, str(exc))
+    if exc.reason in REFUSALS:
+        return Refused(exc.reason, str(exc))
+    return LinkClosed(str(exc))
+
+
+async def dial(
+    host: str,
+    port: int,
+    *,
+    identity: Ed25519PrivateKey,
+    table_id: bytes,
+    code: str | None,
+    timeout: float = 10.0,
+    local_host: str | None = None,
+    expect_identity: bytes | None = None,
+) -> Link:
+    """Connect to a table member and pair; raises a ``LinkError`` subclass on failure."""
+    hs = Handshake(Role.DIALER, identity, table_id, code, MAX_FRAME_BYTES)
+    decoder = FrameDecoder(MAX_HANDSHAKE_RECORD, min_frame=1)
+    try:
+        async with asyncio.timeout(timeout):
+            reader, writer = await asyncio.open_connection(
+                host, port, local_addr=None if local_host is None else (local_host, 0))
+    except (OSError, TimeoutError) as exc:
+        why = "no answer" if isinstance(exc, TimeoutError) else exc.strerror or str(exc)
+        raise Unreachable(f"cannot reach {host}:{port}: {why}") from None
+    try:
+        async with asyncio.timeout(timeout):
+            established, pending = await _run_handshake(reader, writer, hs, decoder)
+    except TimeoutError:
+        await _close_writer(writer)
+        raise HandshakeTimeout(
+            f"{host}:{port} did not finish the handshake in {timeout:g} s") from None
+    except (PairingError, FramingError, OSError, RuntimeError) as exc:
+        await _close_writer(writer)
+        if isinstance(exc, PairingError):
+            raise _link_error(exc) from None
+        raise LinkClosed(f"{host}:{port}: handshake failed ({exc.__class__.__name__})") from None
+    except BaseException:
+        writer.transport.abort()  # cancelled: leave no socket behind
+        raise
+    if expect_identity is not None and established.remote_identity != expect_identity:
+        await _close_writer(writer)
+        raise LinkError(f"{host}:{port} answered with another identity key than expected")
+    peer = writer.get_extra_info("peername")
+    return Link(reader, writer, established, (str(peer[0]), int(peer[1])), decoder, pending)
+
+
+def _is_loopback(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
+
+
+class _Backoff:
+    """Per-address waiting time after failed guesses: doubles each time, up to a cap."""
+
+    def __init__(self, base: float) -> None:
+        self.base = base
+        self._failures: OrderedDict[str, tuple[int, float]] = OrderedDict()
+
+    def blocked(self, address: str, now: float) -> bool:
+        entry = self._failures.get(address)
+        return entry is not None and now < entry[1]
+
+    def failed(self, address: str, now: float) -> None:
+        count = self._failures.pop(address, (0, 0.0))[0] + 1
+        delay = min(self.base * 2 ** (count - 1), BACKOFF_MAX)
+        self._failures[address] = (count, now + delay)
+        while len(self._failures) > BACKOFF_MEMORY:
+            self._failures.popitem(last=False)
+
+    def succeeded(self, address: str) -> None:
+        self._failures.pop(address, None)
+
+
+class Listener:
+    """Accepts connections for one table; see the module docstring for its defences."""
+
+    def __init__(
+        self,
+        identity: Ed25519PrivateKey,
+        table_id: bytes,
+        code: str | None,
+        on_link: Callable[[Link], Awaitable[None]],
+        on_refused: Callable[[str], None] | None,
+        handshake_timeout: float,
+        backoff_base: float,
+        max_pending: int,
+        max_pending_per_address: int | None,
+    ) -> None:
+        self.host = ""
+        self.port = 0
+        self.failed_attempts = 0
+        """Wrong table codes received (each connection gets one guess)."""
+        self.dropped = 0
+        """Connections closed for garbage, silence, a busy table or a failed identity proof."""
+        self._identity = identity
+        self._table_id = table_id
+        self._code = code
+        self._on_link = on_link
+        self._on_refused = on_refused
+        self._handshake_timeout = handshake_timeout
+        self._backoff = _Backoff(backoff_base)
+        self._max_pending = max_pending
+        self._max_per_address = max_pending_per_address
+        self._pending = 0
+        self._per_address: dict[str, int] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._server: asyncio.Server | None = None
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self._tasks.add(task)
+        try:
+            await self._serve(reader, writer)
+        finally:
+            if task is not None:
+                self._tasks.discard(task)
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        peer = writer.get_extra_info("peername")
+        address = (str(peer[0]), int(peer[1]))
+        busy = self._backoff.blocked(address[0], time.monotonic())
+        per_address = self._max_per_address
+        if per_address is None:  # every local process shares 127.0.0.1: no cap there
+            per_address = 0 if _is_loopback(address[0]) else MAX_PENDING_PER_ADDRESS
+        crowded = self._pending >= self._max_pending or (
+            per_address > 0 and self._per_address.get(address[0], 0) >= per_address)
+        if busy or crowded:
+            self.dropped += 1
+            with contextlib.suppress(OSError, RuntimeError):
+                writer.write(wire(refusal("busy" if busy else "full")))
+            await _close_writer(writer)
+            return
+        self._pending += 1
+        self._per_address[address[0]] = self._per_address.get(address[0], 0) + 1
+        hs = Handshake(Role.LISTENER, self._identity, self._table_id, self._code, MAX_FRAME_BYTES)
+        decoder = FrameDecoder(MAX_HANDSHAKE_RECORD, min_frame=1)
+        try:
+            async with asyncio.timeout(self._handshake_timeout):
+                established, pending = await _run_handshake(reader, writer, hs, decoder)
+        except PairingError as exc:
+            await _close_writer(writer)
+            self._refused(address[0], exc, hs.expensive)
+            return
+        except (TimeoutError, FramingError, OSError, RuntimeError) as exc:
+            self.dropped += 1
+            log.debug("dropped %s: %s", address[0], exc.__class__.__name__)
+            if hs.expensive:  # made this side run public-key work, then gave up
+                self._backoff.failed(address[0], time.monotonic())
+            await _close_writer(writer)
+            return
+        except BaseException:
+            writer.transport.abort()  # the listener is closing
+            raise
+        finally:
+            self._pending -= 1
+            left = self._per_address.pop(address[0]) - 1
+            if left:
+                self._per_address[address[0]] = left
+        self._backoff.succeeded(address[0])
+        link = Link(reader, writer, established, address, decoder, pending)
+        task = asyncio.current_task()
+        if task is not None:
+            self._tasks.discard(task)  # the link is on_link's now: close() leaves it alone
+        try:
+            await self._on_link(link)
+        except Exception:
+            log.exception("on_link failed for %r", link)
+            await link.close()
+
+    def _refused(self, address: str, exc: PairingError, expensive: bool) -> None:
+        guessed = exc.reason in ("wrong-code", "identity") and not exc.by_remote
+        if guessed or expensive:  # a guess, or public-key work for nothing: slow it down
+            self._backoff.failed(address, time.monotonic())
+        if not guessed:
+            self.dropped += 1
+            log.debug("dropped %s: %s", address, exc)
+            return
+        if exc.reason == "wrong-code":
+            self.failed_attempts += 1
+        if self._on_refused is not None:
+            self._on_refused(f"refused {address}: {exc}")
+
+    async def close(self) -> None:
+        """Stop accepting and abort handshakes in progress; safe to call twice."""
+        if self._server is not None:
+            self._server.close()
+            self._server = None
+        tasks = list(self._tasks)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def listen(
+    host: str,
+    port: int,
+    *,
+    identity: Ed25519PrivateKey,
+    table_id: bytes,
+    code: str | None,
+    on_link: Callable[[Link], Awaitable[None]],
+    on_refused: Callable[[str], None] | None = None,
+    handshake_timeout: float = 10.0,
+    backoff_base: float = BACKOFF_BASE,
+    max_pending: int = MAX_PENDING_HANDSHAKES,
+    max_pending_per_address: int | None = None,
+) -> Listener:
+    """Listen on ``host:port`` (port 0 picks one: read ``Listener.port``).
+
+    ``max_pending_per_address``: handshakes one address may have in progress; None means
+    ``MAX_PENDING_PER_ADDRESS`` except from loopback, 0 means no per-address cap.
+    """
+    listener = Listener(identity, table_id, code, on_link, on_refused, handshake_timeout,
+                        backoff_base, max_pending, max_pending_per_address)
+    try:
+        server = await asyncio.start_server(listener._accept, host, port, reuse_address=True)
+    except OSError as exc:
+        raise LinkError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    listener._server = server
+    sockname = server.sockets[0].getsockname()
+    listener.host, listener.port = str(sockname[0]), int(sockname[1])
+    return listener

@@ -1,0 +1,225 @@
+"""The links of one table member: one reader and one writer task per link, one inbox.
+
+Every link is already authenticated (``links``): it names the identity key at its other
+end. The mesh only moves tagged messages: an engine frame, a lobby message, or a sync
+message. It keeps one link per identity, bounds what it queues, and turns every link
+event into an inbox item, so the lobby and the session runner are one loop reading one
+queue. Nothing here decodes a frame: the lobby and the engine validate what they get.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from p2pclue.engine.errors import WireError
+from p2pclue.engine.wire import pack, unpack_strict
+from p2pclue.net import links
+
+TAG_FRAME = 0
+"""An engine frame, exactly the signed bytes."""
+TAG_LOBBY = 1
+"""A lobby message (msgpack map)."""
+TAG_SYNC = 2
+"""Catch-up and presence (msgpack map): ``have``, ``done``."""
+MAX_META_BYTES = 64 * 1024
+OUTBOX_LIMIT = 4096
+"""Messages queued for one link; a peer that reads nothing for this long is dropped."""
+INBOX_LIMIT = 1024
+
+
+@dataclass(frozen=True)
+class Received:
+    identity: bytes
+    tag: int
+    body: bytes
+
+
+@dataclass(frozen=True)
+class LinkUp:
+    identity: bytes
+    host: str
+
+
+@dataclass(frozen=True)
+class LinkDown:
+    identity: bytes
+
+
+@dataclass(frozen=True)
+class Refused:
+    reason: str
+
+
+Item = Received | LinkUp | LinkDown | Refused
+
+
+def decode_meta(body: bytes) -> dict[str, Any] | None:
+    """A lobby or sync message, or None if it is not a plain map."""
+    try:
+        obj = unpack_strict(body, MAX_META_BYTES)
+    except WireError:
+        return None
+    return obj if isinstance(obj, dict) else None
+
+
+def encode(tag: int, body: bytes | dict[str, Any]) -> bytes:
+    return bytes([tag]) + (body if isinstance(body, bytes) else pack(body))
+
+
+@dataclass
+class _Handle:
+    link: links.Link
+    outbox: asyncio.Queue[bytes | None] = field(default_factory=asyncio.Queue)
+    tasks: list[asyncio.Task[None]] = field(default_factory=list)
+
+
+class Mesh:
+    """All links of this member, keyed by the identity key at their other end."""
+
+    def __init__(self, identity: Ed25519PrivateKey, table_id: bytes, code: str | None,
+                 *, accept: Callable[[bytes], bool] | None = None) -> None:
+        self.identity = identity
+        self.public = identity.public_key().public_bytes_raw()
+        self.table_id = table_id
+        self.code = code
+        self.accept = accept
+        """Who may link to us (None: anyone who passed the handshake)."""
+        self.inbox: asyncio.Queue[Item] = asyncio.Queue(INBOX_LIMIT)
+        self._links: dict[bytes, _Handle] = {}
+        self._listeners: list[links.Listener] = []
+        self._closing = False
+        self.dropped_messages = 0
+
+    # -- links in and out
+
+    async def listen(self, host: str, port: int = 0) -> links.Listener:
+        listener = await links.listen(
+            host, port, identity=self.identity, table_id=self.table_id, code=self.code,
+            on_link=self._on_link, on_refused=self._on_refused)
+        self._listeners.append(listener)
+        return listener
+
+    async def dial(self, host: str, port: int, timeout: float = 10.0) -> bytes:
+        link = await links.dial(host, port, identity=self.identity, table_id=self.table_id,
+                                code=self.code, timeout=timeout)
+        await self._on_link(link)
+        return link.remote_identity
+
+    async def _on_link(self, link: links.Link) -> None:
+        ident = link.remote_identity
+        if self._closing or ident == self.public or ident in self._links \
+                or (self.accept is not None and not self.accept(ident)):
+            await link.close()
+            return
+        handle = _Handle(link)
+        self._links[ident] = handle
+        host = str(link.remote_addr[0]) if isinstance(link.remote_addr, tuple) \
+            else str(link.remote_addr)
+        await self.inbox.put(LinkUp(ident, host))
+        handle.tasks = [asyncio.create_task(self._reader(ident, handle)),
+                        asyncio.create_task(self._writer(ident, handle))]
+
+    def _on_refused(self, reason: str) -> None:
+        with contextlib.suppress(asyncio.QueueFull):
+            self.inbox.put_nowait(Refused(reason))
+
+    async def _reader(self, ident: bytes, handle: _Handle) -> None:
+        try:
+            while True:
+                data = await handle.link.recv()
+                if not data or data[0] not in (TAG_FRAME, TAG_LOBBY, TAG_SYNC):
+                    self.dropped_messages += 1
+                    continue
+                await self.inbox.put(Received(ident, data[0], data[1:]))
+        except (links.LinkError, OSError):
+            pass
+        finally:
+            self._gone(ident, handle)
+
+    async def _writer(self, ident: bytes, handle: _Handle) -> None:
+        try:
+            while True:
+                data = await handle.outbox.get()
+                if data is None:
+                    break
+                await handle.link.send(data)
+        except (links.LinkError, OSError):
+            pass
+        finally:
+            self._gone(ident, handle)
+
+    def _gone(self, ident: bytes, handle: _Handle) -> None:
+        if self._links.get(ident) is handle:
+            del self._links[ident]
+            for task in handle.tasks:
+                if task is not asyncio.current_task():
+                    task.cancel()
+            asyncio.get_running_loop().create_task(handle.link.close())
+            if not self._closing:
+                with contextlib.suppress(asyncio.QueueFull):
+                    self.inbox.put_nowait(LinkDown(ident))
+
+    # -- sending
+
+    def linked(self) -> set[bytes]:
+        return set(self._links)
+
+    def send(self, ident: bytes, tag: int, body: bytes | dict[str, Any]) -> None:
+        self._send_raw(ident, encode(tag, body))
+
+    def _send_raw(self, ident: bytes, data: bytes) -> None:
+        handle = self._links.get(ident)
+        if handle is None:
+            return
+        if handle.outbox.qsize() >= OUTBOX_LIMIT:
+            self._gone(ident, handle)  # it reads nothing: it costs us no memory
+            return
+        handle.outbox.put_nowait(data)
+
+    def broadcast(self, tag: int, body: bytes | dict[str, Any],
+                  exclude: set[bytes] | None = None) -> None:
+        data = encode(tag, body)
+        for ident in list(self._links):
+            if exclude is None or ident not in exclude:
+                self._send_raw(ident, data)
+
+    async def drop(self, ident: bytes) -> None:
+        handle = self._links.get(ident)
+        if handle is not None:
+            self._gone(ident, handle)
+
+    async def flush(self, timeout: float = 5.0) -> None:
+        """Wait until every queued message went out (or the time is up)."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while any(h.outbox.qsize() for h in self._links.values()) and loop.time() < end:
+            await asyncio.sleep(0.01)
+
+    async def close(self) -> None:
+        """Flush, then close every link and listener and await every task."""
+        if self._closing:
+            return
+        await self.flush(2.0)
+        self._closing = True
+        for listener in self._listeners:
+            with contextlib.suppress(Exception):
+                await listener.close()
+        handles = list(self._links.values())
+        self._links.clear()
+        for h in handles:
+            h.outbox.put_nowait(None)
+        for h in handles:
+            with contextlib.suppress(asyncio.TimeoutError, Exception):
+                await asyncio.wait_for(asyncio.gather(*h.tasks[1:], return_exceptions=True),
+                                       1.0)
+            for task in h.tasks:
+                task.cancel()
+            await asyncio.gather(*h.tasks, return_exceptions=True)
+            with contextlib.suppress(Exception):
+                await h.link.close()

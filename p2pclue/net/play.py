@@ -1,0 +1,229 @@
+"""From "I want to play" to a running session: open a table, find one, join, watch.
+
+These are the steps every front end takes (the plain CLI, the TUI, bots, the bench):
+listen, announce or browse with zeroconf (or dial ``--peer`` directly), run the lobby,
+then build the ``NetSession``. Nothing here prints: callers get lobby views and
+``TableInfoShown`` through callbacks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import os
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from p2pclue import PROTOCOL_VERSION
+from p2pclue.net import discovery
+from p2pclue.net.lobby import GuestLobby, HostLobby, LobbyView, TableInfo
+from p2pclue.net.mesh import Mesh
+from p2pclue.net.profile import Profile
+from p2pclue.net.session import DEFAULT_TIMEOUT, NetSession
+from p2pclue.net.table import LobbyAction, Seated, TableClosed, guest_lobby, host_lobby
+from p2pclue.rules.variants import Rules
+
+TABLE_ID_PREFIX = b"p2pclue/v1/table-id\x00"
+TRANSCRIPT_NAME = "transcript.p2pclue"
+
+
+class NoTable(Exception):
+    """No table answered (with a message that says what to try)."""
+
+
+def table_id(name: str) -> bytes:
+    """The id a table's links are bound to: from its name, so ``--peer`` needs no lookup."""
+    return hashlib.sha256(TABLE_ID_PREFIX + name.encode("utf-8")).digest()[:16]
+
+
+def parse_peer(text: str) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"--peer wants HOST:PORT, not {text!r}")
+    return host, int(port)
+
+
+@dataclass
+class Opened:
+    """What the opener's screen shows while the lobby fills."""
+
+    name: str
+    code: str | None
+    host: str
+    port: int
+    fingerprint: str
+    announced: bool
+    announce_error: str | None = None
+
+
+@dataclass
+class Seat:
+    """Who this process is at a table."""
+
+    profile: Profile
+    name: str
+    suspect: int | None = None
+    interfaces: list[str] = field(default_factory=list)
+    timeout: float = DEFAULT_TIMEOUT
+
+    @property
+    def listen_host(self) -> str:
+        return self.interfaces[0] if self.interfaces else "0.0.0.0"
+
+
+def _transcript_path(seat: Seat, seated: Seated, path: Path | None) -> Path:
+    if path is not None:
+        return path
+    directory = seat.profile.game_dir(seated.start.config.session)
+    return directory / TRANSCRIPT_NAME
+
+
+def _session(seat: Seat, seated: Seated, transcript: Path | None) -> NetSession:
+    config = seated.start.config
+    if seat.profile.seen(config.session):
+        raise TableClosed("this game was played before: refusing to play it again")
+    seat.profile.remember(config.session)
+    return NetSession(seated.start, seated.mesh, seat.profile.identity,
+                      _transcript_path(seat, seated, transcript), name=seat.name,
+                      pending=seated.pending, timeout=seat.timeout)
+
+
+def _ad(opened: Opened, tid: bytes, rules: Rules, view: LobbyView | None, wanted: int,
+        playing: bool) -> discovery.TableAd:
+    taken = len(view.players) if view is not None else 1
+    return discovery.TableAd(
+        table_id=tid, name=opened.name, preset=rules.name(), seats_taken=taken,
+        seats_wanted=wanted, playing=playing, version=PROTOCOL_VERSION,
+        fingerprint=opened.fingerprint, host=opened.host, port=opened.port)
+
+
+async def open_table(
+    seat: Seat, table_name: str, rules: Rules, players: int, code: str | None, *,
+    on_opened: Callable[[Opened], None], on_view: Callable[[LobbyView], None],
+    actions: asyncio.Queue[LobbyAction] | None = None, announce: bool = True,
+    transcript: Path | None = None,
+) -> NetSession:
+    """Open a table, keep its lobby until the signed start, and return the session."""
+    tid = table_id(table_name)
+    mesh = Mesh(seat.profile.identity, tid, code)
+    announcer: discovery.Announcer | None = None
+    try:
+        listener = await mesh.listen(seat.listen_host, 0)
+        fp = discovery.fingerprint(seat.profile.public)
+        opened = Opened(table_name, code, listener.host, listener.port, fp, False)
+        lobby = HostLobby(seat.profile.identity, TableInfo(table_name, rules, players),
+                          seat.name, listener.port, secrets.token_bytes(32),
+                          seen=seat.profile.seen, suspect=seat.suspect)
+        if announce:
+            announcer = discovery.Announcer()
+            try:
+                await announcer.start(_ad(opened, tid, rules, None, players, False),
+                                      seat.interfaces)
+                opened.announced = True
+            except Exception as exc:  # zeroconf raises many kinds; the table still works
+                opened.announce_error = f"{type(exc).__name__}: {exc}"
+                with contextlib.suppress(Exception):
+                    await announcer.close()
+                announcer = None
+        on_opened(opened)
+        updates: list[asyncio.Task[None]] = []
+
+        def view_changed(view: LobbyView) -> None:
+            on_view(view)
+            if announcer is not None:
+                updates.append(asyncio.ensure_future(
+                    announcer.update(_ad(opened, tid, rules, view, players, False))))
+
+        seated = await host_lobby(lobby, mesh, view_changed, actions)
+        await asyncio.gather(*updates, return_exceptions=True)
+        if announcer is not None:
+            with contextlib.suppress(Exception):
+                await announcer.update(_ad(opened, tid, rules, lobby.view(), players, True))
+        session = _session(seat, seated, transcript)
+    except BaseException:
+        await mesh.close()
+        if announcer is not None:
+            with contextlib.suppress(Exception):
+                await announcer.close()
+        raise
+    if announcer is not None:
+        session.on_close.append(announcer.close)
+    return session
+
+
+async def find_table(interfaces: list[str], name: str | None, timeout: float
+                     ) -> discovery.TableAd:
+    """Wait for a table (by name, or any) to be announced on the LAN."""
+    browser = discovery.Browser()
+    try:
+        await browser.start(interfaces)
+        try:
+            return await browser.wait_for(name, timeout)
+        except (TimeoutError, LookupError):
+            what = f"the table {name!r}" if name else "any table"
+            raise NoTable(
+                f"found no answer for {what} within {timeout:g} s. If the table is open, "
+                "multicast may be blocked on this network (Wi-Fi client isolation, some "
+                "company LANs): join it directly with --peer HOST:PORT --table NAME, "
+                "as shown on the opener's screen.") from None
+    finally:
+        with contextlib.suppress(Exception):
+            await browser.close()
+
+
+async def list_tables(interfaces: list[str], wait: float) -> list[discovery.TableAd]:
+    browser = discovery.Browser()
+    try:
+        await browser.start(interfaces)
+        await asyncio.sleep(wait)
+        return browser.tables()
+    finally:
+        with contextlib.suppress(Exception):
+            await browser.close()
+
+
+async def join_table(
+    seat: Seat, table_name: str, host: str, port: int, code: str | None, *,
+    role: str = "player", on_view: Callable[[LobbyView], None],
+    actions: asyncio.Queue[LobbyAction] | None = None, transcript: Path | None = None,
+    wait: float = 0.0,
+) -> NetSession:
+    """Join a table at ``host:port`` (as a player or a spectator); returns the session.
+
+    ``wait``: keep trying to reach the table that long (it may not be open yet).
+    """
+    from p2pclue.net import links
+
+    mesh = Mesh(seat.profile.identity, table_id(table_name), code)
+    try:
+        listener = await mesh.listen(seat.listen_host, 0)
+        lobby = GuestLobby(seat.profile.identity, seat.name, listener.port,
+                           secrets.token_bytes(32), role=role, wish=seat.suspect,
+                           seen=seat.profile.seen)
+        loop = asyncio.get_running_loop()
+        end = loop.time() + wait
+        delay = 0.2
+        while True:
+            try:
+                seated = await guest_lobby(lobby, mesh, host, port, on_view, actions)
+                break
+            except (ConnectionError, OSError, links.HandshakeTimeout, links.LinkClosed) as exc:
+                if loop.time() + delay > end:
+                    raise NoTable(f"cannot reach the table at {host}:{port}: {exc}") from None
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 2.0)
+            except links.WrongCode:
+                raise TableClosed("the table refused the code (wrong code?)") from None
+            except links.LinkError as exc:
+                raise TableClosed(f"the table refused the link: {exc}") from None
+        return _session(seat, seated, transcript)
+    except BaseException:
+        await mesh.close()
+        raise
+
+
+def environ_interfaces(cli_values: list[str] | None) -> list[str]:
+    return discovery.interfaces(cli_values or [], os.environ)

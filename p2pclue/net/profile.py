@@ -1,0 +1,120 @@
+"""A user's profile on this machine: identity key, seen sessions, game directories.
+
+One Ed25519 identity per profile signs every message the user sends and proves who
+they are on every link; it lives in the user's data directory (``platformdirs``),
+created on first use with mode 0600. ``--profile NAME`` keeps a separate identity and
+game directory (several players on one shared computer, tests). ``P2PCLUE_HOME``
+moves the whole tree (tests and scripts never touch a real home directory).
+
+Seen session ids are kept so that a replayed old game is refused even across restarts.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+PROFILE_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,40}$")
+DEFAULT_PROFILE = "default"
+MAX_SEEN = 100_000
+
+
+class ProfileError(Exception):
+    """A profile that cannot be used (bad name, unreadable or foreign key file)."""
+
+
+def data_root(environ: Mapping[str, str] | None = None) -> Path:
+    env = os.environ if environ is None else environ
+    home = env.get("P2PCLUE_HOME")
+    if home:
+        return Path(home)
+    return Path(platformdirs.user_data_dir("p2pclue", appauthor=False))
+
+
+@dataclass
+class Profile:
+    name: str
+    root: Path
+    identity: Ed25519PrivateKey
+
+    @property
+    def public(self) -> bytes:
+        return self.identity.public_key().public_bytes_raw()
+
+    @property
+    def games(self) -> Path:
+        return self.root / "games"
+
+    def game_dir(self, session: bytes) -> Path:
+        path = self.games / session.hex()[:16]
+        path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        return path
+
+    # -- sessions seen before
+
+    def _seen_path(self) -> Path:
+        return self.root / "seen-sessions"
+
+    def seen(self, session: bytes) -> bool:
+        try:
+            text = self._seen_path().read_text(encoding="ascii", errors="replace")
+        except FileNotFoundError:
+            return False
+        return session.hex() in text.split()
+
+    def remember(self, session: bytes) -> None:
+        """Record a session id before its first message is sent (fsynced)."""
+        fd = os.open(self._seen_path(), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        try:
+            os.write(fd, session.hex().encode("ascii") + b"\n")
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def load(name: str = DEFAULT_PROFILE, environ: Mapping[str, str] | None = None) -> Profile:
+    """Open a profile, creating its directory and identity key on first use."""
+    if not PROFILE_NAME.match(name):
+        raise ProfileError(f"a profile name is 1-40 letters, digits, '.', '_' or '-': {name!r}")
+    root = data_root(environ) / "profiles" / name
+    try:
+        root.mkdir(parents=True, exist_ok=True, mode=0o700)
+        return Profile(name, root, _identity(root / "identity.pem"))
+    except OSError as exc:
+        raise ProfileError(f"cannot use the profile directory {root}: {exc.strerror}") from None
+
+
+def _identity(path: Path) -> Ed25519PrivateKey:
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return _read_identity(path)
+    key = Ed25519PrivateKey.generate()
+    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                            serialization.NoEncryption())
+    try:
+        os.write(fd, pem)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    return key
+
+
+def _read_identity(path: Path) -> Ed25519PrivateKey:
+    if path.stat().st_mode & 0o077:
+        raise ProfileError(f"{path} is readable by others; run: chmod 600 {path}")
+    try:
+        key = serialization.load_pem_private_key(path.read_bytes(), password=None)
+    except ValueError:
+        raise ProfileError(f"{path} is not a p2pclue identity key") from None
+    if not isinstance(key, Ed25519PrivateKey):
+        raise ProfileError(f"{path} is not an Ed25519 key")
+    return key
+

@@ -1,0 +1,354 @@
+"""The session runner: one engine ``Peer`` (or observer) on a mesh of real links.
+
+It is the asyncio driver around the sans-IO engine, and keeps none of the game's
+logic: frames from a player's link go to ``Peer.receive``; the frames the peer wants
+sent go to every link; the clock calls ``on_timeout`` at ``next_deadline``; the
+local player's intents go to ``Peer.act``. Every accepted entry is appended to the
+transcript file as the game goes, and this peer's own frames are on disk (fsync)
+before any link sees them. Catch-up is by transcript index: on every new link each
+side says how many entries it has (``have``) and the other sends the entries it
+lacks, exactly as stored; the engine's duplicate rules make that idempotent.
+
+The terminal UI, headless bots and spectators all drive this one class through the
+``net.api.Session`` contract.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Awaitable, Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from p2pclue.crypto.rand import OsRandom
+from p2pclue.engine import events as ev
+from p2pclue.engine.audit import audit
+from p2pclue.engine.config import GameConfig
+from p2pclue.engine.errors import EngineError, WireError
+from p2pclue.engine.peer import Choice, Peer, Status
+from p2pclue.engine.transcript import parse
+from p2pclue.engine.wire import split_frame
+from p2pclue.net import api
+from p2pclue.net.lobby import MAX_SPECTATORS, Start
+from p2pclue.net.mesh import (
+    TAG_FRAME,
+    TAG_LOBBY,
+    TAG_SYNC,
+    Item,
+    LinkDown,
+    LinkUp,
+    Mesh,
+    Received,
+    decode_meta,
+)
+from p2pclue.net.store import StoreError, TranscriptFile
+from p2pclue.rules.state import GameState
+
+DEFAULT_TIMEOUT = 120.0
+"""Seconds of silence before the table is told who it waits for."""
+GIVE_UP_AFTER = 3
+"""Silences in a row (each ``timeout`` long) after which the game is ended as abandoned."""
+LINGER = 10.0
+"""After the end, how long to wait for every player to confirm it is done too."""
+MAX_DROPPED_KEPT = 16
+"""Frames the engine dropped (another game's, unsigned junk) kept for inspection."""
+MAX_SENT_PER_HAVE = 100_000
+
+
+class NetSession:
+    """A game as one seat (or a spectator, ``seat is None``) plays it over the network."""
+
+    def __init__(
+        self,
+        start: Start,
+        mesh: Mesh,
+        identity: Ed25519PrivateKey,
+        transcript_path: Path,
+        *,
+        name: str,
+        pending: Iterable[Item] = (),
+        timeout: float = DEFAULT_TIMEOUT,
+        give_up_after: int = GIVE_UP_AFTER,
+    ) -> None:
+        self.start_record = start
+        self.config: GameConfig = start.config
+        me = identity.public_key().public_bytes_raw()
+        seats = {p.identity: i for i, p in enumerate(self.config.players)}
+        self.seat: int | None = seats.get(me)
+        self._seats = seats
+        self._mesh = mesh
+        self._name = name
+        self._timeout = timeout
+        self._give_up_after = give_up_after
+        self.events: asyncio.Queue[api.SessionEvent] = asyncio.Queue()
+        now = time.monotonic()
+        if self.seat is None:
+            self.peer = Peer(self.config, None, now=now, timeout=timeout)
+        else:
+            self.peer = Peer(self.config, self.seat, identity, OsRandom(), now=now,
+                             timeout=timeout)
+        self.transcript_path = transcript_path
+        self._store = TranscriptFile.create(transcript_path, self.config)
+        self._written = 0
+        self._pending = list(pending)
+        self._wakeup = asyncio.Event()
+        self._closed = False
+        self._silences = 0
+        self._done_from: set[bytes] = set()
+        self._last_choice: tuple[int, Choice] | None = None
+        self._names: dict[bytes, str] = {p.identity: p.name for p in self.config.players}
+        self.spectators: dict[bytes, str] = {}
+        self.dropped_total = 0
+        self._ignored = 0
+        self.ended: api.Ended | None = None
+        self.on_close: list[Callable[[], Awaitable[None]]] = []
+        """Called (and awaited) by ``close``: an announcer to withdraw, for example."""
+        self.accepted_at: list[float] = []
+        """When each entry was accepted here (monotonic seconds), for the benchmark."""
+
+    # ---- the api.Session contract ----------------------------------------------------
+
+    @property
+    def state(self) -> GameState | None:
+        return self.peer.rules_state
+
+    @property
+    def hand(self) -> tuple[int, ...]:
+        return self.peer.hand
+
+    def choice(self) -> Choice | None:
+        return self.peer.choice()
+
+    async def submit(self, intent: ev.Intent) -> None:
+        events = self.peer.act(intent, time.monotonic())  # LocalProtocolError: not now
+        self._after_engine(events)
+
+    async def run(self) -> None:
+        try:
+            await self._run()
+        finally:
+            await self.close()
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        if self._store.is_open:
+            self._store.abandon()
+        await self._mesh.close()
+        for hook in self.on_close:
+            with contextlib.suppress(Exception):
+                await hook()
+
+    # ---- the loop --------------------------------------------------------------------
+
+    async def _run(self) -> None:
+        self._after_engine(self.peer.start(time.monotonic()))
+        for ident in self._mesh.linked():
+            self._link_up(ident)
+        for item in self._pending:
+            self._handle(item)
+        self._pending = []
+        while self.peer.status is Status.RUNNING:
+            deadline = self.peer.next_deadline()
+            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+            try:
+                item = await asyncio.wait_for(self._mesh.inbox.get(), wait)
+            except TimeoutError:
+                self._on_timeout()
+                continue
+            self._handle(item)
+        await self._finish()
+
+    def _handle(self, item: Item) -> None:
+        if isinstance(item, Received):
+            if item.tag == TAG_FRAME:
+                self._frame(item.identity, item.body)
+            elif item.tag == TAG_SYNC:
+                self._sync(item.identity, item.body)
+            elif item.tag == TAG_LOBBY:
+                self._late_lobby(item.identity, item.body)
+        elif isinstance(item, LinkUp):
+            self._link_up(item.identity)
+        elif isinstance(item, LinkDown):
+            self._link_down(item.identity)
+
+    def _frame(self, ident: bytes, raw: bytes) -> None:
+        seat = self._seats.get(ident)
+        if seat is None:
+            self._ignored += 1  # a spectator never acts: its bytes go nowhere
+            self._trim_dropped()
+            return
+        events = self.peer.receive(raw, time.monotonic(), via=seat)
+        self._trim_dropped()
+        self._after_engine(events)
+
+    def _trim_dropped(self) -> None:
+        """The engine bounds its own memory of dropped frames (a deque); count them all."""
+        self.dropped_total = self.peer.dropped_count + self._ignored
+
+    def _after_engine(self, events: list[ev.Event]) -> None:
+        """Persist what was accepted, then send, then tell the front end."""
+        entries = self.peer.entries
+        new = entries[self._written:]
+        if new:
+            mine = self.seat is not None and any(_sender(raw) == self.seat for raw in new)
+            try:
+                for i, raw in enumerate(new):
+                    # one fsync after the last covers them all (before anything is sent)
+                    self._store.append(raw, sync=mine and i == len(new) - 1)
+            except StoreError as exc:
+                self._fail(f"cannot write the transcript: {exc}")
+                return
+            now = time.monotonic()
+            self.accepted_at.extend([now] * len(new))
+            self._written = len(entries)
+            self._silences = 0
+        for raw, _to in self.peer.frames_to_send():
+            sender = _sender(raw)
+            exclude = {self.config.players[sender].identity} if sender is not None else set()
+            self._mesh.broadcast(TAG_FRAME, raw, exclude)
+        for event in events:
+            self.events.put_nowait(api.Engine(event))
+        choice = self.peer.choice()
+        if choice is not None:
+            key = (len(entries), choice)
+            if key != self._last_choice:
+                self._last_choice = key
+                self.events.put_nowait(api.YourChoice(choice))
+
+    def _fail(self, message: str) -> None:
+        self.peer.abandon()
+        self.events.put_nowait(api.Ended("abandoned", None, None, message))
+
+    def _on_timeout(self) -> None:
+        now = time.monotonic()
+        events = self.peer.on_timeout(now)
+        for e in events:
+            if isinstance(e, ev.PeerSilent):
+                self._silences += 1
+                deadline = self.peer.next_deadline() or now
+                self.events.put_nowait(api.Waiting(e.seat, e.deadline - self._timeout,
+                                                   deadline))
+        self._after_engine(events)
+        if self._silences >= self._give_up_after:
+            self.peer.abandon()
+
+    def _late_lobby(self, ident: bytes, body: bytes) -> None:
+        """A spectator arriving during the game gets the signed start (and then catches up).
+
+        Players never join a started game: their hello is refused.
+        """
+        msg = decode_meta(body)
+        if msg is None or msg.get("t") != "hello":
+            return
+        if msg.get("role") != "spectator" or len(self.spectators) >= MAX_SPECTATORS:
+            reason = "the game has already started" if msg.get("role") != "spectator" \
+                else "there are enough spectators"
+            self._mesh.send(ident, TAG_LOBBY, {"t": "refuse", "reason": reason})
+            return
+        self._mesh.send(ident, TAG_LOBBY, self.start_record.to_wire())
+
+    # ---- sync and presence -------------------------------------------------------------
+
+    def _hello(self) -> dict[str, Any]:
+        return {"t": "have", "n": len(self.peer.entries), "name": self._name,
+                "role": "player" if self.seat is not None else "spectator"}
+
+    def _link_up(self, ident: bytes) -> None:
+        self._mesh.send(ident, TAG_SYNC, self._hello())
+        seat = self._seats.get(ident)
+        if seat is not None:
+            self.events.put_nowait(api.Presence(self._names[ident], seat, True))
+
+    def _link_down(self, ident: bytes) -> None:
+        seat = self._seats.get(ident)
+        if seat is not None:
+            self.events.put_nowait(api.Presence(self._names[ident], seat, False))
+        elif ident in self.spectators:
+            self.events.put_nowait(api.Presence(self.spectators.pop(ident), None, False))
+
+    def _sync(self, ident: bytes, body: bytes) -> None:
+        msg = decode_meta(body)
+        if msg is None:
+            return
+        kind = msg.get("t")
+        if kind == "have":
+            n = msg.get("n")
+            if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+                return
+            if ident not in self._seats and ident not in self.spectators:
+                name = msg.get("name")
+                label = name if isinstance(name, str) and name.isprintable() else "someone"
+                self.spectators[ident] = label[:40]
+                self.events.put_nowait(api.Presence(self.spectators[ident], None, True))
+            for raw in self.peer.entries[n:n + MAX_SENT_PER_HAVE]:
+                self._mesh.send(ident, TAG_FRAME, raw)
+        elif kind == "done" and ident in self._seats:
+            self._done_from.add(ident)
+
+    # ---- the end ---------------------------------------------------------------------
+
+    async def _finish(self) -> None:
+        """Close the transcript, tell the table we are done, audit our own file."""
+        peer = self.peer
+        transcript = peer.transcript()
+        try:
+            self._store.close(transcript.footer)
+        except (StoreError, ValueError) as exc:
+            self.ended = api.Ended(transcript.footer.status, None, None,
+                                   f"the transcript could not be finished: {exc}")
+            self.events.put_nowait(self.ended)
+            return
+        self._mesh.broadcast(TAG_SYNC, {"t": "done", "n": len(peer.entries)})
+        if self.seat is not None and peer.status is Status.COMPLETE:
+            await self._linger()
+        ok, message = _audit_file(self.transcript_path)
+        self.ended = api.Ended(transcript.footer.status, self.transcript_path, ok, message)
+        self.events.put_nowait(self.ended)
+
+    async def _linger(self) -> None:
+        """Answer catch-up requests until every player still linked says it is done."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + LINGER
+        others = {p.identity for i, p in enumerate(self.config.players) if i != self.seat}
+        while loop.time() < end:
+            waiting = (others & self._mesh.linked()) - self._done_from
+            if not waiting:
+                break
+            try:
+                item = await asyncio.wait_for(self._mesh.inbox.get(), end - loop.time())
+            except TimeoutError:
+                break
+            if isinstance(item, Received) and item.tag == TAG_SYNC:
+                self._sync(item.identity, item.body)
+            elif isinstance(item, Received) and item.tag == TAG_FRAME:
+                with contextlib.suppress(EngineError):
+                    self.peer.receive(item.body, time.monotonic())
+                self._trim_dropped()
+            elif isinstance(item, LinkUp):
+                self._link_up(item.identity)
+        await self._mesh.flush(2.0)
+
+
+def _sender(raw: bytes) -> int | None:
+    try:
+        return split_frame(raw)[0]
+    except WireError:
+        return None
+
+
+def _audit_file(path: Path) -> tuple[bool | None, str]:
+    try:
+        raw = path.read_bytes()
+        verdict = audit(parse(raw), raw)
+    except (OSError, EngineError) as exc:
+        return False, f"the saved transcript cannot be read: {exc}"
+    if verdict.valid:
+        return True, f"valid ({verdict.result}, {verdict.entries} messages)"
+    v = verdict.violation
+    return False, f"invalid: {v.reason if v else 'unknown'}"

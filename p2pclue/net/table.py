@@ -1,0 +1,215 @@
+"""Running the lobby over real links, then completing the mesh for the game.
+
+``host_lobby`` drives the opener's ``HostLobby``; ``guest_lobby`` a joiner's or a
+spectator's ``GuestLobby``. Both read one inbox (``Mesh``), hand every lobby view to
+the front end through ``on_view``, take the local player's lobby choices from
+``actions``, and return a ``Seated`` once every player signed the start. Engine and
+sync messages that arrive early are kept for the session runner.
+
+After the start every player links to every other player (the smaller identity key
+dials, so two dials never cross) and a spectator dials every player.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from p2pclue.net import links
+from p2pclue.net.lobby import (
+    GuestLobby,
+    HostLobby,
+    LobbyError,
+    LobbyView,
+    Out,
+    Start,
+)
+from p2pclue.net.mesh import TAG_LOBBY, Item, LinkDown, LinkUp, Mesh, Received, Refused, decode_meta
+
+DIAL_ATTEMPTS = 6
+
+
+class TableClosed(Exception):
+    """The lobby ended before the game started (with a message for the user)."""
+
+
+@dataclass(frozen=True)
+class Pick:
+    suspect: int
+
+
+@dataclass(frozen=True)
+class Ready:
+    ready: bool
+
+
+LobbyAction = Pick | Ready
+
+
+@dataclass
+class Seated:
+    start: Start
+    mesh: Mesh
+    pending: list[Item] = field(default_factory=list)
+    """Engine and sync messages that arrived before the start."""
+
+
+ViewSink = Callable[[LobbyView], None]
+
+
+async def _next(mesh: Mesh, actions: asyncio.Queue[LobbyAction] | None) -> Item | LobbyAction:
+    """The next inbox item or local lobby action, whichever comes first."""
+    if actions is None:
+        return await mesh.inbox.get()
+    inbox = asyncio.ensure_future(mesh.inbox.get())
+    local = asyncio.ensure_future(actions.get())
+    done, _ = await asyncio.wait({inbox, local}, return_when=asyncio.FIRST_COMPLETED)
+    for task, other in ((inbox, local), (local, inbox)):
+        if task in done:
+            if other in done:  # both arrived: keep the other for next time
+                if other is inbox:
+                    mesh.inbox.put_nowait(other.result())  # type: ignore[arg-type]
+                else:
+                    actions.put_nowait(other.result())  # type: ignore[arg-type]
+            else:
+                other.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await other
+            return task.result()
+    raise AssertionError("asyncio.wait returned nothing")
+
+
+async def host_lobby(lobby: HostLobby, mesh: Mesh, on_view: ViewSink,
+                     actions: asyncio.Queue[LobbyAction] | None = None,
+                     on_error: Callable[[str], None] | None = None) -> Seated:
+    """Keep the table until every player signed the start; returns with the mesh ready."""
+    hosts: dict[bytes, str] = {}
+    pending: list[Item] = []
+    on_view(lobby.view())
+    while lobby.started is None:
+        item = await _next(mesh, actions)
+        outs: list[Out] = []
+        try:
+            if isinstance(item, Pick):
+                outs = lobby.pick(item.suspect)
+            elif isinstance(item, Ready):
+                outs = lobby.set_ready(item.ready)
+            elif isinstance(item, LinkUp):
+                hosts[item.identity] = item.host
+            elif isinstance(item, LinkDown):
+                outs = lobby.disconnected(item.identity)
+            elif isinstance(item, Refused):
+                outs = lobby.refused_attempt()
+            elif item.tag == TAG_LOBBY:
+                msg = decode_meta(item.body)
+                try:
+                    outs = lobby.receive(item.identity, hosts.get(item.identity, ""), msg)
+                except LobbyError as exc:
+                    mesh.send(item.identity, TAG_LOBBY, {"t": "refuse", "reason": str(exc)})
+                    await mesh.flush(1.0)
+                    await mesh.drop(item.identity)
+                    outs = lobby.disconnected(item.identity)
+            else:
+                pending.append(item)
+        except LobbyError as exc:  # a local choice that is not allowed now: say why
+            if on_error is not None:
+                on_error(str(exc))
+        _route(mesh, lobby, outs)
+        on_view(lobby.view())
+    start = lobby.started
+    await mesh.flush(2.0)
+    await complete_mesh(start, mesh, host_addr=None)
+    return Seated(start, mesh, pending)
+
+
+def _route(mesh: Mesh, lobby: HostLobby, outs: list[Out]) -> None:
+    for to, msg in outs:
+        if to is None:
+            for ident in lobby.guests:
+                mesh.send(ident, TAG_LOBBY, msg)
+        else:
+            mesh.send(to, TAG_LOBBY, msg)
+
+
+async def guest_lobby(lobby: GuestLobby, mesh: Mesh, host: str, port: int, on_view: ViewSink,
+                      actions: asyncio.Queue[LobbyAction] | None = None,
+                      timeout: float = 10.0) -> Seated:
+    """Dial the table, say hello, follow it, sign a fair start; returns with the mesh ready."""
+    host_ident = await mesh.dial(host, port, timeout=timeout)
+    mesh.send(host_ident, TAG_LOBBY, lobby.hello())
+    pending: list[Item] = []
+    while lobby.started is None:
+        item = await _next(mesh, actions)
+        if isinstance(item, Pick):
+            mesh.send(host_ident, TAG_LOBBY, lobby.pick(item.suspect))
+        elif isinstance(item, Ready):
+            mesh.send(host_ident, TAG_LOBBY, lobby.set_ready(item.ready))
+        elif isinstance(item, LinkDown) and item.identity == host_ident:
+            raise TableClosed("the table closed before the game started")
+        elif isinstance(item, Received) and item.tag == TAG_LOBBY \
+                and item.identity == host_ident:
+            try:
+                replies = lobby.receive(decode_meta(item.body))
+            except LobbyError as exc:
+                raise TableClosed(str(exc)) from None
+            for reply in replies:
+                mesh.send(host_ident, TAG_LOBBY, reply)
+            if lobby.view is not None:
+                on_view(lobby.view)
+        elif isinstance(item, Received | LinkUp | LinkDown):
+            pending.append(item)
+    await complete_mesh(lobby.started, mesh, host_addr=(host, port))
+    return Seated(lobby.started, mesh, pending)
+
+
+async def complete_mesh(start: Start, mesh: Mesh, host_addr: tuple[str, int] | None) -> None:
+    """Dial the links this member owes (see the module docstring); retries with back-off."""
+    me = mesh.public
+    players = {p.identity for p in start.config.players}
+    spectator = me not in players
+    targets = []
+    for a in start.addresses:
+        if a.identity == me or a.identity in mesh.linked() or a.role != "player":
+            continue
+        if spectator or me < a.identity:
+            host = a.host if a.host else (host_addr[0] if host_addr else "")
+            if host:
+                targets.append((a.identity, host, a.port))
+    await asyncio.gather(*(_dial_until(mesh, ident, host, port)
+                           for ident, host, port in targets))
+
+
+async def _dial_until(mesh: Mesh, ident: bytes, host: str, port: int) -> None:
+    delay = 0.1
+    for _ in range(DIAL_ATTEMPTS):
+        if ident in mesh.linked():
+            return
+        try:
+            got = await mesh.dial(host, port, timeout=5.0)
+        except (links.LinkError, OSError):
+            await asyncio.sleep(delay)
+            delay *= 2
+            continue
+        if got != ident:
+            await mesh.drop(got)  # someone else answers there: not our peer
+            return
+        return
+
+
+def describe(view: LobbyView) -> list[str]:
+    """The lobby as plain lines (the plain front end; the TUI draws its own)."""
+    from p2pclue.rules.cards import card
+
+    t = view.table
+    lines = [f"Table {t.name!r}: {t.rules.name()} rules, {len(view.players)}/{t.wanted} seats"]
+    for m in view.players:
+        sus = card(m.suspect).name if m.suspect is not None else "no suspect yet"
+        lines.append(f"  {m.name} as {sus}{' (ready)' if m.ready else ''}")
+    for m in view.spectators:
+        lines.append(f"  {m.name} watching")
+    if view.failed_attempts:
+        lines.append(f"  {view.failed_attempts} failed attempt(s) with a wrong code")
+    return lines
+

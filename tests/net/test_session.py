@@ -1,0 +1,77 @@
+"""Whole games over real authenticated links on 127.0.0.1, in one event loop.
+
+Each seat has its own identity, its own listener and its own links; the lobby runs
+over those links, every player signs the start, the mesh completes, and every peer
+ends with the same transcript, which the audit finds valid.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+import pytest
+
+from p2pclue.bots.registry import BOTS
+from p2pclue.engine.audit import audit
+from p2pclue.engine.transcript import parse
+from p2pclue.net import api
+from p2pclue.net.botplay import drive_bot, follow
+from p2pclue.net.play import Seat, join_table, open_table
+from p2pclue.net.profile import load
+from p2pclue.net.session import NetSession
+from p2pclue.rules.variants import preset
+
+LOOPBACK = ["127.0.0.1"]
+
+
+def seat(home: Path, name: str) -> Seat:
+    return Seat(load(name, {"P2PCLUE_HOME": str(home)}), name, interfaces=LOOPBACK)
+
+
+async def table(home: Path, n: int, code: str | None, spectators: int = 0
+                ) -> tuple[list[NetSession], list[api.Ended]]:
+    opened: asyncio.Future[tuple[str, int]] = asyncio.get_running_loop().create_future()
+    host_task = asyncio.ensure_future(open_table(
+        seat(home, "Host"), "Kitchen", preset("classic"), n, code,
+        on_opened=lambda o: opened.set_result((o.host, o.port)), on_view=lambda v: None,
+        announce=False))
+    await asyncio.wait([opened, host_task], return_when=asyncio.FIRST_COMPLETED)
+    host, port = await opened
+    guests = [asyncio.ensure_future(join_table(
+        seat(home, f"G{i}"), "Kitchen", host, port, code, on_view=lambda v: None))
+        for i in range(1, n)]
+    sessions = [await host_task] + [await g for g in guests]
+    runs = [asyncio.ensure_future(s.run()) for s in sessions]
+    watchers: list[NetSession] = []
+    for i in range(spectators):  # they arrive while the deal runs, and catch up
+        watchers.append(await join_table(seat(home, f"W{i}"), "Kitchen", host, port, code,
+                                         role="spectator", on_view=lambda v: None))
+    runs += [asyncio.ensure_future(w.run()) for w in watchers]
+    bots = [drive_bot(s, BOTS["random"], random.Random(i)) for i, s in enumerate(sessions)]
+    bots += [follow(w) for w in watchers]
+    ended = await asyncio.wait_for(asyncio.gather(*bots), 240)
+    await asyncio.gather(*runs)
+    return sessions + watchers, list(ended)
+
+
+def test_three_players_and_a_spectator_over_loopback(tmp_path: Path) -> None:
+    sessions, ended = asyncio.run(table(tmp_path, 3, "424242", spectators=1))
+    assert all(e.status == "complete" and e.audit_ok for e in ended), ended
+    files = {s.transcript_path.read_bytes() for s in sessions}
+    assert len(files) == 1, "every peer (and the spectator) has the same transcript"
+    verdict = audit(parse(files.pop()))
+    assert verdict.valid and verdict.result in ("won", "nobody")
+    assert sessions[-1].seat is None
+    assert any(sessions[0].spectators.values())
+
+
+def test_no_code_table(tmp_path: Path) -> None:
+    sessions, ended = asyncio.run(table(tmp_path, 3, None))
+    assert all(e.audit_ok for e in ended)
+    assert len({s.transcript_path.read_bytes() for s in sessions}) == 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    pytest.main([__file__, "-x", "-q"])
