@@ -15,7 +15,7 @@ Section = Callable[[Emit, bool], dict[str, Any]]
 
 
 def _sections() -> dict[str, Section]:
-    from p2pclue.bench import crypto, deduce, faults, game, link, rules
+    from p2pclue.bench import crypto, deduce, faults, game, lan, link, rules
 
     return {
         "rules": rules.section,
@@ -24,6 +24,7 @@ def _sections() -> dict[str, Section]:
         "audit": game.audit_section,
         "deduce": deduce.section,
         "link": link.section,
+        "lan": lan.section,
         "faults": faults.section,
     }
 

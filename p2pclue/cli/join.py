@@ -1,26 +1,350 @@
-"""``p2pclue join``: find a game on the LAN and play it in the terminal."""
+"""``p2pclue join`` and ``p2pclue watch``: play or watch a verified game on this LAN.
+
+``join --create`` opens a table (announced with zeroconf, private behind a table code
+unless ``--no-code``); ``join --table NAME`` (or ``join`` alone: the first table found)
+joins one; ``--peer HOST:PORT`` skips multicast. ``--bot`` plays the seat as a bot and
+``--bots K`` seats K more bot peers in this process, each with its own keys and links.
+The lobby and the game logic live in ``p2pclue.net``; this module only prints.
+"""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import hashlib
+import json
+import random
+import resource
 import sys
+import time
+from pathlib import Path
 from typing import Any
+
+from p2pclue.bots.registry import BOTS
+from p2pclue.cli.narrate import Narrator
+from p2pclue.engine import events as ev
+from p2pclue.engine.config import MAX_NAME_CHARS
+from p2pclue.net import api, discovery, links
+from p2pclue.net.botplay import drive_bot, follow, is_private
+from p2pclue.net.lobby import LobbyError, LobbyView, table_check
+from p2pclue.net.pairing import new_table_code
+from p2pclue.net.play import NoTable, Opened, Seat, join_table, open_table, parse_peer
+from p2pclue.net.profile import DEFAULT_PROFILE, ProfileError, load
+from p2pclue.net.session import NetSession
+from p2pclue.net.store import StoreError
+from p2pclue.net.table import TableClosed, describe
+from p2pclue.rules.variants import preset
+
+EXIT_HALTED = 3
+EXIT_USAGE = 2
+
+
+class UsageError(Exception):
+    pass
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--table", metavar="NAME", help="the table's name (join or watch it by name;"
+                   " with --create, the name of the new table)")
+    p.add_argument("--peer", metavar="HOST:PORT", help="reach the table directly, without "
+                   "multicast discovery (needs --table NAME)")
+    p.add_argument("--code", metavar="CODE", help="the table code shown on the opener's screen")
+    p.add_argument("--interface", action="append", metavar="ADDR", default=[],
+                   help="use only this IPv4 address (repeatable; env P2PCLUE_INTERFACES)")
+    p.add_argument("--profile", default=DEFAULT_PROFILE, metavar="NAME",
+                   help="a separate identity and game folder (several players on one machine)")
+    p.add_argument("--wait", type=float, default=30.0, metavar="SECONDS",
+                   help="how long to wait for the table to appear (default 30)")
+    p.add_argument("--transcript", type=Path, metavar="PATH",
+                   help="save the transcript here (default: in the profile's game folder)")
+    p.add_argument("--quiet", action="store_true", help="print only the result")
 
 
 def register(subparsers: Any) -> None:
     p: argparse.ArgumentParser = subparsers.add_parser(
-        "join",
-        help="find or host a game on this LAN and play it in the terminal",
-        description="Find or host a game on this LAN (zeroconf) and play it in the terminal.",
-    )
+        "join", help="find or open a table on this LAN and play a verified game",
+        description="Find a table on this LAN (zeroconf) or open one, sit down and play a "
+                    "verified game with no server.")
+    _common(p)
+    p.add_argument("--create", action="store_true", help="open a new table")
     p.add_argument("--name", help="the name other players see")
-    p.set_defaults(func=run)
+    p.add_argument("--rules", default="classic", choices=("classic", "cz"))
+    p.add_argument("--players", type=int, default=4, choices=range(3, 7), metavar="3..6",
+                   help="seats at a new table (default 4)")
+    p.add_argument("--no-code", action="store_true",
+                   help="a table without a code, for a trusted home network")
+    p.add_argument("--bot", choices=sorted(BOTS), help="play this seat as a bot")
+    p.add_argument("--bots", type=int, default=0, metavar="K",
+                   help="with --create: seat K local bot players too (own keys, own links)")
+    p.add_argument("--json", action="store_true",
+                   help="end with one JSON line (as simulate --json, plus the transcript path)")
+    p.add_argument("--plain", action="store_true", help="plain text output, no screen")
+    # for ``bench --only lan``: write when things happened here (wall clock) as JSON
+    p.add_argument("--timing", type=Path, help=argparse.SUPPRESS)
+    p.set_defaults(func=run_join)
+    w: argparse.ArgumentParser = subparsers.add_parser(
+        "watch", help="watch a table's game as a spectator (verifies every message)",
+        description="Join a table as a spectator: every message is verified as it arrives, "
+                    "the game is told in plain words, and the transcript is saved.")
+    _common(w)
+    w.add_argument("--name", help="the name the players see (default: spectator)")
+    w.set_defaults(func=run_watch)
 
 
-def run(args: argparse.Namespace) -> int:
-    print(
-        "p2pclue join: networked play is not available in this version yet; "
-        "try 'p2pclue simulate' to watch a whole verified game.",
-        file=sys.stderr,
-    )
-    return 2
+# ---- entry points ---------------------------------------------------------------------
+
+
+def run_join(args: argparse.Namespace) -> int:
+    try:
+        _check_join(args)
+        return asyncio.run(_join(args))
+    except UsageError as exc:
+        print(f"p2pclue join: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except (NoTable, TableClosed, LobbyError, ProfileError, StoreError, links.LinkError,
+            discovery.DiscoveryError, OSError) as exc:
+        print(f"p2pclue join: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def run_watch(args: argparse.Namespace) -> int:
+    try:
+        if args.peer and not args.table:
+            raise UsageError("--peer needs --table NAME (the name on the opener's screen)")
+        return asyncio.run(_watch(args))
+    except UsageError as exc:
+        print(f"p2pclue watch: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except (NoTable, TableClosed, LobbyError, ProfileError, StoreError, links.LinkError,
+            discovery.DiscoveryError, OSError) as exc:
+        print(f"p2pclue watch: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def _check_join(args: argparse.Namespace) -> None:
+    if args.bots and not args.create:
+        raise UsageError("--bots seats bots at a table you open: add --create")
+    if not 0 <= args.bots <= args.players - 1:
+        raise UsageError(f"--bots must be 0 to {args.players - 1} for {args.players} players")
+    if args.no_code and args.code:
+        raise UsageError("--code and --no-code exclude each other")
+    if args.peer and args.create:
+        raise UsageError("--peer joins a table; --create opens one")
+    if args.peer and not args.table:
+        raise UsageError("--peer needs --table NAME (the name on the opener's screen)")
+    if args.name is not None and not (0 < len(args.name) <= MAX_NAME_CHARS
+                                      and args.name.isprintable()):
+        raise UsageError(f"--name is 1-{MAX_NAME_CHARS} printable characters")
+    if args.bot is None:
+        raise UsageError("interactive play comes with the terminal UI; for now a seat is "
+                         "played with --bot detective|random (try: p2pclue join --create "
+                         "--no-code --players 4 --bot detective --bots 3)")
+
+
+class Printer:
+    """Narration: to stdout, or to stderr when stdout is kept for the JSON result."""
+
+    def __init__(self, quiet: bool, to_stderr: bool = False) -> None:
+        self.quiet = quiet
+        self.stream = sys.stderr if to_stderr else sys.stdout
+
+    def __call__(self, line: str) -> None:
+        if not self.quiet:
+            print(line, file=self.stream, flush=True)
+
+
+# ---- join -----------------------------------------------------------------------------
+
+
+async def _join(args: argparse.Namespace) -> int:
+    say = Printer(args.quiet, to_stderr=args.json)
+    profile = load(args.profile)
+    interfaces = discovery.interfaces(args.interface, _environ())
+    name = args.name or (f"{args.bot.title()} bot" if args.bot else profile.name)
+    seat = Seat(profile, name, interfaces=interfaces)
+    say(f"you are {name}; your key's fingerprint: {discovery.fingerprint(profile.public)}")
+    views = _view_printer(say)
+    bots: list[asyncio.Task[tuple[NetSession, api.Ended]]] = []
+    if args.create:
+        table_name = args.table or f"{name}'s table"
+        code = None if args.no_code else (args.code or new_table_code())
+        opened_at: list[Opened] = []
+
+        def opened(o: Opened) -> None:
+            opened_at.append(o)
+            say(f"table {o.name!r} open at {o.host}:{o.port}"
+                + (f"; table code: {o.code}" if o.code else " (no code)"))
+            if o.announce_error:
+                say(f"could not announce it on the LAN ({o.announce_error}); others can "
+                    f"join with --peer {o.host}:{o.port} --table {o.name!r}")
+            say(f"others join with: p2pclue join --table {o.name!r}"
+                + (f" --code {o.code}" if o.code else "")
+                + f"  (or --peer {o.host}:{o.port})")
+            for k in range(args.bots):
+                bots.append(asyncio.ensure_future(_bot_guest(
+                    args, k, o.host, o.port, table_name, code, interfaces)))
+
+        session = await open_table(seat, table_name, preset(args.rules), args.players, code,
+                                   on_opened=opened, on_view=views,
+                                   transcript=args.transcript)
+    else:
+        table_name, host, port = await _locate(args, interfaces, say)
+        session = await join_table(seat, table_name, host, port, args.code, on_view=views,
+                                   transcript=args.transcript, wait=args.wait)
+    say(f"the game starts; table check: {table_check(session.config)} "
+        "(compare it aloud: every screen shows the same)")
+    ended = await _play(session, args, say)
+    for task in bots:
+        await task
+    return _report(session, ended, args)
+
+
+async def _locate(args: argparse.Namespace, interfaces: list[str],
+                  say: Printer) -> tuple[str, str, int]:
+    if args.peer:
+        try:
+            host, port = parse_peer(args.peer)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        return args.table, host, port
+    from p2pclue.net.play import find_table
+
+    what = f"the table {args.table!r}" if args.table else "a table"
+    say(f"looking for {what} on the LAN (up to {args.wait:g} s)...")
+    ad = await find_table(interfaces, args.table, args.wait)
+    say(f"found {ad.name!r} at {ad.host}:{ad.port} ({ad.preset}, {ad.seats_taken}/"
+        f"{ad.seats_wanted} seats, opener's key {ad.fingerprint})")
+    return ad.name, ad.host, ad.port
+
+
+async def _bot_guest(args: argparse.Namespace, k: int, host: str, port: int, table_name: str,
+                     code: str | None, interfaces: list[str]) -> tuple[NetSession, api.Ended]:
+    profile = load(f"{args.profile}.bot{k + 1}")
+    seat = Seat(profile, f"Bot {k + 1}", interfaces=interfaces)
+    session = await join_table(seat, table_name, host, port, code, on_view=lambda v: None,
+                               wait=10.0)
+    run = asyncio.ensure_future(session.run())
+    ended = await drive_bot(session, BOTS[args.bot], random.Random())
+    await run
+    return session, ended
+
+
+def _view_printer(say: Printer) -> Any:
+    last: list[list[str]] = []
+
+    def show(view: LobbyView) -> None:
+        lines = describe(view)
+        if not last or last[-1] != lines:
+            last.append(lines)
+            for line in lines:
+                say(line)
+
+    return show
+
+
+async def _play(session: NetSession, args: argparse.Namespace, say: Printer) -> api.Ended:
+    narrator = Narrator(session.config)
+    marks: dict[str, Any] = {"start": time.time(), "first_turn": None, "suggested": [],
+                             "resolved": []}
+
+    def tell(event: api.SessionEvent) -> None:
+        _tell(narrator, event, say, private=True)
+        if isinstance(event, api.Engine):
+            e = event.event
+            if marks["first_turn"] is None and session.state is not None:
+                marks["first_turn"] = time.time()
+            if isinstance(e, ev.Suggested):
+                marks["suggested"].append(time.time())
+                pending.clear()
+            elif isinstance(e, ev.Refuted) or (
+                    isinstance(e, ev.Passed) and _all_passed(e, pending, session)):
+                marks["resolved"].append(time.time())
+
+    pending: list[int] = []
+    run = asyncio.ensure_future(session.run())
+    ended = await drive_bot(session, BOTS[args.bot], random.Random(), tell)
+    await run
+    if args.timing is not None:
+        marks["max_rss_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        args.timing.write_text(json.dumps(marks))
+    return ended
+
+
+def _all_passed(e: ev.Passed, pending: list[int], session: NetSession) -> bool:
+    """Whether this pass was the last one: nobody could refute the suggestion."""
+    pending.append(e.seat)
+    return len(pending) == session.config.n_players - 1
+
+
+def _tell(narrator: Narrator, event: api.SessionEvent, say: Printer, private: bool) -> None:
+    if isinstance(event, api.Engine):
+        if isinstance(event.event, ev.Accepted) or (is_private(event) and not private):
+            return
+        for line in narrator.lines(event.event):
+            say(line)
+    elif isinstance(event, api.Presence):
+        who = event.name if event.seat is not None else f"{event.name} (spectator)"
+        say(f"{who} {'is here' if event.present else 'left'}")
+    elif isinstance(event, api.Waiting):
+        say(f"waiting for {narrator.who(event.seat)}")
+    elif isinstance(event, api.Ended):
+        say(f"game over: {event.status}; transcript {event.transcript} "
+            f"({'audit: ' + event.message})")
+
+
+def _report(session: NetSession, ended: api.Ended, args: argparse.Namespace) -> int:
+    peer = session.peer
+    state, blame = peer.rules_state, peer.blame
+    result = ended.status
+    if result == "complete" and state is not None:
+        result = state.result or "nobody"
+    raw = ended.transcript.read_bytes() if ended.transcript is not None else b""
+    if blame is not None:
+        who = "nobody" if blame.culprit is None else f"seat {blame.culprit}"
+        print(f"halted: {who} blamed ({blame.check}): {blame.reason}", file=sys.stderr)
+    if args.json:
+        print(json.dumps({
+            "result": result,
+            "winner": state.winner if state is not None and result == "won" else None,
+            "blamed": blame.culprit if blame is not None else None,
+            "reason": f"{blame.check}: {blame.reason}" if blame is not None else None,
+            "turns": state.turn_number if state is not None else 0,
+            "rules": session.config.rules.name(),
+            "players": session.config.n_players,
+            "seed": None,
+            "bot": args.bot,
+            "messages": len(peer.entries),
+            "transcript_bytes": len(raw),
+            "transcript_sha256": hashlib.sha256(raw).hexdigest(),
+            "transcript": str(ended.transcript) if ended.transcript else None,
+        }, sort_keys=True), flush=True)
+    if result == "halted":
+        return EXIT_HALTED
+    return 0 if result in ("won", "nobody") and ended.audit_ok else 1
+
+
+# ---- watch ----------------------------------------------------------------------------
+
+
+async def _watch(args: argparse.Namespace) -> int:
+    say = Printer(args.quiet)
+    profile = load(args.profile)
+    interfaces = discovery.interfaces(args.interface, _environ())
+    seat = Seat(profile, args.name or "spectator", interfaces=interfaces)
+    table_name, host, port = await _locate(args, interfaces, say)
+    session = await join_table(seat, table_name, host, port, args.code, role="spectator",
+                               on_view=_view_printer(say), transcript=args.transcript,
+                               wait=args.wait)
+    say(f"watching; table check: {table_check(session.config)}")
+    narrator = Narrator(session.config)
+    run = asyncio.ensure_future(session.run())
+    ended = await follow(session, lambda e: _tell(narrator, e, say, private=False))
+    await run
+    print(f"{ended.status}: transcript {ended.transcript}; audit: {ended.message}")
+    return 0 if ended.audit_ok else 1
+
+
+def _environ() -> dict[str, str]:
+    import os
+
+    return dict(os.environ)

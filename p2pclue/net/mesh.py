@@ -115,7 +115,7 @@ class Mesh:
         ident = link.remote_identity
         if self._closing or ident == self.public or ident in self._links \
                 or (self.accept is not None and not self.accept(ident)):
-            await link.close()
+            await _close_link(link)
             return
         handle = _Handle(link)
         self._links[ident] = handle
@@ -160,7 +160,7 @@ class Mesh:
             for task in handle.tasks:
                 if task is not asyncio.current_task():
                     task.cancel()
-            asyncio.get_running_loop().create_task(handle.link.close())
+            asyncio.get_running_loop().create_task(_close_link(handle.link))
             if not self._closing:
                 with contextlib.suppress(asyncio.QueueFull):
                     self.inbox.put_nowait(LinkDown(ident))
@@ -221,5 +221,17 @@ class Mesh:
             for task in h.tasks:
                 task.cancel()
             await asyncio.gather(*h.tasks, return_exceptions=True)
-            with contextlib.suppress(Exception):
-                await h.link.close()
+            await _close_link(h.link)
+
+
+async def _close_link(link: links.Link) -> None:
+    """Close a link; a close waiter already cancelled by a reader we cancelled is no
+    reason to stop closing the others (but our own cancellation still propagates)."""
+    try:
+        await link.close()
+    except asyncio.CancelledError:
+        task = asyncio.current_task()
+        if task is not None and task.cancelling():
+            raise
+    except Exception:  # a broken socket: it is closed either way
+        pass

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,8 @@ from p2pclue.net import api
 from p2pclue.net.botplay import drive_bot, follow
 from p2pclue.net.play import Seat, join_table, open_table
 from p2pclue.net.profile import load
-from p2pclue.net.session import NetSession
+from p2pclue.net.mesh import TAG_FRAME
+from p2pclue.net.session import MAX_DROPPED_KEPT, NetSession
 from p2pclue.rules.variants import preset
 
 LOOPBACK = ["127.0.0.1"]
@@ -30,8 +32,11 @@ def seat(home: Path, name: str) -> Seat:
     return Seat(load(name, {"P2PCLUE_HOME": str(home)}), name, interfaces=LOOPBACK)
 
 
-async def table(home: Path, n: int, code: str | None, spectators: int = 0
-                ) -> tuple[list[NetSession], list[api.Ended]]:
+Hook = Callable[[list[NetSession]], Awaitable[None]]
+
+
+async def table(home: Path, n: int, code: str | None, spectators: int = 0,
+                during: Hook | None = None) -> tuple[list[NetSession], list[api.Ended]]:
     opened: asyncio.Future[tuple[str, int]] = asyncio.get_running_loop().create_future()
     host_task = asyncio.ensure_future(open_table(
         seat(home, "Host"), "Kitchen", preset("classic"), n, code,
@@ -51,6 +56,8 @@ async def table(home: Path, n: int, code: str | None, spectators: int = 0
     runs += [asyncio.ensure_future(w.run()) for w in watchers]
     bots = [drive_bot(s, BOTS["random"], random.Random(i)) for i, s in enumerate(sessions)]
     bots += [follow(w) for w in watchers]
+    if during is not None:
+        await during(sessions)
     ended = await asyncio.wait_for(asyncio.gather(*bots), 240)
     await asyncio.gather(*runs)
     return sessions + watchers, list(ended)
@@ -71,6 +78,34 @@ def test_no_code_table(tmp_path: Path) -> None:
     sessions, ended = asyncio.run(table(tmp_path, 3, None))
     assert all(e.audit_ok for e in ended)
     assert len({s.transcript_path.read_bytes() for s in sessions}) == 1
+
+
+def test_a_players_old_frames_from_another_game_are_refused(tmp_path: Path) -> None:
+    """A valid player replays every frame of an earlier game (same keys) into a new one,
+    over its own authenticated links: nothing is accepted, nobody is blamed, the new game
+    finishes, and what the peers keep of the junk stays bounded."""
+    old, _ = asyncio.run(table(tmp_path, 3, "777777"))
+    old_frames = list(old[0].peer.entries)
+    old_session = old[0].config.session
+
+    async def replay(sessions: list[NetSession]) -> None:
+        villain = sessions[1]
+        for _ in range(3):
+            for raw in old_frames:
+                villain._mesh.broadcast(TAG_FRAME, raw)
+            await asyncio.sleep(0)
+
+    sessions, ended = asyncio.run(table(tmp_path, 3, "777777", during=replay))
+    assert all(e.status == "complete" and e.audit_ok for e in ended), ended
+    assert sessions[0].config.session != old_session
+    assert len({s.transcript_path.read_bytes() for s in sessions}) == 1
+    for s in sessions:
+        assert s.peer.blame is None
+        assert len(s.peer.dropped) <= MAX_DROPPED_KEPT
+        assert not set(old_frames) & set(s.peer.entries)
+    assert sessions[0].dropped_total + len(sessions[0].peer.dropped) >= len(old_frames)
+    # The old game itself can never be started again by these profiles.
+    assert all(seat(tmp_path, n).profile.seen(old_session) for n in ("Host", "G1", "G2"))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,0 +1,165 @@
+"""Bench section "lan": six player processes on loopback, against the in-process deal.
+
+Each player is its own ``p2pclue join --bot`` process (own keys, links, transcript),
+so the deal's verification runs in parallel across processes. Measured: the signed
+start to the first turn (next to the same 6-player deal in one process), suggestion
+to refutation known by every peer (median, 95th percentile), a table opened to seen
+by another process's browser, and one player process's peak resident memory.
+Everything binds 127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+from p2pclue.bench import Emit
+from p2pclue.bots.protocol import make_config
+from p2pclue.crypto.rand import SeededRandom
+from p2pclue.engine.harness import Network
+from p2pclue.engine.peer import Peer
+from p2pclue.net.discovery import Browser, multicast_available
+from p2pclue.rules.variants import preset
+
+PLAYERS = 6
+LOOPBACK = "127.0.0.1"
+TIMEOUT = 600
+
+
+def _env(home: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    root = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
+    env["P2PCLUE_HOME"] = str(home)
+    env["P2PCLUE_INTERFACES"] = LOOPBACK
+    return env
+
+
+def _spawn(env: dict[str, str], *args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "p2pclue", *args], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _port(proc: subprocess.Popen[str], timeout: float = 60) -> int:
+    assert proc.stderr is not None
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        line = proc.stderr.readline()
+        m = re.search(r"open at [\d.]+:(\d+)", line)
+        if m:
+            return int(m.group(1))
+        if not line and proc.poll() is not None:
+            break
+    raise RuntimeError("the opener did not say where it listens")
+
+
+def in_process_deal() -> float:
+    """The same 6-player deal, every peer in this one process (seconds to the first turn)."""
+    config, keys = make_config(preset("classic"), PLAYERS, 7)
+    peers = [Peer(config, s, keys[s], SeededRandom(b"bench/lan/%d" % s))
+             for s in range(PLAYERS)]
+    net = Network(peers)
+    t0 = time.perf_counter()
+    for p in peers:
+        p.start(0.0)
+    while any(p.rules_state is None for p in peers) and net.step():
+        pass
+    return time.perf_counter() - t0
+
+
+def networked_game(emit: Emit) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="p2pclue-bench-") as tmp:
+        home = Path(tmp)
+        env = _env(home)
+        table = f"bench-{uuid.uuid4().hex[:8]}"
+        timings = [home / f"t{i}.json" for i in range(PLAYERS)]
+        host = _spawn(env, "join", "--create", "--table", table, "--no-code", "--players",
+                      str(PLAYERS), "--bot", "detective", "--profile", "p0", "--json",
+                      "--timing", str(timings[0]))
+        procs = [host]
+        try:
+            port = _port(host)
+            procs += [_spawn(env, "join", "--peer", f"{LOOPBACK}:{port}", "--table", table,
+                             "--bot", "detective", "--profile", f"p{i}", "--json",
+                             "--timing", str(timings[i])) for i in range(1, PLAYERS)]
+            for p in procs:
+                p.communicate(timeout=TIMEOUT)
+            marks = [json.loads(t.read_text()) for t in timings]
+        finally:
+            for p in procs:
+                if p.poll() is None:
+                    p.kill()
+                    p.communicate()
+    start = min(m["start"] for m in marks)
+    deal = max(m["first_turn"] for m in marks) - start
+    n = min(len(m["suggested"]) for m in marks)
+    lat = [max(m["resolved"][k] for m in marks) - min(m["suggested"][k] for m in marks)
+           for k in range(n) if all(len(m["resolved"]) > k for m in marks)]
+    rss = max(m["max_rss_kb"] for m in marks) / 1024
+    return {"deal_s": deal, "suggestions": len(lat),
+            "refute_median_ms": 1000 * statistics.median(lat) if lat else None,
+            "refute_p95_ms": 1000 * _p95(lat) if lat else None, "rss_mb": rss}
+
+
+def _p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+
+
+def discovery_latency() -> float | None:
+    """A table opened in another process, to this process's browser seeing it (seconds)."""
+    if not multicast_available(LOOPBACK):
+        return None
+    with tempfile.TemporaryDirectory(prefix="p2pclue-bench-") as tmp:
+        env = _env(Path(tmp))
+        table = f"seen-{uuid.uuid4().hex[:8]}"
+
+        async def watch() -> float:
+            browser = Browser()
+            await browser.start([LOOPBACK])
+            proc = _spawn(env, "join", "--create", "--table", table, "--no-code",
+                          "--players", "3", "--bot", "random", "--profile", "o")
+            try:
+                await asyncio.get_running_loop().run_in_executor(None, _port, proc)
+                opened = time.perf_counter()
+                await browser.wait_for(table, 30)
+                return time.perf_counter() - opened
+            finally:
+                await browser.close()
+                proc.kill()
+                proc.communicate()
+
+        return asyncio.run(watch())
+
+
+def section(emit: Emit, quick: bool) -> dict[str, Any]:
+    emit(f"LAN: {PLAYERS} player processes on {LOOPBACK}")
+    local = in_process_deal()
+    emit(f"  in-process {PLAYERS}-player deal (one process, all peers): {local:.2f} s")
+    net = networked_game(emit)
+    emit(f"  networked deal, signed start to first turn:    {net['deal_s']:.2f} s "
+         f"(goal: <= in-process and < 3 s)")
+    if net["refute_median_ms"] is not None:
+        emit(f"  suggestion to refutation known by all ({net['suggestions']}): median "
+             f"{net['refute_median_ms']:.0f} ms, p95 {net['refute_p95_ms']:.0f} ms "
+             f"(goal: median < 150 ms)")
+    emit(f"  peak RSS of one player process: {net['rss_mb']:.0f} MB (goal < 80 MB)")
+    seen = discovery_latency()
+    if seen is None:
+        emit("  table seen by another process: skipped (no multicast on loopback)")
+    else:
+        emit(f"  table opened -> seen by another process's browser: {seen:.2f} s (goal < 2 s)")
+    return {"lan_inprocess_deal_s": local, "lan_deal_s": net["deal_s"],
+            "lan_refute_median_ms": net["refute_median_ms"],
+            "lan_refute_p95_ms": net["refute_p95_ms"], "lan_rss_mb": net["rss_mb"],
+            "lan_table_seen_s": seen}
