@@ -78,6 +78,19 @@ class Narrator:
                 verdict = (f"{self.who(winner)} wins." if result == "won" and winner is not None
                            else "Everybody accused wrongly: nobody wins.")
                 yield f"{verdict} The envelope held {triple_text(envelope)}."
+            case ev.PlayerLeft(seat=seat, hand=hand):
+                self._in_turn = False
+                yield f"{self.who(seat)} leaves the table; their cards, face up: {_names(hand)}"
+            case ev.LeaveQueued():
+                yield "  you will leave as soon as the table waits for you"
+            case ev.VoteCounted(seat=seat, choice=choice, silent=silent, abandon=ab,
+                                needed=needed):
+                what = "end the game" if choice == "abandon" else "wait"
+                yield (f"  {self.who(seat)} votes to {what} for {self.who(silent)} "
+                       f"({len(ab)}/{needed} to end it)")
+            case ev.Abandoned(silent=silent, voters=voters):
+                yield (f"The table ended the game as abandoned while waiting for "
+                       f"{self.who(silent)} (signed by {', '.join(self.who(v) for v in voters)}).")
             case ev.Halted(blame=blame):
                 who = self.who(blame.culprit) if blame.culprit is not None else "nobody"
                 yield f"GAME HALTED: {who} broke {blame.check}: {blame.reason}"

@@ -19,9 +19,9 @@ from p2pclue.engine.audit import audit
 from p2pclue.engine.transcript import parse
 from p2pclue.net import api
 from p2pclue.net.botplay import drive_bot, follow
+from p2pclue.net.mesh import TAG_FRAME
 from p2pclue.net.play import Seat, join_table, open_table
 from p2pclue.net.profile import load
-from p2pclue.net.mesh import TAG_FRAME
 from p2pclue.net.session import MAX_DROPPED_KEPT, NetSession
 from p2pclue.rules.variants import preset
 
