@@ -155,16 +155,13 @@ async def _inject(sessions: list[NetSession], runs: dict[int, asyncio.Task[None]
     if result.kind == "cut":
         await target._mesh.drop(sessions[other]._mesh.public)
         return
-    bots[victim].cancel()
-    runs[victim].cancel()
-    await asyncio.gather(bots[victim], runs[victim], return_exceptions=True)
+    await simulate_crash(target, bots[victim], runs[victim])
     await asyncio.sleep(delay)
     seat = _seat(home, f"P{victim}")
     restarted = time.monotonic()
     games = unfinished_games(seat.profile.games)
     if not games:
-        raise RuntimeError(f"no unfinished game of P{victim} in {seat.profile.games} "
-                           f"({sorted(p.name for p in seat.profile.games.glob('*/*'))})")
+        raise RuntimeError(f"no unfinished game of P{victim} to resume")
     back = await resume_game(seat, games[0])
     sessions[victim] = back
     runs[victim] = asyncio.ensure_future(back.run())
@@ -174,6 +171,19 @@ async def _inject(sessions: list[NetSession], runs: dict[int, asyncio.Task[None]
     while len(back.peer.entries) < table and back.peer.status.value == "running":
         await asyncio.sleep(0.005)
     result.back_in_play = time.monotonic() - restarted
+
+
+async def simulate_crash(session: NetSession, *tasks: asyncio.Task[Any]) -> None:
+    """Everything the process held in memory goes at once: its tasks and its sockets
+    (closing the session leaves the transcript unfinished, as a killed process does)."""
+    for task in tasks:
+        task.cancel()
+    await session.close()
+    while not all(task.done() for task in tasks):  # a cancel that raced a wake-up
+        for task in tasks:
+            task.cancel()
+        await asyncio.sleep(0)
+    await asyncio.gather(*tasks, return_exceptions=True)
 
 
 def run_campaign(games: int, first_seed: int = 1, emit: Emit | None = None) -> Campaign:

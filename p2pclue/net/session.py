@@ -198,7 +198,7 @@ class NetSession:
         for item in self._pending:
             self._handle(item)
         self._pending = []
-        while self.peer.status is Status.RUNNING:
+        while self.peer.status is Status.RUNNING and not self._closed:
             deadline = self.peer.next_deadline()
             wait = None if deadline is None else max(0.0, deadline - time.monotonic())
             try:
@@ -207,7 +207,8 @@ class NetSession:
                 self._on_timeout()
                 continue
             self._handle(item)
-        await self._finish()
+        if not self._closed:  # closed from outside: the game stays unfinished on disk
+            await self._finish()
 
     def _handle(self, item: Item) -> None:
         if isinstance(item, Received):

@@ -9,6 +9,7 @@ import os
 import random
 from pathlib import Path
 
+from p2pclue.bench.faults import simulate_crash
 from p2pclue.bots.registry import BOTS
 from p2pclue.engine.audit import audit
 from p2pclue.engine.transcript import parse
@@ -51,9 +52,7 @@ async def crash_and_resume(home: Path, victim: int, after_entries: int) -> tuple
     while len(dead.peer.entries) < after_entries:
         await asyncio.sleep(0.01)
     # the crash: the process state is gone; only what is on disk remains
-    bots[victim].cancel()
-    runs[victim].cancel()
-    await asyncio.gather(bots[victim], runs[victim], return_exceptions=True)
+    await simulate_crash(dead, bots[victim], runs[victim])
     profile_seat = seat(home, dead._name)
     games = unfinished_games(profile_seat.profile.games)
     assert [g.path for g in games] == [dead.transcript_path.parent]
