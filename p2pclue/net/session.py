@@ -116,7 +116,9 @@ class NetSession:
             self._store = self._resume(identity, now)
         else:
             self._store = TranscriptFile.create(transcript_path, self.config)
-        self._written = len(self.peer.entries)
+        self._written = self._store.entries
+        """Entries on disk; a resumed peer may already hold a new one of its own (built
+        during the replay): it is written, like its secrets, before anything is sent."""
         self._pending = list(pending)
         self._wakeup = asyncio.Event()
         self._closed = False
@@ -147,7 +149,7 @@ class NetSession:
             store.abandon()
             raise StoreError(f"cannot resume from {self._game.path}: {exc} (the transcript "
                              "was damaged or changed by another program)") from None
-        self._saved_secrets = self.peer.secrets_version
+        self._saved_secrets = -1  # saved again before the first send, whatever changed
         for event in self.resumed_events:  # front ends and bots rebuild their view
             self.events.put_nowait(api.Engine(event))
         return store
