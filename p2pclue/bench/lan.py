@@ -117,7 +117,9 @@ def _p95(values: list[float]) -> float:
 
 
 def discovery_latency() -> float | None:
-    """A table opened in another process, to this process's browser seeing it (seconds)."""
+    """From starting ``p2pclue join --create`` in another process to this process's
+    browser seeing the table (seconds): an upper bound, the new process's start-up
+    (Python, imports, key loading) included."""
     if not multicast_available(LOOPBACK):
         return None
     with tempfile.TemporaryDirectory(prefix="p2pclue-bench-") as tmp:
@@ -127,13 +129,12 @@ def discovery_latency() -> float | None:
         async def watch() -> float:
             browser = Browser()
             await browser.start([LOOPBACK])
+            spawned = time.perf_counter()
             proc = _spawn(env, "join", "--create", "--table", table, "--no-code",
-                          "--players", "3", "--bot", "random", "--profile", "o")
+                          "--players", "3", "--bot", "random", "--profile", "o", "--json")
             try:
-                await asyncio.get_running_loop().run_in_executor(None, _port, proc)
-                opened = time.perf_counter()
-                await browser.wait_for(table, 30)
-                return time.perf_counter() - opened
+                await browser.wait_for(table, 60)
+                return time.perf_counter() - spawned
             finally:
                 await browser.close()
                 proc.kill()
@@ -158,7 +159,8 @@ def section(emit: Emit, quick: bool) -> dict[str, Any]:
     if seen is None:
         emit("  table seen by another process: skipped (no multicast on loopback)")
     else:
-        emit(f"  table opened -> seen by another process's browser: {seen:.2f} s (goal < 2 s)")
+        emit(f"  table opened -> seen by another process's browser: {seen:.2f} s, counted from "
+             "starting the opener's process (goal < 2 s)")
     return {"lan_inprocess_deal_s": local, "lan_deal_s": net["deal_s"],
             "lan_refute_median_ms": net["refute_median_ms"],
             "lan_refute_p95_ms": net["refute_p95_ms"], "lan_rss_mb": net["rss_mb"],

@@ -110,6 +110,8 @@ def run_join(args: argparse.Namespace) -> int:
     try:
         if args.resume is not None:
             return asyncio.run(_resume(args))
+        if args.bot is None and not args.create and not args.table and not args.peer:
+            return asyncio.run(_list(args))
         _check_join(args)
         return asyncio.run(_join(args))
     except UsageError as exc:
@@ -165,6 +167,29 @@ class Printer:
     def __call__(self, line: str) -> None:
         if not self.quiet:
             print(line, file=self.stream, flush=True)
+
+
+async def _list(args: argparse.Namespace) -> int:
+    """``p2pclue join`` alone: the tables on this LAN, and how to sit at one."""
+    from p2pclue.net.play import list_tables
+
+    _offer_resume(load(args.profile).games, Printer(False))
+    interfaces = discovery.interfaces(args.interface, _environ())
+    wait = min(args.wait, 3.0)
+    print(f"looking for tables on the LAN ({wait:g} s)...")
+    tables = await list_tables(interfaces, wait)
+    if not tables:
+        print("no table found. Open one: p2pclue join --create --bot detective --bots 3\n"
+              "(if a table is open, multicast may be blocked here: use --peer HOST:PORT "
+              "--table NAME)")
+        return 0
+    for ad in tables:
+        state = "playing" if ad.playing else "lobby"
+        print(f"  {ad.name!r}: {ad.preset}, {ad.seats_taken}/{ad.seats_wanted} seats, {state}, "
+              f"at {ad.host}:{ad.port}, opener's key {ad.fingerprint}")
+    print("join one: p2pclue join --table NAME [--code CODE] --bot detective|random; "
+          "watch one: p2pclue watch --table NAME")
+    return 0
 
 
 # ---- join -----------------------------------------------------------------------------

@@ -214,14 +214,14 @@ class Mesh:
         self._links.clear()
         for h in handles:
             h.outbox.put_nowait(None)
-        for h in handles:
-            with contextlib.suppress(asyncio.TimeoutError, Exception):
-                await asyncio.wait_for(asyncio.gather(*h.tasks[1:], return_exceptions=True),
-                                       1.0)
-            for task in h.tasks:
-                task.cancel()
-            await asyncio.gather(*h.tasks, return_exceptions=True)
-            await _close_link(h.link)
+        writers = [t for h in handles for t in h.tasks[1:]]
+        if writers:  # every writer sends what it holds, all links at once
+            await asyncio.wait(writers, timeout=1.0)
+        tasks = [t for h in handles for t in h.tasks]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.gather(*(_close_link(h.link) for h in handles))
 
 
 async def _close_link(link: links.Link) -> None:

@@ -244,7 +244,8 @@ async def join_table(
             try:
                 seated = await guest_lobby(lobby, mesh, host, port, on_view, actions)
                 break
-            except (ConnectionError, OSError, links.HandshakeTimeout, links.LinkClosed) as exc:
+            except (OSError, links.Unreachable, links.HandshakeTimeout, links.LinkClosed,
+                    links.Busy) as exc:
                 if loop.time() + delay > end:
                     raise NoTable(f"cannot reach the table at {host}:{port}: {exc}") from None
                 await asyncio.sleep(delay)

@@ -132,8 +132,6 @@ class NetSession:
         self.ended: api.Ended | None = None
         self.on_close: list[Callable[[], Awaitable[None]]] = []
         """Called (and awaited) by ``close``: an announcer to withdraw, for example."""
-        self.accepted_at: list[float] = []
-        """When each entry was accepted here (monotonic seconds), for the benchmark."""
 
     def _resume(self, identity: Ed25519PrivateKey, now: float) -> TranscriptFile:
         if self._game is None or self.seat is None:
@@ -260,8 +258,6 @@ class NetSession:
             except StoreError as exc:
                 self._fail(f"cannot write the transcript: {exc}")
                 return
-            now = time.monotonic()
-            self.accepted_at.extend([now] * len(new))
             self._written = len(entries)
             self._silences = 0
         for raw, _to in self.peer.frames_to_send():
@@ -279,7 +275,8 @@ class NetSession:
 
     def _fail(self, message: str) -> None:
         self.peer.abandon()
-        self.events.put_nowait(api.Ended("abandoned", None, None, message))
+        self.ended = api.Ended("abandoned", None, None, message)
+        self.events.put_nowait(self.ended)
 
     def _on_timeout(self) -> None:
         now = time.monotonic()
@@ -400,6 +397,8 @@ class NetSession:
 
     async def _finish(self) -> None:
         """Close the transcript, tell the table we are done, audit our own file."""
+        if self.ended is not None:
+            return  # already ended (the transcript could not be written)
         peer = self.peer
         transcript = peer.transcript()
         try:

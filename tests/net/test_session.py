@@ -110,3 +110,38 @@ def test_a_players_old_frames_from_another_game_are_refused(tmp_path: Path) -> N
 
 if __name__ == "__main__":  # pragma: no cover
     pytest.main([__file__, "-x", "-q"])
+
+
+def test_a_wrong_code_is_refused_counted_and_shown_to_the_table(tmp_path: Path) -> None:
+    from p2pclue.net import links
+    from p2pclue.net.lobby import LobbyView
+    from p2pclue.net.play import table_id
+
+    async def scenario() -> tuple[list[LobbyView], type[BaseException]]:
+        views: list[LobbyView] = []
+        opened: asyncio.Future[tuple[str, int]] = asyncio.get_running_loop().create_future()
+        host_task = asyncio.ensure_future(open_table(
+            seat(tmp_path, "Host"), "Den", preset("classic"), 3, "123456",
+            on_opened=lambda o: opened.set_result((o.host, o.port)), on_view=views.append,
+            announce=False))
+        host, port = await opened
+        stranger = load("Stranger", {"P2PCLUE_HOME": str(tmp_path)}).identity
+        try:
+            await links.dial(host, port, identity=stranger, table_id=table_id("Den"),
+                             code="654321")
+            raise AssertionError("a wrong code must not get a link")
+        except links.WrongCode as exc:
+            refused: type[BaseException] = type(exc)
+        # Honest players still sit down (after the stranger's back-off, retried) and play.
+        guests = [asyncio.ensure_future(join_table(seat(tmp_path, f"G{i}"), "Den", host, port,
+                                                   "123456", on_view=lambda v: None, wait=30))
+                  for i in (1, 2)]
+        sessions = [await host_task] + [await g for g in guests]
+        for s in sessions:
+            await s.close()
+        return views, refused
+
+    views, refused = asyncio.run(scenario())
+    assert refused is links.WrongCode
+    assert max(v.failed_attempts for v in views) == 1, "the table sees the failed attempt"
+    assert len(views[-1].players) == 3
