@@ -51,3 +51,9 @@ def test_a_killed_player_process_resumes_and_the_game_finishes(
     back = procs.start("join", "--resume", "--bot", "random", "--profile", "j1", "--json")
     found = results(procs, [host, joiners[0], joiners[2], back])
     check_same_and_valid(env, found, 4)
+
+
+def test_resume_without_a_game_is_a_clear_error(procs: Procs) -> None:
+    p = procs.start("join", "--resume", "--bot", "random", "--profile", "nobody")
+    code, _out, err = procs.finish(p)
+    assert code == 2 and "no unfinished game" in err and "Traceback" not in err
