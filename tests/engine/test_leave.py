@@ -13,8 +13,8 @@ from p2pclue.crypto.cards import card_point
 from p2pclue.engine import events as ev
 from p2pclue.engine.audit import audit
 from p2pclue.engine.errors import LocalProtocolError
-from p2pclue.engine.harness import Network
-from p2pclue.engine.peer import Peer, Stage, Status
+from p2pclue.engine.harness import Network, run_game
+from p2pclue.engine.peer import Choice, Peer, Stage, Status
 from p2pclue.engine.transcript import parse
 from p2pclue.engine.wire import Header, decode_payload, sign_frame, split_frame
 from tests.engine.leave_games import make_peers, play_with_leave
@@ -190,3 +190,24 @@ def test_no_leave_once_the_game_is_decided() -> None:
     assert peer.stage is Stage.DONE
     with pytest.raises(LocalProtocolError):
         peer.act(ev.Leave(), 0.0)
+
+
+def test_when_all_but_one_leave_the_last_one_wins_and_opens_the_envelope_alone() -> None:
+    peers, net = make_peers(3, "classic", seed=13)
+    bots = [BotSeat(RandomBot(s, random.Random(s), patience=1000), 3) for s in range(3)]
+
+    def choose(peer: Peer, choice: Choice) -> ev.Intent:
+        assert peer.seat is not None
+        if peer.seat in (1, 2):
+            return ev.Leave()
+        return bots[peer.seat].choose(peer, choice)
+
+    run_game(net, choose, sink=lambda s, e: bots[s].feed(e))
+    peer = peers[0]
+    assert peer.status is Status.COMPLETE
+    state = peer.rules_state
+    assert state is not None and (state.result, state.winner) == ("won", 0)  # R29
+    verdict = audit(peer.transcript())
+    assert verdict.valid and verdict.result == "won" and verdict.winner == 0
+    assert verdict.hands is not None and set(verdict.hands) == {0, 1, 2}
+    assert verdict.envelope == peer.envelope_cards and list(peer.revealed_k) == [0]
