@@ -162,6 +162,8 @@ class Printer:
 
     def __init__(self, quiet: bool, to_stderr: bool = False) -> None:
         self.quiet = quiet
+        self.away: set[str] = set()
+        """Who was seen leaving the links: their next arrival reads "is back"."""
         self.stream = sys.stderr if to_stderr else sys.stdout
 
     def __call__(self, line: str) -> None:
@@ -358,9 +360,19 @@ def _tell(narrator: Narrator, event: api.SessionEvent, say: Printer, private: bo
             say(line)
     elif isinstance(event, api.Presence):
         who = event.name if event.seat is not None else f"{event.name} (spectator)"
-        say(f"{who} {'is here' if event.present else 'is away'}")
+        if not event.present:
+            say.away.add(who)
+            say(f"{who} is away")
+        elif who in say.away:
+            say.away.discard(who)
+            say(f"{who} is back")
+        else:
+            say(f"{who} is here")
     elif isinstance(event, api.Waiting):
-        say(f"waiting for {narrator.who(event.seat)}")
+        waited = max(0.0, time.monotonic() - event.since)
+        left = max(0.0, event.deadline - time.monotonic())
+        say(f"waiting for {narrator.who(event.seat)} for {waited:.0f} s "
+            f"(the table votes in {left:.0f} s if still silent)")
     elif isinstance(event, api.Ended):
         say(f"game over: {event.status}; transcript {event.transcript} "
             f"({'audit: ' + event.message})")

@@ -8,6 +8,7 @@ transcript bytes, which ``p2pclue audit`` finds valid, and the others saw it awa
 
 from __future__ import annotations
 
+import json
 import re
 import time
 import uuid
@@ -49,8 +50,14 @@ def test_a_killed_player_process_resumes_and_the_game_finishes(
     code, out, err = procs.finish(listed)
     assert code == 0 and len(out.strip().splitlines()) == 1, err
     back = procs.start("join", "--resume", "--bot", "random", "--profile", "j1", "--json")
-    found = results(procs, [host, joiners[0], joiners[2], back])
+    found = results(procs, [joiners[0], joiners[2], back])
+    code, out, err = procs.finish(host)
+    assert code == 0, err[-3000:]
+    found.append(json.loads(out.strip().splitlines()[-1]))
     check_same_and_valid(env, found, 4)
+    # the table saw the player go and come back
+    away = [m.group(1) for m in re.finditer(r"^(.+) is away$", err, re.MULTILINE)]
+    assert away and re.search(rf"^{re.escape(away[0])} is back$", err, re.MULTILINE), err[-3000:]
 
 
 def test_resume_without_a_game_is_a_clear_error(procs: Procs) -> None:
