@@ -212,6 +212,21 @@ class Narrator:
             case ev.Finished():
                 yield ("After the game every hand was revealed and checked against every "
                        "proof: nobody cheated.")
+            case ev.PlayerLeft(seat=seat, hand=hand):
+                self._in_turn = False
+                yield (f"{self.name(seat)} has to go and leaves the table; their cards, laid "
+                       f"face up: {cards_text(hand)}.")
+            case ev.LeaveQueued():
+                yield f"{INDENT}You will leave as soon as the table waits for you."
+            case ev.VoteCounted(seat=seat, choice=choice, silent=silent, abandon=ab,
+                                needed=needed):
+                what = "end the game" if choice == "abandon" else "wait"
+                yield (f"{INDENT}{self.name(seat)} votes to {what} while waiting for "
+                       f"{self.name(silent)} ({len(ab)} of {needed} needed to end it).")
+            case ev.Abandoned(silent=silent, voters=voters):
+                yield (f"The table ended the game as abandoned while waiting for "
+                       f"{self.name(silent)} (signed by "
+                       f"{listing([self.name(v) for v in voters])}).")
             case ev.Halted(blame=blame):
                 yield from self._stay()
                 culprit = (self.who(blame.culprit) if blame.culprit is not None
