@@ -223,10 +223,19 @@ class Narrator:
                 what = "end the game" if choice == "abandon" else "wait"
                 yield (f"{INDENT}{self.name(seat)} votes to {what} while waiting for "
                        f"{self.name(silent)} ({len(ab)} of {needed} needed to end it).")
-            case ev.Abandoned(silent=silent, voters=voters):
+            case ev.Abandoned(silent=silent, voters=voters, forfeit=forfeit, result=result,
+                              winner=winner):
                 yield (f"The table ended the game as abandoned while waiting for "
                        f"{self.name(silent)} (signed by "
                        f"{listing([self.name(v) for v in voters])}).")
+                if forfeit:
+                    yield (f"{self.name(silent)} withheld the last step of checking their own "
+                           "accusation: it counts as wrong, and they are out.")
+                    if winner is not None:
+                        yield (f"{self.who(winner)} is the last player still in the game, and "
+                               + self.style.event("wins!", "win"))
+                    elif result == "nobody":
+                        yield "Everybody accused wrongly: nobody wins."
             case ev.Halted(blame=blame):
                 yield from self._stay()
                 culprit = (self.who(blame.culprit) if blame.culprit is not None
