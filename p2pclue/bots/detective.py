@@ -70,6 +70,10 @@ MODEL_BONUS = 3.0
 """Extra worth of an unproven room, per unit of the model's odds that it is the envelope's:
 asked there about the likely suspect and weapon, an unrefuted answer proves all three."""
 REFUTE_SPREAD = True
+ROOM_OPEN_WEIGHT = 1.6
+"""How much an open room counts against an open suspect or weapon when choosing what to
+show: a naive rival's room is chosen by where its die takes it, so one room fewer slows it
+less (measured: 0.6 loses about 1 % of games against random bots, 1.6 is level with 1.0)."""
 """Refute from the category the suggester has most left open (else ``least_revealing``)."""
 
 
@@ -84,10 +88,11 @@ def _widest_open(notepad: Notepad, held: list[int], suggester: int) -> int:
         return min(known)
     deck = notepad.table.deck
 
-    def open_in(card: int) -> int:
+    def open_in(card: int) -> float:
         cat = next(cat for cat in deck if card in cat)
-        return sum(1 for c in cat if view.cell(c, ENVELOPE) is not Mark.NO
-                   and notepad.cell(c, suggester) is not Mark.YES)
+        n = sum(1 for c in cat if view.cell(c, ENVELOPE) is not Mark.NO
+                and notepad.cell(c, suggester) is not Mark.YES)
+        return n * ROOM_OPEN_WEIGHT if cat is deck[2] else float(n)
 
     widest = max(open_in(c) for c in held)
     return least_revealing(notepad, [c for c in held if open_in(c) == widest], suggester)

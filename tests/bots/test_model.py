@@ -67,9 +67,9 @@ def test_refutes_with_a_card_the_suggester_already_saw() -> None:
 
 
 def test_refutes_from_the_category_the_suggester_has_most_left_open() -> None:
-    shown = [ShownToMe(1, room, turn, (2, 8, room)) for turn, room in enumerate(range(14, 18))]
+    shown = [ShownToMe(1, room, turn, (2, 8, room)) for turn, room in enumerate(range(14, 20))]
     notepad = Notepad(0, 3, (6, 6, 6), 0, facts=[OwnHand(HAND), *shown])
-    # seat 1 holds four rooms: 5 rooms left open to it, against 6 suspects and 6 weapons
+    # seat 1 holds six rooms: 3 rooms left open to it, against 6 suspects and 6 weapons
     assert _widest_open(notepad, [0, 12], 1) == 0
     assert _widest_open(notepad, [6, 12], 1) == 6
     fresh = Notepad(0, 3, (6, 6, 6), 0, facts=[OwnHand(HAND)])
