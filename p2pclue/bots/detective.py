@@ -95,7 +95,10 @@ def _widest_open(notepad: Notepad, held: list[int], suggester: int) -> int:
         return n * ROOM_OPEN_WEIGHT if cat is deck[2] else float(n)
 
     widest = max(open_in(c) for c in held)
-    return least_revealing(notepad, [c for c in held if open_in(c) == widest], suggester)
+    widest_held = [c for c in held if open_in(c) == widest]
+    if len(widest_held) == 1:
+        return widest_held[0]
+    return least_revealing(notepad, widest_held, suggester, view)
 
 
 @dataclass(frozen=True, slots=True)
