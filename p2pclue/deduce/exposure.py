@@ -63,19 +63,22 @@ def exposure(notepad: Notepad) -> dict[int, frozenset[int]]:
             for s in range(notepad.table.n_players) if s != me}
 
 
-def least_revealing(notepad: Notepad, matching: Sequence[int], suggester: int) -> int:
+def least_revealing(notepad: Notepad, matching: Sequence[int], suggester: int,
+                    view: Notepad | None = None) -> int:
     """Which of ``matching`` (my cards in the suggestion) to show ``suggester``.
 
     A card the suggester already knows I hold reveals nothing; otherwise show the
     one it already thinks most likely mine (the least surprise), then one already
     shown to others (fewer distinct cards leaked), then the lowest index.
+    ``view``: ``view_of(notepad, suggester)`` if the caller already built it.
     """
     if not matching:
         raise NotepadUsageError("no matching card to show")
     for c in matching:
         if notepad.cell(c, notepad.me) is not Mark.YES:
             raise NotepadUsageError(f"card {c} is not known to be in my hand")
-    view = view_of(notepad, suggester)
+    if view is None:
+        view = view_of(notepad, suggester)
     if view.contradiction is not None:  # pragma: no cover - a subset of consistent facts
         return min(matching)
     shown_elsewhere = {f.card for f in notepad.facts if isinstance(f, ShownByMe)}
