@@ -118,3 +118,11 @@ def test_default_language_is_the_installed_one() -> None:
     assert parse_card("bibliotheque") == 17
     install("sq")
     assert card_in(18) == "në sallë pritjeje"
+
+
+def test_docs_list_every_name() -> None:
+    from pathlib import Path
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "translations.md").read_text("utf-8")
+    for lang in LANGS:
+        for n in local_names(lang):
+            assert n.name in doc, (lang, n.name)
