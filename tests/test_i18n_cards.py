@@ -6,7 +6,18 @@ import unicodedata
 
 import pytest
 
-from p2pclue.i18n import LANGUAGES, card_in, card_name, card_with, install, local_names, parse_card
+from p2pclue.i18n import (
+    LANGUAGES,
+    card_in,
+    card_into,
+    card_name,
+    card_of,
+    card_the,
+    card_with,
+    install,
+    local_names,
+    parse_card,
+)
 from p2pclue.i18n.cards import sources
 from p2pclue.rules.cards import CARDS, CardNameError, Category
 
@@ -55,12 +66,20 @@ def test_english_is_the_rules_module() -> None:
 @pytest.mark.parametrize("lang", LANGS)
 def test_story_phrases_name_the_card(lang: str) -> None:
     for c in CARDS:
+        name = card_name(c.index, lang)
+        forms = (card_in(c.index, lang), card_into(c.index, lang), card_of(c.index, lang),
+                 card_with(c.index, lang), card_the(c.index, lang))
         if c.category is Category.ROOM:
-            assert card_in(c.index, lang) != card_name(c.index, lang)
+            assert card_in(c.index, lang) != name and card_into(c.index, lang) != name
+            assert card_with(c.index, lang) == name
         elif c.category is Category.WEAPON:
-            assert card_with(c.index, lang) != card_name(c.index, lang)
+            assert card_with(c.index, lang) != name
+            assert card_in(c.index, lang) == card_into(c.index, lang) == name
         else:
-            assert card_in(c.index, lang) == card_with(c.index, lang) == card_name(c.index, lang)
+            assert set(forms) == {name}
+    if lang in ("en", "fr", "it"):  # languages with articles say "the Rope", "la corde"
+        assert all(card_the(c.index, lang) != card_name(c.index, lang)
+                   for c in CARDS if c.category is not Category.SUSPECT)
 
 
 @pytest.mark.parametrize("lang", LANGS)

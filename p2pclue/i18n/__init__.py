@@ -13,7 +13,17 @@ Machine-readable output must never pass through these functions.
 
 from __future__ import annotations
 
-from p2pclue.i18n.cards import card_in, card_name, card_with, fold, local_names, parse_card
+from p2pclue.i18n.cards import (
+    card_in,
+    card_into,
+    card_name,
+    card_of,
+    card_the,
+    card_with,
+    fold,
+    local_names,
+    parse_card,
+)
 from p2pclue.i18n.languages import (
     DEFAULT_LANGUAGE,
     LANGUAGES,
@@ -32,7 +42,10 @@ __all__ = [
     "LanguageChoice",
     "_",
     "card_in",
+    "card_into",
     "card_name",
+    "card_of",
+    "card_the",
     "card_with",
     "choose_language",
     "current_language",

@@ -32,6 +32,12 @@ class LocalName:
     """How the story says "in this room" (rooms; the name elsewhere)."""
     with_phrase: str
     """How the story says "with this weapon" (weapons; the name elsewhere)."""
+    the_phrase: str
+    """The card with its article where the language has one ("the Rope", "la corde")."""
+    into_phrase: str
+    """"into this room" (rooms; the name elsewhere)."""
+    of_phrase: str
+    """"of this room", as in "at the door of the Kitchen" (rooms; the name elsewhere)."""
     quote: str | None = None
     note: str | None = None
 
@@ -59,13 +65,24 @@ def _entry(card: Card, lang: str, spec: dict[str, Any]) -> LocalName:
     source = spec.get("source", "")
     if not name or source not in _data()["sources"]:
         raise CardDataError(f"cards.toml [{lang}] {card.slug}: needs a name and a known source")
-    in_phrase = spec.get("in", name)
-    with_phrase = spec.get("with", name)
-    if (card.category is Category.ROOM) != ("in" in spec) or \
-            (card.category is Category.WEAPON) != ("with" in spec):
-        raise CardDataError(f"cards.toml [{lang}] {card.slug}: rooms need `in`, weapons `with`")
-    return LocalName(card.index, name, aliases, source, in_phrase, with_phrase,
-                     spec.get("quote"), spec.get("note"))
+    forms = set(spec) & set(_FORMS[Category.ROOM]) | set(spec) & set(_FORMS[Category.WEAPON])
+    needed = _FORMS[card.category] - {"the"}
+    if not needed <= forms <= _FORMS[card.category]:
+        raise CardDataError(f"cards.toml [{lang}] {card.slug}: story forms {sorted(forms)}, "
+                            f"needs {sorted(needed)}, allows {sorted(_FORMS[card.category])}")
+    return LocalName(card.index, name, aliases, source,
+                     in_phrase=spec.get("in", name), with_phrase=spec.get("with", name),
+                     the_phrase=spec.get("the", name), into_phrase=spec.get("into", name),
+                     of_phrase=spec.get("of", name),
+                     quote=spec.get("quote"), note=spec.get("note"))
+
+
+_FORMS = {
+    Category.SUSPECT: frozenset[str](),
+    Category.WEAPON: frozenset({"with", "the"}),
+    Category.ROOM: frozenset({"in", "into", "of", "the"}),
+}
+"""Story forms each category may (and, but for ``the``, must) give."""
 
 
 @cache
@@ -98,6 +115,21 @@ def card_in(index: int, lang: str | None = None) -> str:
 def card_with(index: int, lang: str | None = None) -> str:
     """"with the Rope" in ``lang``, for the game story."""
     return local_names(_lang(lang))[index].with_phrase
+
+
+def card_the(index: int, lang: str | None = None) -> str:
+    """The card as a sentence names it, with its article where the language has one."""
+    return local_names(_lang(lang))[index].the_phrase
+
+
+def card_into(index: int, lang: str | None = None) -> str:
+    """"into the Kitchen" in ``lang``."""
+    return local_names(_lang(lang))[index].into_phrase
+
+
+def card_of(index: int, lang: str | None = None) -> str:
+    """"of the Kitchen" in ``lang`` (as in "at the door of the Kitchen")."""
+    return local_names(_lang(lang))[index].of_phrase
 
 
 def fold(text: str) -> str:
