@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+import argparse
+
 import pytest
 
-from p2pclue.i18n import choose_language, language_code, resolve_language
+from p2pclue.i18n import (
+    add_lang_option,
+    apply_language,
+    choose_language,
+    current_language,
+    install,
+    language_code,
+    listing,
+    resolve_language,
+)
 
 
 @pytest.mark.parametrize(("value", "code"), [
@@ -47,3 +58,35 @@ def test_unknown_language_falls_back_with_a_notice(capsys: pytest.CaptureFixture
     assert "LANG='de_DE.UTF-8'" in err and "--lang" in err
     assert resolve_language("cs", {}) == "cs"
     assert capsys.readouterr().err == ""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="p2pclue")
+    add_lang_option(parser, top_level=True)
+    sub = parser.add_subparsers(dest="command")
+    simulate = sub.add_parser("simulate")
+    add_lang_option(simulate)
+    return parser
+
+
+@pytest.mark.parametrize(("argv", "lang"), [
+    (["simulate"], None),
+    (["--lang", "cs", "simulate"], "cs"),
+    (["simulate", "--lang", "ko"], "ko"),
+    (["--lang", "cs", "simulate", "--lang", "fr"], "fr"),
+])
+def test_lang_before_or_after_the_subcommand(argv: list[str], lang: str | None) -> None:
+    assert _parser().parse_args(argv).lang == lang
+
+
+def test_apply_language_installs_it() -> None:
+    try:
+        assert apply_language(None, {"LANG": "it_IT.UTF-8"}) == "it"
+        assert current_language() == "it"
+        assert listing(["a", "b", "c"]) == "a, b e c"
+        assert apply_language("ko", {}) == "ko"
+        assert listing(["a", "b"]) == "a 및 b"
+    finally:
+        install("en")
+    assert listing([]) == "" and listing(["a"]) == "a"
+    assert listing(["a", "b", "c"]) == "a, b and c"

@@ -32,6 +32,8 @@ from p2pclue.i18n.languages import (
     language_code,
     resolve_language,
 )
+from p2pclue.i18n.options import add_lang_option, apply_language
+from p2pclue.i18n.text import listing
 from p2pclue.i18n.translate import N_, _, current_language, install, ngettext, pgettext
 from p2pclue.i18n.width import fit, pad, text_width, truncate
 
@@ -41,6 +43,8 @@ __all__ = [
     "N_",
     "LanguageChoice",
     "_",
+    "add_lang_option",
+    "apply_language",
     "card_in",
     "card_into",
     "card_name",
@@ -53,6 +57,7 @@ __all__ = [
     "fold",
     "install",
     "language_code",
+    "listing",
     "local_names",
     "ngettext",
     "pad",

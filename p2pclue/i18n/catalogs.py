@@ -23,10 +23,13 @@ import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from babel.messages.catalog import Catalog, Message
-from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po, write_po
+try:
+    from babel.messages.catalog import Catalog, Message
+    from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po, write_po
+except ImportError:  # players never need this tool; say what maintainers must install
+    sys.exit("p2pclue.i18n.catalogs needs Babel: python3 -m pip install 'p2pclue[test]'")
 
 from p2pclue import __version__
 from p2pclue.i18n.languages import DEFAULT_LANGUAGE, LANGUAGES

@@ -1,0 +1,35 @@
+"""The ``--lang`` option, for every command line parser of p2pclue.
+
+``p2pclue --lang cs simulate`` and ``p2pclue simulate --lang cs`` must both
+work: the top-level parser owns the default, each subcommand parser adds the
+same option without a default so that it does not overwrite the top-level one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Callable, Mapping
+
+from p2pclue.i18n.languages import LANGUAGES, resolve_language
+from p2pclue.i18n.translate import install
+
+LANG_DEST = "lang"
+LANG_HELP = (f"language of everything shown to people: {', '.join(sorted(LANGUAGES))} "
+             "(default: LC_ALL, LC_MESSAGES or LANG, else en); never changes --json output")
+
+
+def add_lang_option(parser: argparse.ArgumentParser, *, top_level: bool = False) -> None:
+    """Add ``--lang CODE``; ``top_level`` for the main parser, not for subcommands."""
+    parser.add_argument("--lang", metavar="CODE", dest=LANG_DEST, help=LANG_HELP,
+                        default=None if top_level else argparse.SUPPRESS)
+
+
+def apply_language(
+    cli_value: str | None, environ: Mapping[str, str] | None = None,
+    notify: Callable[[str], None] | None = None,
+) -> str:
+    """Choose the language (``resolve_language``), install it, return its code."""
+    lang = resolve_language(cli_value, os.environ if environ is None else environ, notify)
+    install(lang)
+    return lang
