@@ -1,21 +1,27 @@
 """``p2pclue audit``: check a finished (or halted) game from its transcript alone.
 
 Exit status: 0 valid; 1 a violation (the first failing message and the culprit are
-printed); 2 not a readable transcript.
+printed); 2 not a readable transcript. With ``--json`` the last line of standard
+output is always one JSON verdict, whatever the exit status.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 from pathlib import Path
 from typing import Any
 
-from p2pclue.cli.narrate import Narrator
+from p2pclue.cli.narrate import Narrator, event_json
+from p2pclue.cli.terminal import Style, wants_colour
+from p2pclue.engine import events as ev
 from p2pclue.engine.audit import Verdict, audit
+from p2pclue.engine.config import GameConfig
 from p2pclue.engine.errors import TranscriptError
 from p2pclue.engine.transcript import parse
+from p2pclue.rules.cards import card
 
 EXIT_VALID, EXIT_VIOLATION, EXIT_UNREADABLE = 0, 1, 2
 
@@ -29,54 +35,83 @@ def register(subparsers: Any) -> None:
                     "and shown card. Exit 0: valid; 1: a violation; 2: not a transcript.",
     )
     p.add_argument("transcript", type=Path, help="path of the transcript file")
-    p.add_argument("--json", action="store_true", help="print a machine-readable verdict")
+    p.add_argument("--json", action="store_true",
+                   help="end with one machine-readable JSON verdict (also when unreadable); "
+                        "with --replay, one JSON line per event first")
     p.add_argument("--replay", action="store_true", help="tell the game turn by turn")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    raw: bytes | None = None
     try:
         raw = args.transcript.read_bytes()
-    except OSError as exc:
-        print(f"p2pclue audit: cannot read {args.transcript}: {exc.strerror}", file=sys.stderr)
-        return EXIT_UNREADABLE
-    try:
         transcript = parse(raw)
+    except OSError as exc:
+        return _unreadable(args, f"cannot read {args.transcript}: {exc.strerror or exc}", raw)
     except TranscriptError as exc:
-        print(f"p2pclue audit: {args.transcript} is not a readable transcript: {exc}",
-              file=sys.stderr)
-        return EXIT_UNREADABLE
+        return _unreadable(args, f"{args.transcript} is not a readable transcript: {exc}", raw)
     verdict = audit(transcript, raw)
     if args.replay:
-        _replay(verdict, transcript.config)
+        _replay(verdict, transcript.config, as_json=args.json)
     if args.json:
         print(json.dumps(verdict.to_json(), sort_keys=True))
     else:
-        _summary(verdict)
+        _summary(verdict, transcript.config, Style(wants_colour(sys.stdout)))
     return EXIT_VALID if verdict.valid else EXIT_VIOLATION
 
 
-def _replay(verdict: Verdict, config: Any) -> None:
+def _unreadable(args: argparse.Namespace, message: str, raw: bytes | None) -> int:
+    print(f"p2pclue audit: {message}", file=sys.stderr)
+    if args.json:
+        print(json.dumps({
+            "valid": False, "result": "unreadable", "error": message, "winner": None,
+            "blamed": None, "violation": None, "players": [], "turns": 0, "entries": 0,
+            "transcript_sha256": hashlib.sha256(raw).hexdigest() if raw is not None else None,
+            "envelope": None, "hands": None, "notes": [],
+        }, sort_keys=True))
+    return EXIT_UNREADABLE
+
+
+def _replay(verdict: Verdict, config: GameConfig, *, as_json: bool) -> None:
+    if as_json:
+        for event in verdict.events:
+            if not isinstance(event, ev.Accepted):
+                print(json.dumps(event_json(event), sort_keys=True))
+        return
     shown = [card for _, card in verdict.shown] if verdict.shown is not None else None
-    narrator = Narrator(config, shown_cards=shown, hands=verdict.hands)
+    narrator = Narrator(config, shown_cards=shown, hands=verdict.hands,
+                        style=Style(wants_colour(sys.stdout)))
+    for line in narrator.introduction():
+        print(line)
     for event in verdict.events:
         for line in narrator.lines(event):
             print(line)
+    for line in narrator.flush():
+        print(line)
 
 
-def _summary(v: Verdict) -> None:
-    names = ", ".join(f"{p['seat']}: {p['name']}" for p in v.players)
-    print(f"transcript {v.transcript_sha256[:16]}...: {v.entries} messages, players {names}")
+def _player(config: GameConfig, seat: int | None) -> str:
+    if seat is None or not 0 <= seat < config.n_players:
+        return "?" if seat is None else f"seat {seat}"
+    p = config.players[seat]
+    return f"{p.name} (seat {seat}, {card(p.suspect).name})"
+
+
+def _summary(v: Verdict, config: GameConfig, style: Style) -> None:
+    names = ", ".join(f"{_player(config, p['seat'])}" for p in v.players)
+    print(f"transcript {v.transcript_sha256[:16]}...: {v.entries} messages; players: {names}")
     if v.violation is not None:
         x = v.violation
         who = "nobody can be blamed (the file itself is damaged or forged)" \
-            if x.culprit is None else f"culprit: seat {x.culprit}"
-        sender = "?" if x.sender is None else str(x.sender)
-        print(f"VIOLATION at message {x.index} (sender {sender}): {x.check}: {x.reason}")
+            if x.culprit is None else f"culprit: {_player(config, x.culprit)}"
+        print(style.event("VIOLATION", "halt") + f" at message {x.index} (sent by "
+              f"{_player(config, x.sender)}): {x.check}: {x.reason}")
         print(f"  {who}")
     for note in v.notes:
         print(f"  note: {note}")
     if v.valid:
-        outcome = {"won": f"seat {v.winner} won", "nobody": "nobody won",
+        outcome = {"won": f"{_player(config, v.winner)} won", "nobody": "nobody won",
                    "abandoned": "abandoned before the end"}.get(v.result, v.result)
-        print(f"VALID: {outcome} after {v.turns} turns; every signature, proof and rule checked")
+        print(style.event("VALID", "win") + f": {outcome} after {v.turns} turns; every "
+              "signature, proof and rule checked")

@@ -1,4 +1,8 @@
-"""``p2pclue join``: find a game on the LAN and play it in the terminal."""
+"""``p2pclue join``: networked play on a LAN, not built in this version.
+
+The help says so plainly, so nobody expects a lobby; the command explains and
+exits 2. The networked session replaces this module when it exists.
+"""
 
 from __future__ import annotations
 
@@ -10,10 +14,12 @@ from typing import Any
 def register(subparsers: Any) -> None:
     p: argparse.ArgumentParser = subparsers.add_parser(
         "join",
-        help="find or host a game on this LAN and play it in the terminal",
-        description="Find or host a game on this LAN (zeroconf) and play it in the terminal.",
+        help="networked play on a LAN (not built in this version yet)",
+        description="Networked play on a LAN is not built in this version yet: this command "
+                    "only says so and exits with status 2. Watch a whole verified game with "
+                    "'p2pclue simulate' and check its transcript with 'p2pclue audit'.",
     )
-    p.add_argument("--name", help="the name other players see")
+    p.add_argument("--name", help="the name other players would see (not used yet)")
     p.set_defaults(func=run)
 
 

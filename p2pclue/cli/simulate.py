@@ -3,6 +3,9 @@
 Every seat is a full engine peer with its own secrets; frames travel through the
 in-memory network; nobody deals, nobody is trusted. ``--cheat`` makes one seat
 deviate, and the run then ends with that seat blamed (exit status 3).
+
+The transcript (``--transcript``) is checked before the game starts and written
+as the game goes, so an interrupted run keeps every message played so far.
 """
 
 from __future__ import annotations
@@ -18,12 +21,25 @@ from typing import Any
 from p2pclue.bots.protocol import make_config, play
 from p2pclue.bots.registry import BOTS, DEFAULT_BOT
 from p2pclue.cli.narrate import Narrator
+from p2pclue.cli.terminal import ProgressLine, Style, wants_colour
 from p2pclue.engine import events as ev
 from p2pclue.engine.cheats import CHEATS, PHASED
-from p2pclue.engine.peer import Status
+from p2pclue.engine.config import GameConfig
+from p2pclue.engine.peer import Peer, Status
+from p2pclue.net.store import StoreError, TranscriptFile
 from p2pclue.rules.variants import preset
 
 EXIT_HALTED = 3
+EXIT_USAGE = 2
+DEAL_ROUNDS = ("join", "keys", "envelope", "deal", "unlayer", "reveal")
+DEAL_WORDS = {
+    "join": "joining the table",
+    "keys": "making a key and proving it",
+    "envelope": "shuffling the envelope cards and proving it",
+    "deal": "shuffling the deck and proving it",
+    "unlayer": "unlocking the other players' cards and proving it",
+    "reveal": "drawing the weapons' places together",
+}
 
 
 def register(subparsers: Any) -> None:
@@ -36,17 +52,19 @@ def register(subparsers: Any) -> None:
     p.add_argument("--rules", default="classic", choices=("classic", "cz"))
     p.add_argument("--seed", type=int, help="reproduce a game (default: a random seed)")
     p.add_argument("--bot", default=DEFAULT_BOT, choices=sorted(BOTS), help="which bots play")
-    p.add_argument("--transcript", type=Path, metavar="PATH", help="write the transcript here")
+    p.add_argument("--transcript", metavar="PATH",
+                   help="write the transcript here, message by message as the game goes")
     p.add_argument("--json", action="store_true", help="end with one JSON line of the result")
     p.add_argument("--quiet", action="store_true", help="print only the result")
     p.add_argument("--cheat", choices=sorted(CHEATS), metavar="KIND",
                    help="make one seat cheat (see --list-cheats)")
-    p.add_argument("--cheater", type=int, default=1, metavar="SEAT", help="the cheating seat")
+    p.add_argument("--cheater", type=int, metavar="SEAT",
+                   help="the cheating seat (with --cheat; default 1)")
     p.add_argument("--cheat-phase", metavar="PHASE",
-                   help="where a cheat possible at several points happens: " + "; ".join(
-                       f"{k}: {'/'.join(v)}" for k, v in PHASED.items()))
+                   help="with --cheat, where a cheat possible at several points happens: "
+                        + "; ".join(f"{k}: {'/'.join(v)}" for k, v in PHASED.items()))
     p.add_argument("--list-cheats", action="store_true", help="list the cheat kinds and exit")
-    p.set_defaults(func=run)
+    p.set_defaults(func=run, usage=p.format_usage)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -54,44 +72,130 @@ def run(args: argparse.Namespace) -> int:
         for kind in CHEATS:
             print(kind)
         return 0
-    if args.cheat is not None and not 0 <= args.cheater < args.players:
-        print(f"p2pclue simulate: --cheater must be a seat from 0 to {args.players - 1}",
-              file=sys.stderr)
-        return 2
-    if args.cheat_phase is not None and args.cheat_phase not in PHASED.get(args.cheat, ()):
-        print(f"p2pclue simulate: --cheat-phase {args.cheat_phase!r} does not apply to "
-              f"--cheat {args.cheat}", file=sys.stderr)
-        return 2
+    problem = _cheat_options_problem(args)
+    if problem is not None:
+        sys.stderr.write(args.usage())
+        print(f"p2pclue simulate: error: {problem}", file=sys.stderr)
+        return EXIT_USAGE
+    cheater = (1 if args.cheater is None else args.cheater) if args.cheat else None
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
-    print(f"p2pclue simulate: {args.players} players, rules {args.rules}, bots {args.bot}, "
-          f"seed {seed}" + (f", seat {args.cheater} cheats ({args.cheat})" if args.cheat else ""))
-    narrator: Narrator | None = None
-    watch = 1 if args.cheat is not None and args.cheater == 0 else 0
+    rules = preset(args.rules)
+    config = make_config(rules, args.players, seed)[0]
+    store: TranscriptFile | None = None
+    if args.transcript is not None:
+        try:
+            store = TranscriptFile.create(Path(args.transcript), config)
+        except StoreError as exc:
+            print(f"p2pclue simulate: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+    try:
+        return _play(args, seed, cheater, config, store)
+    except StoreError as exc:
+        print(f"p2pclue simulate: the transcript could not be written: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    finally:
+        if store is not None:
+            store.abandon()  # a no-op once closed; keeps what was written if we stopped early
+
+
+def _cheat_options_problem(args: argparse.Namespace) -> str | None:
+    """Options that only mean something with --cheat are usage errors without it."""
+    if args.cheat is None:
+        stray = [name for name, value in (("--cheater", args.cheater),
+                                          ("--cheat-phase", args.cheat_phase))
+                 if value is not None]
+        if stray:
+            return (f"{' and '.join(stray)} only appl{'ies' if len(stray) == 1 else 'y'} "
+                    "with --cheat KIND")
+        return None
+    if args.cheater is not None and not 0 <= args.cheater < args.players:
+        return f"--cheater must be a seat from 0 to {args.players - 1}"
+    phases = PHASED.get(args.cheat, ())
+    if args.cheat_phase is not None and args.cheat_phase not in phases:
+        choices = f"one of {', '.join(phases)}" if phases else "it has no phases"
+        return (f"--cheat-phase {args.cheat_phase!r} does not apply to --cheat {args.cheat} "
+                f"({choices})")
+    return None
+
+
+def _play(args: argparse.Namespace, seed: int, cheater: int | None, config: GameConfig,
+          store: TranscriptFile | None) -> int:
+    quiet = args.quiet
+    style = Style(wants_colour(sys.stdout))
+    if not quiet:
+        print(f"p2pclue simulate: {args.players} players, rules {args.rules}, bots {args.bot}, "
+              f"seed {seed}" + (f", seat {cheater} cheats ({args.cheat})" if args.cheat else ""))
+    narrator = Narrator(config, style=style)
+    if not quiet:
+        for line in narrator.introduction():
+            print(line)
+    watch = 1 if cheater == 0 else 0
+    progress = ProgressLine(sys.stderr)
+    peers: list[Peer] = []
+    dealing = [True]
 
     def tell(seat: int, event: ev.Event) -> None:
-        if seat == watch and narrator is not None and not args.quiet:
-            for line in narrator.lines(event):
-                print(line)
+        if seat != watch:
+            return
+        if isinstance(event, ev.Accepted):
+            if store is not None:
+                while store.entries <= event.index:
+                    store.append(peers[watch].entries[store.entries])
+            if dealing[0]:
+                progress.show(_deal_progress(event, config))
+            return
+        if dealing[0] and not isinstance(event, ev.HandDealt):
+            dealing[0] = False
+            progress.clear()
+        lines = list(narrator.lines(event))
+        if quiet and not isinstance(event, ev.GameOver | ev.Halted):
+            return
+        for line in lines:
+            print(line, flush=True)
 
-    narrator = Narrator(make_config(preset(args.rules), args.players, seed)[0])
-    game = play(preset(args.rules), args.players, seed, BOTS[args.bot],
-                cheat=args.cheat, cheater=args.cheater if args.cheat else None,
-                cheat_phase=args.cheat_phase, watch=watch, on_event=tell)
+    try:
+        if not quiet:
+            progress.show("Dealing the cards: every player shuffles and proves it...")
+        game = play(preset(args.rules), args.players, seed, BOTS[args.bot],
+                    cheat=args.cheat, cheater=cheater, cheat_phase=args.cheat_phase,
+                    watch=watch, on_event=tell, on_peers=peers.extend)
+    finally:
+        progress.clear()
+    for line in narrator.flush():
+        if not quiet:
+            print(line)
     peer = game.peers[watch]
-    raw = peer.transcript().to_bytes()
-    if args.transcript is not None:
-        args.transcript.write_bytes(raw)
-        print(f"transcript: {args.transcript} ({len(raw)} bytes, {len(peer.entries)} messages)")
+    transcript = peer.transcript()
+    raw = transcript.to_bytes()
+    if store is not None:
+        store.close(transcript.footer)
+        if not quiet:
+            print(f"Transcript: {store.path} ({len(raw)} bytes, {len(peer.entries)} messages); "
+                  f"check it with: p2pclue audit {store.path}")
+    return _result(args, peer, seed, raw, narrator, quiet)
+
+
+def _deal_progress(accepted: ev.Accepted, config: GameConfig) -> str:
+    """What the table is working on after ``accepted``: the next seat's message."""
+    seat = (accepted.sender + 1) % config.n_players
+    kind = accepted.type
+    if seat == 0 and kind in DEAL_ROUNDS[:-1]:
+        kind = DEAL_ROUNDS[DEAL_ROUNDS.index(kind) + 1]
+    words = DEAL_WORDS.get(kind, "working")
+    return (f"Dealing the cards ({accepted.index + 1} messages checked): "
+            f"{config.players[seat].name} is {words}...")
+
+
+def _result(args: argparse.Namespace, peer: Peer, seed: int, raw: bytes,
+            narrator: Narrator, quiet: bool) -> int:
     state = peer.rules_state
     blame = peer.blame
     if peer.status is Status.HALTED and blame is not None:
-        who = "nobody" if blame.culprit is None else f"seat {blame.culprit}"
-        print(f"halted: {who} blamed ({blame.check}): {blame.reason}")
         result = "halted"
     elif peer.status is Status.COMPLETE and state is not None:
         result = state.result or "nobody"
     else:
-        print("the game did not finish: a peer fell silent", file=sys.stderr)
+        print("The game did not finish: a player fell silent.", file=sys.stderr)
         result = "abandoned"
     if args.json:
         print(json.dumps({

@@ -56,12 +56,33 @@ class Transcript:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_bytes(self) -> bytes:
-        out = [MAGIC, struct.pack(">H", PROTOCOL_VERSION)]
-        out.append(_chunk(pack({"config": self.config.to_wire()})))
-        out.extend(_chunk(e) for e in self.entries)
-        out.append(struct.pack(">I", 0))
-        out.append(_chunk(pack(self.footer.to_wire())))
+        out = [opening_bytes(self.config)]
+        out.extend(entry_bytes(e) for e in self.entries)
+        out.append(closing_bytes(self.footer))
         return b"".join(out)
+
+
+# ---- the layout, in the three pieces a file is written in -----------------------------
+# ``Transcript.to_bytes`` and the append-only writer (``p2pclue.net.store``) both use
+# these, so a file written as the game goes is byte for byte the finished transcript.
+
+
+def opening_bytes(config: GameConfig) -> bytes:
+    """Magic, version and the header chunk: the first bytes of every transcript file."""
+    return MAGIC + struct.pack(">H", PROTOCOL_VERSION) + _chunk(
+        pack({"config": config.to_wire()}))
+
+
+def entry_bytes(frame: bytes) -> bytes:
+    """One chained frame as an entry (length-prefixed; a frame is never empty)."""
+    if not frame:
+        raise ValueError("an entry is never empty (a zero length is the end marker)")
+    return _chunk(frame)
+
+
+def closing_bytes(footer: Footer) -> bytes:
+    """The end marker and the footer: the last bytes of a finished transcript."""
+    return struct.pack(">I", 0) + _chunk(pack(footer.to_wire()))
 
 
 def _chunk(data: bytes) -> bytes:
@@ -88,6 +109,54 @@ class _Reader:
 def parse(data: bytes) -> Transcript:
     """Read a transcript file; ``TranscriptError`` if it is not one."""
     r = _Reader(data)
+    config = _opening(r)
+    entries: list[bytes] = []
+    while True:
+        n = r.length(f"entry {len(entries)}")
+        if n == 0:
+            break
+        _check_entry_length(n, len(entries))
+        entries.append(r.take(n, f"entry {len(entries)}"))
+    n = r.length("the footer")
+    footer = _footer(r.take(n, "the footer"))
+    culprit = footer.blame.culprit if footer.blame else None
+    if culprit is not None and not 0 <= culprit < config.n_players:
+        raise TranscriptError(f"the blame names seat {culprit}, which is not in the game")
+    if r.pos != len(data):
+        raise TranscriptError(f"{len(data) - r.pos} stray bytes after the footer")
+    return Transcript(config, tuple(entries), footer)
+
+
+def parse_unfinished(data: bytes) -> tuple[GameConfig, list[bytes]]:
+    """The config and the whole entries of a file whose writer stopped mid-game.
+
+    A last entry cut short (the writer crashed while appending it) is dropped; a
+    finished file gives all its entries (its footer is not read). Damage anywhere
+    else (magic, version, header, an impossible length) is a ``TranscriptError``.
+    The entries are not verified here: ``audit`` or a resuming peer does that.
+    """
+    r = _Reader(data)
+    config = _opening(r)
+    entries: list[bytes] = []
+    while len(data) - r.pos >= 4:
+        n = r.length(f"entry {len(entries)}")
+        if n == 0:
+            break
+        _check_entry_length(n, len(entries))
+        if len(data) - r.pos < n:
+            break
+        entries.append(r.take(n, f"entry {len(entries)}"))
+    return config, entries
+
+
+def _check_entry_length(n: int, index: int) -> None:
+    if n > MAX_FRAME_BYTES:
+        raise TranscriptError(f"entry {index} claims {n} bytes (limit {MAX_FRAME_BYTES})")
+    if index >= MAX_ENTRIES:
+        raise TranscriptError(f"more than {MAX_ENTRIES} entries")
+
+
+def _opening(r: _Reader) -> GameConfig:
     if r.take(len(MAGIC), "the magic") != MAGIC:
         raise TranscriptError("not a p2pclue transcript (wrong magic bytes)")
     (version,) = struct.unpack(">H", r.take(2, "the version"))
@@ -102,25 +171,7 @@ def parse(data: bytes) -> Transcript:
         config = GameConfig.from_wire(header["config"])
     except WireError as exc:
         raise TranscriptError(f"unreadable header: {exc}") from None
-    entries: list[bytes] = []
-    while True:
-        n = r.length(f"entry {len(entries)}")
-        if n == 0:
-            break
-        if n > MAX_FRAME_BYTES:
-            raise TranscriptError(
-                f"entry {len(entries)} claims {n} bytes (limit {MAX_FRAME_BYTES})")
-        if len(entries) >= MAX_ENTRIES:
-            raise TranscriptError(f"more than {MAX_ENTRIES} entries")
-        entries.append(r.take(n, f"entry {len(entries)}"))
-    n = r.length("the footer")
-    footer = _footer(r.take(n, "the footer"))
-    culprit = footer.blame.culprit if footer.blame else None
-    if culprit is not None and not 0 <= culprit < config.n_players:
-        raise TranscriptError(f"the blame names seat {culprit}, which is not in the game")
-    if r.pos != len(data):
-        raise TranscriptError(f"{len(data) - r.pos} stray bytes after the footer")
-    return Transcript(config, tuple(entries), footer)
+    return config
 
 
 def _footer(raw: bytes) -> Footer:

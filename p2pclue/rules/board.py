@@ -81,6 +81,12 @@ class Board:
         """
         return self._room_steps.get(square, {}).get(room)
 
+    def nearest_room(self, square: Square) -> tuple[int, int] | None:
+        """(steps, room) of the room fewest steps away on an empty board, ties to the lowest
+        room index (R28, and how a square is described to people); None if none is reachable."""
+        steps = self._room_steps.get(square, {})
+        return min(((s, r) for r, s in steps.items()), default=None)
+
 
 def parse_board(text: str) -> Board:
     """Parse the board file format (see ``data/classic.board``)."""

@@ -307,7 +307,9 @@ def _suggest(state: GameState, action: Suggest) -> GameState:
     room = state.token_of(seat)
     assert isinstance(room, int)
     moved = state
-    if state.tokens[action.suspect] is not None:
+    if state.tokens[action.suspect] not in (None, room):
+        # R22: only a token that was elsewhere is moved (and so summoned); one already
+        # here stays under R23 and must leave before suggesting here again.
         moved = _with_token(state, action.suspect, room)
         other = state.seat_of_suspect(action.suspect)
         if other is not None and other != seat:
@@ -425,9 +427,10 @@ def _unblock_door(state: GameState, seat: int) -> GameState:
     board = classic_board()
     if position is None or isinstance(position, int) or not board.doors_from(position):
         return state
-    steps = {r: board.steps_to_room(position, r) for r in board.rooms()}
-    room = min((s, r) for r, s in steps.items() if s is not None)[1]
-    return _with_token(state, state.seats[seat], room)
+    nearest = board.nearest_room(position)
+    if nearest is None:
+        return state
+    return _with_token(state, state.seats[seat], nearest[1])
 
 
 def _end_turn(state: GameState) -> GameState:

@@ -89,7 +89,6 @@ CZ = Rules(
     deal_equal=True,
     weapons_random=False,
     first_white=True,
-    two_dice=True,
     revisit_ok=True,
     enter_exact=True,
     weapon_swap=True,

@@ -25,7 +25,7 @@ from p2pclue.rules.actions import (
 from p2pclue.rules.errors import RuleError
 from p2pclue.rules.game import apply, can_suggest, legal_destinations
 from p2pclue.rules.state import GameState, Phase
-from p2pclue.rules.variants import Rules
+from p2pclue.rules.variants import CZ, Rules
 
 from .helpers import pass_turn, play, put, start
 
@@ -64,6 +64,10 @@ def test_R12_one_die_versus_two_dice() -> None:
     two = start(Rules(two_dice=True))
     rejects(two, Roll(0, (3,)), "R12")
     assert apply(two, Roll(0, (6, 6))).roll == 12
+    cz = start(CZ)  # text C throws one die; TWO-DICE is only an override
+    rejects(cz, Roll(cz.current_seat, (3, 4)), "R12")
+    assert apply(cz, Roll(cz.current_seat, (5,))).roll == 5
+    assert apply(start(CZ.override(two_dice=True)), Roll(cz.current_seat, (3, 4))).roll == 7
 
 
 def test_R12_the_roll_must_be_moved_from_the_corridor() -> None:
@@ -199,6 +203,24 @@ def test_R22_moved_by_a_suggestion_may_suggest_instead_of_rolling() -> None:
     later = pass_turn(pass_turn(play(state, Roll(1, (2,)), EndTurn(1))))
     assert later.current_seat == 1
     rejects(later, Suggest(1, WHITE, ROPE), "R23")
+
+
+def test_R22_a_token_already_in_the_room_is_not_summoned() -> None:
+    """Two players in one room cannot keep naming each other to suggest without moving."""
+    for rules in (Rules(), Rules(summon_restricted=True, reenter_other_door=True)):
+        state = put(put(start(rules), MUSTARD, HALL), SCARLETT, (17, 11))
+        state = play(state, Roll(0, (1,)), Move(0, ((18, 11),)), Suggest(0, MUSTARD, DAGGER),
+                     Refute(1, MUSTARD), EndTurn(0))
+        assert state.tokens[MUSTARD] == HALL and state.summoned[1] is None
+        assert not can_suggest(state)
+        rejects(state, Suggest(1, SCARLETT, ROPE), "R23")
+        # Mustard must roll; staying (allowed in a room) still gives no suggestion.
+        stayed = apply(state, Roll(1, (2,)))
+        rejects(stayed, Suggest(1, SCARLETT, ROPE), "R19")
+        state = pass_turn(play(stayed, EndTurn(1)))
+        # Back to Scarlett, still in the Hall from last turn: she may not suggest there either.
+        assert state.current_seat == 0 and state.tokens[SCARLETT] == HALL
+        rejects(state, Suggest(0, MUSTARD, DAGGER), "R23")
 
 
 def test_R22_text_c_not_where_the_player_already_suggested() -> None:

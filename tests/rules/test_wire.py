@@ -49,7 +49,8 @@ actions: st.SearchStrategy[Action] = st.one_of(
 def test_presets_classic_and_cz() -> None:
     assert preset("classic") == CLASSIC == Rules() and preset("cz") == CZ
     assert set(PRESETS) == {"classic", "cz"}
-    assert CZ.deal_equal and not CZ.weapons_random and CZ.first_white and CZ.two_dice
+    assert CZ.deal_equal and not CZ.weapons_random and CZ.first_white
+    assert not CZ.two_dice and not CLASSIC.two_dice  # R12: text C throws one die
     assert CZ.revisit_ok and CZ.enter_exact and CZ.weapon_swap and CZ.reenter_other_door
     assert CZ.must_leave and CZ.summon_restricted and not CZ.tokens_played_only
     assert not any(getattr(CLASSIC, k) for k in CLASSIC.to_wire() if k not in (
@@ -59,8 +60,8 @@ def test_presets_classic_and_cz() -> None:
 
 
 def test_overrides_on_top_of_a_preset() -> None:
-    rules = CZ.override(two_dice=False, tokens_played_only=True)
-    assert not rules.two_dice and rules.tokens_played_only and rules.revisit_ok
+    rules = CZ.override(two_dice=True, tokens_played_only=True)
+    assert rules.two_dice and rules.tokens_played_only and rules.revisit_ok
     assert rules.name() == "custom" and CZ.name() == "cz"
     assert CLASSIC.with_overrides({"weapon_swap": True}).weapon_swap
     with pytest.raises(SetupError):

@@ -1,0 +1,165 @@
+"""The transcript on disk, written as the game goes.
+
+A crash, a killed process or a pulled plug then keeps every message chained so
+far: the file is the transcript's opening, then one entry per frame, appended
+and flushed as each frame is accepted; ``close`` adds the end marker and footer,
+and the finished file is byte for byte ``Transcript.to_bytes()`` of the same game
+(the three pieces come from ``p2pclue.engine.transcript``, one definition of the
+layout). ``read_unfinished`` recovers the entries of a file that was never closed.
+
+Every failure is a ``StoreError`` with a one-line message a player can act on;
+the path is checked before anything is written, so a bad path costs nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import stat
+from pathlib import Path
+from types import TracebackType
+from typing import BinaryIO
+
+from p2pclue.engine.config import GameConfig
+from p2pclue.engine.errors import TranscriptError
+from p2pclue.engine.transcript import (
+    Footer,
+    closing_bytes,
+    entry_bytes,
+    opening_bytes,
+    parse_unfinished,
+)
+
+NAME_MAX_BYTES = 255
+"""The longest file name (in bytes) on the usual file systems (ext4, btrfs, APFS, NTFS)."""
+
+
+class StoreError(Exception):
+    """A transcript file that cannot be written or read; the message is one line."""
+
+
+def check_writable(path: Path) -> None:
+    """Raise ``StoreError`` unless ``path`` names a file that can be created or replaced.
+
+    Checked before the game starts, so a typo never costs a played game. Read-only
+    means no write permission bit at all, so the answer is the same for root.
+    """
+    text = str(path)
+    if not text or path.name in ("", ".", ".."):
+        raise StoreError(f"{text or 'the transcript path'!r} is not a file name")
+    if len(os.fsencode(path.name)) > NAME_MAX_BYTES:
+        raise StoreError(f"the file name is too long ({len(os.fsencode(path.name))} bytes; "
+                         f"the limit is {NAME_MAX_BYTES})")
+    folder = path.parent
+    try:
+        if path.is_dir():
+            raise StoreError(f"{path} is a folder, not a file")
+        if not folder.exists():
+            raise StoreError(f"the folder {folder} does not exist")
+        if not folder.is_dir():
+            raise StoreError(f"{folder} is not a folder")
+        if path.exists():
+            mode = path.stat().st_mode
+            if not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(
+                    path, os.W_OK):
+                raise StoreError(f"{path} is read-only")
+        elif not folder.stat().st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) \
+                or not os.access(folder, os.W_OK | os.X_OK):
+            raise StoreError(f"cannot create files in {folder} (permission denied)")
+    except OSError as exc:
+        raise StoreError(_os_message(path, exc)) from None
+
+
+class TranscriptFile:
+    """An append-only transcript file; create it with ``TranscriptFile.create``."""
+
+    def __init__(self, path: Path, handle: BinaryIO) -> None:
+        self.path = path
+        self._handle: BinaryIO | None = handle
+        self.entries = 0
+        """How many entries have been appended."""
+        self.closed_with: Footer | None = None
+
+    @classmethod
+    def create(cls, path: Path, config: GameConfig) -> TranscriptFile:
+        """Check ``path``, then create (or replace) the file and write the opening."""
+        check_writable(path)
+        try:
+            handle = open(path, "wb")  # noqa: SIM115 (held open for the whole game)
+        except OSError as exc:
+            raise StoreError(_os_message(path, exc)) from None
+        store = cls(path, handle)
+        store._write(opening_bytes(config), sync=True)
+        return store
+
+    def append(self, frame: bytes, *, sync: bool = False) -> None:
+        """Append one accepted frame; flushed now, and on disk now when ``sync``."""
+        self._write(entry_bytes(frame), sync=sync)
+        self.entries += 1
+
+    def close(self, footer: Footer) -> None:
+        """Finish the file: end marker and footer, synced, closed."""
+        if footer.entries != self.entries:
+            raise ValueError(f"the footer counts {footer.entries} entries; "
+                             f"{self.entries} were appended")
+        self._write(closing_bytes(footer), sync=True)
+        self.closed_with = footer
+        self._release()
+
+    def abandon(self) -> None:
+        """Close the handle and leave the file unfinished (``read_unfinished`` reads it)."""
+        self._release()
+
+    @property
+    def is_open(self) -> bool:
+        return self._handle is not None
+
+    def __enter__(self) -> TranscriptFile:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.abandon()
+
+    def _write(self, data: bytes, *, sync: bool) -> None:
+        handle = self._handle
+        if handle is None:
+            raise ValueError(f"the transcript file {self.path} is already closed")
+        try:
+            handle.write(data)
+            handle.flush()
+            if sync:
+                os.fsync(handle.fileno())
+        except OSError as exc:
+            self._release()
+            raise StoreError(_os_message(self.path, exc)) from None
+
+    def _release(self) -> None:
+        handle, self._handle = self._handle, None
+        if handle is not None:
+            with contextlib.suppress(OSError):  # a failed write already raised StoreError
+                handle.close()
+
+
+def read_unfinished(path: Path) -> tuple[GameConfig, list[bytes]]:
+    """The config and entries of a transcript file that may never have been closed.
+
+    A torn last entry (the writer died mid-append) is dropped; the entries are not
+    verified here (``audit`` and a resuming peer check every one).
+    """
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise StoreError(_os_message(path, exc, "read")) from None
+    try:
+        return parse_unfinished(data)
+    except TranscriptError as exc:
+        raise StoreError(f"{path} is not a readable transcript: {exc}") from None
+
+
+def _os_message(path: Path, exc: OSError, verb: str = "write") -> str:
+    reason = exc.strerror or str(exc)
+    if exc.errno == errno.ENOSPC:
+        reason = "the disk is full"
+    return f"cannot {verb} {path}: {reason}"
