@@ -26,6 +26,7 @@ from p2pclue.engine import events as ev
 from p2pclue.engine.cheats import CHEATS, PHASED
 from p2pclue.engine.config import GameConfig
 from p2pclue.engine.peer import Peer, Status
+from p2pclue.i18n import N_, _, listing, ngettext
 from p2pclue.net.store import StoreError, TranscriptFile
 from p2pclue.rules.variants import preset
 
@@ -33,37 +34,42 @@ EXIT_HALTED = 3
 EXIT_USAGE = 2
 DEAL_ROUNDS = ("join", "keys", "envelope", "deal", "unlayer", "reveal")
 DEAL_WORDS = {
-    "join": "joining the table",
-    "keys": "making a key and proving it",
-    "envelope": "shuffling the envelope cards and proving it",
-    "deal": "shuffling the deck and proving it",
-    "unlayer": "unlocking the other players' cards and proving it",
-    "reveal": "drawing the weapons' places together",
+    # Translators: what a player is doing while the cards are dealt, after "{player} is".
+    "join": N_("joining the table"),
+    "keys": N_("making a key and proving it"),
+    "envelope": N_("shuffling the envelope cards and proving it"),
+    "deal": N_("shuffling the deck and proving it"),
+    "unlayer": N_("unlocking the other players' cards and proving it"),
+    "reveal": N_("drawing the weapons' places together"),
 }
 
 
 def register(subparsers: Any) -> None:
     p: argparse.ArgumentParser = subparsers.add_parser(
-        "simulate", help="play a whole game of bots through the real protocol",
-        description="Play a whole game of bots, each a full protocol peer with its own "
-                    "secrets, through the real cryptography, in one process.",
+        "simulate", help=_("play a whole game of bots through the real protocol"),
+        description=_("Play a whole game of bots, each a full protocol peer with its own "
+                      "secrets, through the real cryptography, in one process."),
     )
     p.add_argument("--players", type=int, default=4, choices=range(3, 7), metavar="3..6")
     p.add_argument("--rules", default="classic", choices=("classic", "cz"))
-    p.add_argument("--seed", type=int, help="reproduce a game (default: a random seed)")
-    p.add_argument("--bot", default=DEFAULT_BOT, choices=sorted(BOTS), help="which bots play")
+    p.add_argument("--seed", type=int, help=_("reproduce a game (default: a random seed)"))
+    p.add_argument("--bot", default=DEFAULT_BOT, choices=sorted(BOTS),
+                   help=_("which bots play"))
     p.add_argument("--transcript", metavar="PATH",
-                   help="write the transcript here, message by message as the game goes")
-    p.add_argument("--json", action="store_true", help="end with one JSON line of the result")
-    p.add_argument("--quiet", action="store_true", help="print only the result")
+                   help=_("write the transcript here, message by message as the game goes"))
+    p.add_argument("--json", action="store_true",
+                   help=_("end with one JSON line of the result"))
+    p.add_argument("--quiet", action="store_true", help=_("print only the result"))
     p.add_argument("--cheat", choices=sorted(CHEATS), metavar="KIND",
-                   help="make one seat cheat (see --list-cheats)")
+                   help=_("make one seat cheat (see --list-cheats)"))
     p.add_argument("--cheater", type=int, metavar="SEAT",
-                   help="the cheating seat (with --cheat; default 1)")
+                   help=_("the cheating seat (with --cheat; default 1)"))
     p.add_argument("--cheat-phase", metavar="PHASE",
-                   help="with --cheat, where a cheat possible at several points happens: "
-                        + "; ".join(f"{k}: {'/'.join(v)}" for k, v in PHASED.items()))
-    p.add_argument("--list-cheats", action="store_true", help="list the cheat kinds and exit")
+                   help=_("with --cheat, where a cheat possible at several points happens: "
+                          "{phases}").format(phases="; ".join(
+                              f"{k}: {'/'.join(v)}" for k, v in PHASED.items())))
+    p.add_argument("--list-cheats", action="store_true",
+                   help=_("list the cheat kinds and exit"))
     p.set_defaults(func=run, usage=p.format_usage)
 
 
@@ -75,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     problem = _cheat_options_problem(args)
     if problem is not None:
         sys.stderr.write(args.usage())
-        print(f"p2pclue simulate: error: {problem}", file=sys.stderr)
+        print(_("p2pclue simulate: error: {problem}").format(problem=problem), file=sys.stderr)
         return EXIT_USAGE
     cheater = (1 if args.cheater is None else args.cheater) if args.cheat else None
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
@@ -86,12 +92,13 @@ def run(args: argparse.Namespace) -> int:
         try:
             store = TranscriptFile.create(Path(args.transcript), config)
         except StoreError as exc:
-            print(f"p2pclue simulate: {exc}", file=sys.stderr)
+            print(_("p2pclue simulate: {error}").format(error=exc), file=sys.stderr)
             return EXIT_USAGE
     try:
         return _play(args, seed, cheater, config, store)
     except StoreError as exc:
-        print(f"p2pclue simulate: the transcript could not be written: {exc}", file=sys.stderr)
+        print(_("p2pclue simulate: the transcript could not be written: {error}").format(
+            error=exc), file=sys.stderr)
         return EXIT_USAGE
     finally:
         if store is not None:
@@ -105,16 +112,18 @@ def _cheat_options_problem(args: argparse.Namespace) -> str | None:
                                           ("--cheat-phase", args.cheat_phase))
                  if value is not None]
         if stray:
-            return (f"{' and '.join(stray)} only appl{'ies' if len(stray) == 1 else 'y'} "
-                    "with --cheat KIND")
+            return ngettext("{options} only applies with --cheat KIND",
+                            "{options} only apply with --cheat KIND",
+                            len(stray)).format(options=listing(stray))
         return None
     if args.cheater is not None and not 0 <= args.cheater < args.players:
-        return f"--cheater must be a seat from 0 to {args.players - 1}"
+        return _("--cheater must be a seat from 0 to {last}").format(last=args.players - 1)
     phases = PHASED.get(args.cheat, ())
     if args.cheat_phase is not None and args.cheat_phase not in phases:
-        choices = f"one of {', '.join(phases)}" if phases else "it has no phases"
-        return (f"--cheat-phase {args.cheat_phase!r} does not apply to --cheat {args.cheat} "
-                f"({choices})")
+        choices = (_("one of {phases}").format(phases=", ".join(phases)) if phases
+                   else _("it has no phases"))
+        return _("--cheat-phase {phase!r} does not apply to --cheat {kind} ({choices})").format(
+            phase=args.cheat_phase, kind=args.cheat, choices=choices)
     return None
 
 
@@ -123,8 +132,12 @@ def _play(args: argparse.Namespace, seed: int, cheater: int | None, config: Game
     quiet = args.quiet
     style = Style(wants_colour(sys.stdout))
     if not quiet:
-        print(f"p2pclue simulate: {args.players} players, rules {args.rules}, bots {args.bot}, "
-              f"seed {seed}" + (f", seat {cheater} cheats ({args.cheat})" if args.cheat else ""))
+        fields = {"players": args.players, "rules": args.rules, "bot": args.bot, "seed": seed,
+                  "seat": cheater, "kind": args.cheat}
+        print((_("p2pclue simulate: {players} players, rules {rules}, bots {bot}, seed {seed}, "
+                 "seat {seat} cheats ({kind})") if args.cheat
+               else _("p2pclue simulate: {players} players, rules {rules}, bots {bot}, "
+                      "seed {seed}")).format(**fields))
     narrator = Narrator(config, style=style)
     if not quiet:
         for line in narrator.introduction():
@@ -155,7 +168,7 @@ def _play(args: argparse.Namespace, seed: int, cheater: int | None, config: Game
 
     try:
         if not quiet:
-            progress.show("Dealing the cards: every player shuffles and proves it...")
+            progress.show(_("Dealing the cards: every player shuffles and proves it..."))
         game = play(preset(args.rules), args.players, seed, BOTS[args.bot],
                     cheat=args.cheat, cheater=cheater, cheat_phase=args.cheat_phase,
                     watch=watch, on_event=tell, on_peers=peers.extend)
@@ -170,8 +183,11 @@ def _play(args: argparse.Namespace, seed: int, cheater: int | None, config: Game
     if store is not None:
         store.close(transcript.footer)
         if not quiet:
-            print(f"Transcript: {store.path} ({len(raw)} bytes, {len(peer.entries)} messages); "
-                  f"check it with: p2pclue audit {store.path}")
+            print(ngettext("Transcript: {path} ({size} bytes, {count} message); check it with: "
+                           "p2pclue audit {path}",
+                           "Transcript: {path} ({size} bytes, {count} messages); check it with: "
+                           "p2pclue audit {path}", len(peer.entries)).format(
+                path=store.path, size=len(raw), count=len(peer.entries)))
     return _result(args, peer, seed, raw, narrator, quiet)
 
 
@@ -181,9 +197,11 @@ def _deal_progress(accepted: ev.Accepted, config: GameConfig) -> str:
     kind = accepted.type
     if seat == 0 and kind in DEAL_ROUNDS[:-1]:
         kind = DEAL_ROUNDS[DEAL_ROUNDS.index(kind) + 1]
-    words = DEAL_WORDS.get(kind, "working")
-    return (f"Dealing the cards ({accepted.index + 1} messages checked): "
-            f"{config.players[seat].name} is {words}...")
+    words = _(DEAL_WORDS[kind]) if kind in DEAL_WORDS else _("working")
+    count = accepted.index + 1
+    return ngettext("Dealing the cards ({count} message checked): {player} is {doing}...",
+                    "Dealing the cards ({count} messages checked): {player} is {doing}...",
+                    count).format(count=count, player=config.players[seat].name, doing=words)
 
 
 def _result(args: argparse.Namespace, peer: Peer, seed: int, raw: bytes,
@@ -195,7 +213,7 @@ def _result(args: argparse.Namespace, peer: Peer, seed: int, raw: bytes,
     elif peer.status is Status.COMPLETE and state is not None:
         result = state.result or "nobody"
     else:
-        print("The game did not finish: a player fell silent.", file=sys.stderr)
+        print(_("The game did not finish: a player fell silent."), file=sys.stderr)
         result = "abandoned"
     if args.json:
         print(json.dumps({

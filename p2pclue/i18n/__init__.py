@@ -32,7 +32,7 @@ from p2pclue.i18n.languages import (
     language_code,
     resolve_language,
 )
-from p2pclue.i18n.options import add_lang_option, apply_language
+from p2pclue.i18n.options import add_lang_option, apply_language, prescan_lang
 from p2pclue.i18n.text import listing
 from p2pclue.i18n.translate import N_, _, current_language, install, ngettext, pgettext
 from p2pclue.i18n.width import fit, pad, text_width, truncate
@@ -63,6 +63,7 @@ __all__ = [
     "pad",
     "parse_card",
     "pgettext",
+    "prescan_lang",
     "resolve_language",
     "text_width",
     "truncate",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from p2pclue.i18n.languages import LANGUAGES, resolve_language
 from p2pclue.i18n.translate import install
@@ -33,3 +33,20 @@ def apply_language(
     lang = resolve_language(cli_value, os.environ if environ is None else environ, notify)
     install(lang)
     return lang
+
+
+def prescan_lang(argv: Sequence[str]) -> str | None:
+    """The value of the last ``--lang`` in ``argv``, found before the parser exists.
+
+    The language must be installed before the parsers are built, so that their
+    help is translated; argparse itself then parses the same option properly.
+    """
+    found: str | None = None
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(argv):
+            found = argv[i + 1]
+        elif arg.startswith("--lang="):
+            found = arg.split("=", 1)[1]
+    return found
