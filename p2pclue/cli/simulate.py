@@ -144,6 +144,7 @@ def _play(args: argparse.Namespace, seed: int, cheater: int | None, config: Game
             print(line)
     watch = 1 if cheater == 0 else 0
     progress = ProgressLine(sys.stderr)
+    progress.enabled = progress.enabled and not quiet
     peers: list[Peer] = []
     dealing = [True]
 

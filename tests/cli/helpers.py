@@ -1,0 +1,72 @@
+"""Run the real ``p2pclue`` command as a process: through a pipe, or on a real terminal."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+TIMEOUT = 300
+
+
+def cli_env(**extra: str | None) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT)
+    env.pop("NO_COLOR", None)
+    for key, value in extra.items():
+        if value is None:
+            env.pop(key, None)
+        else:
+            env[key] = value
+    return env
+
+
+def p2pclue(*args: str, cwd: Path | None = None,
+            **env: str | None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "p2pclue", *args], capture_output=True,
+                          text=True, env=cli_env(**env), timeout=TIMEOUT, cwd=cwd)
+
+
+def last_json(out: str) -> dict[str, Any]:
+    obj = json.loads(out.strip().splitlines()[-1])
+    assert isinstance(obj, dict)
+    return obj
+
+
+def on_terminal(*args: str, **env: str | None) -> tuple[int, str]:
+    """Run with standard output and error on a real pseudo-terminal; all it wrote."""
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "p2pclue", *args], stdin=subprocess.DEVNULL,
+                            stdout=slave, stderr=slave, env=cli_env(TERM="xterm", **env),
+                            start_new_session=True)
+    os.close(slave)
+    chunks: list[bytes] = []
+    deadline = time.monotonic() + TIMEOUT
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([master], [], [], 1.0)
+            if ready:
+                try:
+                    data = os.read(master, 65536)
+                except OSError:  # EIO: the child closed the terminal
+                    break
+                if not data:
+                    break
+                chunks.append(data)
+            elif proc.poll() is not None:
+                break
+        status = proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        os.close(master)
+    return status, b"".join(chunks).decode("utf-8", "replace")

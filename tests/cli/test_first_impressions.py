@@ -1,0 +1,209 @@
+"""Issue 10 through the real command: quiet results, transcript paths, cheat options,
+audit --json on unreadable files, honest help, and the story on a terminal."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from p2pclue.engine.audit import audit
+from p2pclue.engine.transcript import build, parse
+from p2pclue.net.store import StoreError, read_unfinished
+
+from .helpers import ROOT, cli_env, last_json, on_terminal, p2pclue
+
+ANSI_COLOUR = re.compile(r"\x1b\[[0-9;]*m")
+COORDINATES = re.compile(r"\(\d+, \d+\)")
+ARTICLE_BEFORE_PERSON = re.compile(
+    r"\bthe (Miss|Colonel|Mrs|Reverend|Professor) ", re.IGNORECASE)
+
+
+def test_quiet_prints_only_the_result() -> None:
+    done = p2pclue("simulate", "--players", "3", "--seed", "5", "--quiet")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.strip().splitlines()
+    assert len(lines) == 1 and re.search(r"wins!|nobody wins", lines[0]), done.stdout
+    assert "The envelope held" in lines[0] and "Turn" not in done.stdout
+    both = p2pclue("simulate", "--players", "3", "--seed", "5", "--quiet", "--json")
+    assert both.stdout.strip().splitlines()[0] == lines[0]
+    assert last_json(both.stdout)["result"] in ("won", "nobody")
+
+
+@pytest.fixture
+def places(tmp_path: Path) -> Iterator[dict[str, Path]]:
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    read_only = tmp_path / "read-only.p2pclue"
+    read_only.write_bytes(b"an older game")
+    read_only.chmod(0o444)
+    locked.chmod(0o555)
+    try:
+        yield {"dir": tmp_path, "locked": locked, "read_only": read_only}
+    finally:
+        locked.chmod(0o755)
+        read_only.chmod(0o644)
+
+
+def test_bad_transcript_paths_fail_before_the_game(places: dict[str, Path]) -> None:
+    cases = {
+        str(places["dir"]): "is a folder",
+        str(places["dir"] / "missing" / "game.p2pclue"): "does not exist",
+        "": "not a file name",
+        str(places["dir"] / ("g" * 300)): "too long",
+        str(places["read_only"]): "read-only",
+        str(places["locked"] / "game.p2pclue"): "permission denied",
+    }
+    for path, message in cases.items():
+        done = p2pclue("simulate", "--players", "6", "--seed", "1", "--transcript", path)
+        assert done.returncode == 2, (path, done.stdout, done.stderr)
+        assert message in done.stderr and "Traceback" not in done.stderr, done.stderr
+        assert done.stderr.startswith("p2pclue simulate: ")
+        assert len(done.stderr.strip().splitlines()) == 1
+        assert "Turn" not in done.stdout and done.stdout == "", "checked before the game"
+    assert places["read_only"].read_bytes() == b"an older game"
+    assert list(places["locked"].iterdir()) == []
+
+
+def test_a_full_disk_is_a_clear_message() -> None:
+    done = p2pclue("simulate", "--players", "3", "--seed", "1", "--transcript", "/dev/full")
+    assert done.returncode == 2 and "disk is full" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_the_transcript_matches_the_result_and_audits(tmp_path: Path) -> None:
+    path = tmp_path / "game.p2pclue"
+    done = p2pclue("simulate", "--players", "3", "--seed", "4", "--json",
+                   "--transcript", str(path))
+    assert done.returncode == 0, done.stderr
+    result = last_json(done.stdout)
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == result["transcript_sha256"]
+    assert f"p2pclue audit {path}" in done.stdout
+    checked = p2pclue("audit", str(path), "--json")
+    assert checked.returncode == 0 and last_json(checked.stdout)["valid"] is True
+
+
+def test_a_killed_game_keeps_what_was_played(tmp_path: Path) -> None:
+    path = tmp_path / "killed.p2pclue"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "p2pclue", "simulate", "--players", "6", "--seed", "3",
+         "--quiet", "--transcript", str(path)],
+        env=cli_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    entries: list[bytes] = []
+    try:
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline and proc.poll() is None:
+            try:
+                config, entries = read_unfinished(path)
+            except StoreError:
+                entries = []
+            if len(entries) >= 45:  # past the deal (36 messages for six players)
+                break
+            time.sleep(0.05)
+        assert proc.poll() is None, "the game ended before it could be interrupted"
+        proc.send_signal(signal.SIGKILL)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(timeout=30)
+    config, entries = read_unfinished(path)
+    assert len(entries) >= 45
+    kept = build(config, entries, "abandoned")
+    verdict = audit(parse(kept.to_bytes()))
+    assert verdict.valid and verdict.result == "abandoned", verdict.violation
+
+
+@pytest.mark.parametrize("options", [["--cheater", "1"], ["--cheat-phase", "deal"],
+                                     ["--cheater", "2", "--cheat-phase", "deal"]])
+def test_cheat_options_without_cheat_are_usage_errors(options: list[str]) -> None:
+    done = p2pclue("simulate", "--players", "3", *options)
+    assert done.returncode == 2 and done.stdout == ""
+    assert "usage: p2pclue simulate" in done.stderr
+    assert "with --cheat KIND" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_phase_the_cheat_does_not_have_is_a_usage_error() -> None:
+    done = p2pclue("simulate", "--players", "3", "--cheat", "replay", "--cheat-phase", "deal")
+    assert done.returncode == 2 and "does not apply to --cheat replay" in done.stderr
+
+
+def test_audit_json_always_ends_with_a_verdict(tmp_path: Path) -> None:
+    garbage = tmp_path / "garbage"
+    garbage.write_bytes(b"not a transcript")
+    empty = tmp_path / "empty"
+    empty.write_bytes(b"")
+    for path in (tmp_path / "missing", tmp_path, garbage, empty):
+        done = p2pclue("audit", str(path), "--json")
+        assert done.returncode == 2, done.stderr
+        verdict = last_json(done.stdout)
+        assert verdict["valid"] is False and verdict["result"] == "unreadable"
+        assert str(path) in verdict["error"] and "Traceback" not in done.stderr
+    garbage_verdict = last_json(p2pclue("audit", str(garbage), "--json").stdout)
+    assert garbage_verdict["transcript_sha256"] == hashlib.sha256(b"not a transcript").hexdigest()
+
+
+def test_help_says_what_works_now() -> None:
+    top = p2pclue("--help")
+    assert top.returncode == 0 and "not built yet" in top.stdout
+    assert "simulate" in top.stdout and "audit" in top.stdout
+    join = p2pclue("join", "--help")
+    assert join.returncode == 0 and "not built in this version" in join.stdout
+    tried = p2pclue("join")
+    assert tried.returncode == 2 and "not available" in tried.stderr
+
+
+def test_the_story_reads_like_a_story(tmp_path: Path) -> None:
+    path = tmp_path / "story.p2pclue"
+    told = p2pclue("simulate", "--players", "4", "--seed", "7", "--transcript", str(path))
+    assert told.returncode == 0, told.stderr
+    replay = p2pclue("audit", str(path), "--replay")
+    summary = p2pclue("audit", str(path))
+    for text in (told.stdout, replay.stdout):
+        assert not ARTICLE_BEFORE_PERSON.search(text), ARTICLE_BEFORE_PERSON.search(text)
+        assert not COORDINATES.search(text), "coordinates belong to --json"
+        assert not ANSI_COLOUR.search(text), "no colours through a pipe"
+        story = text.split("Around the table")[1].split("\ntranscript ")[0]
+        assert "seat " not in story, "players are called by their names"
+        assert re.search(r"Turn \d+: Ada \(Colonel Mustard\)", text)
+        assert "steps from the " in text and "goes into the " in text
+        # R22: Chiara was brought into the Ballroom by Bruno's suggestion (seed 7).
+        assert ("Chiara was brought into the Ballroom by Bruno's suggestion, so may suggest "
+                "there without rolling.") in text
+        assert "Bruno (Mrs White) wins!" in text
+    assert "was dealt " in replay.stdout and "shows Ada the " in replay.stdout
+    assert "VALID: Bruno (seat 1, Mrs White) won" in summary.stdout
+    events = p2pclue("audit", str(path), "--replay", "--json")
+    moved = [line for line in events.stdout.splitlines() if '"Moved"' in line]
+    assert moved and '"path": [[' in moved[0], "coordinates stay in --json"
+    assert last_json(events.stdout)["valid"] is True
+
+
+def test_colours_and_progress_on_a_terminal_only() -> None:
+    status, screen = on_terminal("simulate", "--players", "3", "--seed", "5")
+    assert status == 0, screen
+    assert ANSI_COLOUR.search(screen), "colours on a terminal"
+    assert "\r\x1b[2KDealing the cards" in screen, "a progress line while dealing"
+    status, plain = on_terminal("simulate", "--players", "3", "--seed", "5", NO_COLOR="1")
+    assert status == 0 and not ANSI_COLOUR.search(plain), "NO_COLOR is respected"
+    assert "Dealing the cards" in plain
+    piped = p2pclue("simulate", "--players", "3", "--seed", "5")
+    assert "Dealing" not in piped.stderr and not ANSI_COLOUR.search(piped.stdout)
+
+
+def test_the_readme_quick_start_is_what_ci_runs() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    quick = readme.split("## Quick start")[1].split("## ")[0]
+    commands = re.findall(r"^(python3 -m venv .+)$", quick, re.MULTILINE)
+    assert len(commands) == 2, commands
+    play, test = commands
+    assert "p2pclue simulate" in play and "pytest" in test
+    assert test in ci.splitlines(), ".ci/run runs the README's test command verbatim"
+    assert "Python >= 3.11" in readme
