@@ -15,6 +15,7 @@ import gettext
 import io
 from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
 
 from p2pclue.i18n.languages import DEFAULT_LANGUAGE, LANGUAGES
 
@@ -25,7 +26,7 @@ class CatalogMissingError(RuntimeError):
     """A language is listed but its compiled catalog is not in the package (a broken install)."""
 
 
-def catalog_resource(lang: str) -> resources.abc.Traversable:
+def catalog_resource(lang: str) -> Traversable:
     return resources.files("p2pclue.i18n") / "locale" / lang / "LC_MESSAGES" / f"{DOMAIN}.mo"
 
 
