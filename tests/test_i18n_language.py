@@ -66,6 +66,7 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command")
     simulate = sub.add_parser("simulate")
     add_lang_option(simulate)
+    add_lang_option(simulate)  # twice is harmless
     return parser
 
 

@@ -20,7 +20,12 @@ LANG_HELP = (f"language of everything shown to people: {', '.join(sorted(LANGUAG
 
 
 def add_lang_option(parser: argparse.ArgumentParser, *, top_level: bool = False) -> None:
-    """Add ``--lang CODE``; ``top_level`` for the main parser, not for subcommands."""
+    """Add ``--lang CODE``; ``top_level`` for the main parser, not for subcommands.
+
+    A parser that already has ``--lang`` is left as it is (calling this twice is harmless).
+    """
+    if "--lang" in parser._option_string_actions:
+        return
     parser.add_argument("--lang", metavar="CODE", dest=LANG_DEST, help=LANG_HELP,
                         default=None if top_level else argparse.SUPPRESS)
 
