@@ -33,6 +33,7 @@ from p2pclue.i18n.languages import (
     resolve_language,
 )
 from p2pclue.i18n.options import add_lang_option, apply_language, prescan_lang
+from p2pclue.i18n.rules_text import rules_summary
 from p2pclue.i18n.text import listing
 from p2pclue.i18n.translate import N_, _, current_language, install, ngettext, pgettext
 from p2pclue.i18n.width import fit, pad, text_width, truncate
@@ -65,6 +66,7 @@ __all__ = [
     "pgettext",
     "prescan_lang",
     "resolve_language",
+    "rules_summary",
     "text_width",
     "truncate",
 ]
