@@ -26,6 +26,7 @@ from p2pclue.engine import events as ev
 from p2pclue.engine.config import GameConfig
 from p2pclue.engine.errors import Blame
 from p2pclue.i18n import (
+    N_,
     _,
     card_in,
     card_into,
@@ -49,7 +50,8 @@ def card_phrase(index: int) -> str:
 
 
 def cards_text(cards: Sequence[int]) -> str:
-    return listing([card_phrase(c) for c in cards])
+    """Cards in the usual order (people, weapons, rooms), joined as a sentence lists them."""
+    return listing([card_phrase(c) for c in sorted(cards)])
 
 
 def triple_text(triple: Sequence[int]) -> str:
@@ -166,6 +168,17 @@ class Narrator:
             _("{player} plays {suspect}").format(player=self.name(i),
                                                  suspect=card_name(p.suspect))
             for i, p in enumerate(self.config.players)]))
+        rules = self.config.rules
+        # Translators: items of the list "House rules (cz): ..."; each a clause of its own.
+        notes = [_(text) for on, text in (
+            (rules.two_dice, N_("two dice are rolled")),
+            (rules.enter_exact, N_("a room is entered only with the exact roll")),
+            (rules.must_leave, N_("a player in a room must leave it on the next turn")),
+            (rules.weapon_swap, N_("a named weapon swaps places with one already in the room")),
+        ) if on]
+        if notes:
+            yield _("House rules ({preset}): {notes}.").format(preset=rules.name(),
+                                                               notes=listing(notes))
 
     def lines(self, event: ev.Event) -> Iterator[str]:
         match event:

@@ -133,9 +133,10 @@ def _play(args: argparse.Namespace, seed: int, cheater: int | None, config: Game
     style = Style(wants_colour(sys.stdout))
     if not quiet:
         fields = {"players": args.players, "rules": args.rules, "bot": args.bot, "seed": seed,
+                  "cheater": config.players[cheater].name if cheater is not None else "",
                   "seat": cheater, "kind": args.cheat}
-        print((_("p2pclue simulate: {players} players, rules {rules}, bots {bot}, seed {seed}, "
-                 "seat {seat} cheats ({kind})") if args.cheat
+        print((_("p2pclue simulate: {players} players, rules {rules}, bots {bot}, seed {seed}; "
+                 "{cheater} (seat {seat}) will cheat ({kind})") if cheater is not None
                else _("p2pclue simulate: {players} players, rules {rules}, bots {bot}, "
                       "seed {seed}")).format(**fields))
     narrator = Narrator(config, style=style)
@@ -193,16 +194,19 @@ def _play(args: argparse.Namespace, seed: int, cheater: int | None, config: Game
 
 
 def _deal_progress(accepted: ev.Accepted, config: GameConfig) -> str:
-    """What the table is working on after ``accepted``: the next seat's message."""
-    seat = (accepted.sender + 1) % config.n_players
-    kind = accepted.type
-    if seat == 0 and kind in DEAL_ROUNDS[:-1]:
-        kind = DEAL_ROUNDS[DEAL_ROUNDS.index(kind) + 1]
-    words = _(DEAL_WORDS[kind]) if kind in DEAL_WORDS else _("working")
-    count = accepted.index + 1
-    return ngettext("Dealing the cards ({count} message checked): {player} is {doing}...",
-                    "Dealing the cards ({count} messages checked): {player} is {doing}...",
-                    count).format(count=count, player=config.players[seat].name, doing=words)
+    """What the table is working on after ``accepted``: the next seat's message.
+
+    The deal is rounds of one message per seat in seat order; the last round (drawing
+    the weapons' places) exists only with WEAPONS-RANDOM.
+    """
+    n = config.n_players
+    rounds = len(DEAL_ROUNDS) if config.rules.weapons_random else len(DEAL_ROUNDS) - 1
+    step = min(accepted.index + 2, n * rounds)
+    kind = DEAL_ROUNDS[min((step - 1) // n, rounds - 1)]
+    seat = (step - 1) % n
+    return _("Dealing the cards, step {step} of {steps}: {player} is {doing}...").format(
+        step=step, steps=n * rounds, player=config.players[seat].name,
+        doing=_(DEAL_WORDS[kind]))
 
 
 def _result(args: argparse.Namespace, peer: Peer, seed: int, raw: bytes,

@@ -19,7 +19,7 @@ RESET = "\x1b[0m"
 SUSPECT_COLOURS = {
     "scarlett": "31",   # red
     "mustard": "33",    # yellow
-    "white": "97",      # bright white
+    "white": "1",       # bold (white text would vanish on a light terminal)
     "green": "32",      # green
     "peacock": "34",    # blue
     "plum": "35",       # magenta

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import resource
 import signal
 import subprocess
 import sys
@@ -76,6 +77,25 @@ def test_a_full_disk_is_a_clear_message() -> None:
     done = p2pclue("simulate", "--players", "3", "--seed", "1", "--transcript", "/dev/full")
     assert done.returncode == 2 and "disk is full" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_write_failing_mid_game_is_a_clear_message(tmp_path: Path) -> None:
+    """A real fault, not a mock: the file-size limit (RLIMIT_FSIZE) makes a write fail with
+    EFBIG once the transcript passes 20 kB, in the middle of the deal."""
+    path = tmp_path / "limited.p2pclue"
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (20_000, 20_000))
+
+    done = subprocess.run(
+        [sys.executable, "-m", "p2pclue", "simulate", "--players", "3", "--seed", "1",
+         "--transcript", str(path)],
+        capture_output=True, text=True, env=cli_env(), timeout=300, preexec_fn=limit)
+    assert done.returncode == 2, done.stderr
+    assert "the transcript could not be written" in done.stderr
+    assert "File too large" in done.stderr and "Traceback" not in done.stderr
+    _, entries = read_unfinished(path)
+    assert entries and path.stat().st_size <= 20_000, "what was written before is kept"
 
 
 def test_the_transcript_matches_the_result_and_audits(tmp_path: Path) -> None:
@@ -190,6 +210,7 @@ def test_colours_and_progress_on_a_terminal_only() -> None:
     assert status == 0, screen
     assert ANSI_COLOUR.search(screen), "colours on a terminal"
     assert "\r\x1b[2KDealing the cards" in screen, "a progress line while dealing"
+    assert re.search(r"Dealing the cards, step \d+ of 18: \w+ is ", screen)
     status, plain = on_terminal("simulate", "--players", "3", "--seed", "5", NO_COLOR="1")
     assert status == 0 and not ANSI_COLOUR.search(plain), "NO_COLOR is respected"
     assert "Dealing the cards" in plain
