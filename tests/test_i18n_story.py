@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from p2pclue.i18n import LANGUAGES, local_names
+from p2pclue.i18n import LANGUAGES, local_names, text_width
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "protocol" / "samples" / "classic-3p.p2pclue"
@@ -148,3 +148,15 @@ def test_errors_and_help_are_translated() -> None:
                        capture_output=True, text=True, env=_env(), timeout=TIMEOUT, check=False,
                        cwd=ROOT)
     assert h.returncode == 0 and "riprodurre una partita" in h.stdout
+
+
+@pytest.mark.parametrize("lang", ["ko", "cs"])
+def test_help_is_wrapped_by_columns(lang: str) -> None:
+    env = _env() | {"COLUMNS": "80"}
+    for argv in (["--help"], ["simulate", "--help"], ["audit", "--help"]):
+        r = subprocess.run([sys.executable, "-m", "p2pclue", "--lang", lang, *argv],
+                           capture_output=True, text=True, env=env, timeout=TIMEOUT, check=False,
+                           cwd=ROOT)
+        assert r.returncode == 0, r.stderr
+        wide = [ln for ln in r.stdout.splitlines() if text_width(ln) > 80]
+        assert wide == [], wide

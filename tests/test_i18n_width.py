@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from prompt_toolkit.utils import get_cwidth
 
-from p2pclue.i18n import LANGUAGES, catalogs, fit, local_names, pad, text_width, truncate
+from p2pclue.i18n import LANGUAGES, catalogs, fit, local_names, pad, text_width, truncate, wrap
 from p2pclue.i18n.width import clusters
 
 COMBINING_ACUTE, COMBINING_CARON = "\u0301", "\u030c"
@@ -87,3 +87,19 @@ def test_every_card_name_fits_a_notepad_column(lang: str) -> None:
         cell = fit(n.name, 12)
         assert text_width(cell) == 12
         assert cell.rstrip(" …") and n.name.startswith(cell.rstrip().removesuffix("…"))
+
+
+@given(st.lists(st.text(alphabet=st.sampled_from(ALPHABET[1:]).filter(lambda c: c != " "),
+                        min_size=1, max_size=12), max_size=12),
+       st.integers(min_value=2, max_value=30))
+def test_wrap_keeps_every_word_within_the_width(words: list[str], width: int) -> None:
+    lines = wrap(" ".join(words), width)
+    assert all(text_width(line) <= max(width, 2) for line in lines)
+    assert "".join("".join(lines).split()) == "".join("".join(words).split())
+
+
+def test_wrap_korean_by_columns() -> None:
+    text = "사람에게 보여주는 모든 것의 언어 기본값 없으면 출력은 절대 바뀌지 않습니다"
+    lines = wrap(text, 20)
+    assert all(text_width(line) <= 20 for line in lines) and len(lines) >= 3
+    assert " ".join(lines) == text

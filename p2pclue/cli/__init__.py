@@ -17,14 +17,14 @@ from collections.abc import Sequence
 
 from p2pclue import __version__
 from p2pclue.cli import audit, bench, join, simulate
-from p2pclue.i18n import _, add_lang_option, apply_language, prescan_lang
+from p2pclue.i18n import ColumnsHelpFormatter, _, add_lang_option, apply_language, prescan_lang
 
 _SUBCOMMANDS = (join, simulate, audit, bench)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="p2pclue",
+        prog="p2pclue", formatter_class=ColumnsHelpFormatter,
         description=_("Clue for 3 to 6 players on one LAN, with nobody to trust. This version "
                       "plays whole games of bots through the real protocol (simulate), checks "
                       "any game's transcript (audit) and measures itself (bench); networked "
@@ -37,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
         module.register(subparsers)
     for subparser in subparsers.choices.values():
         add_lang_option(subparser)
+        subparser.formatter_class = ColumnsHelpFormatter
     return parser
 
 

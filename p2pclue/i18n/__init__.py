@@ -32,16 +32,22 @@ from p2pclue.i18n.languages import (
     language_code,
     resolve_language,
 )
-from p2pclue.i18n.options import add_lang_option, apply_language, prescan_lang
+from p2pclue.i18n.options import (
+    ColumnsHelpFormatter,
+    add_lang_option,
+    apply_language,
+    prescan_lang,
+)
 from p2pclue.i18n.rules_text import rules_summary
 from p2pclue.i18n.text import listing
 from p2pclue.i18n.translate import N_, _, current_language, install, ngettext, pgettext
-from p2pclue.i18n.width import fit, pad, text_width, truncate
+from p2pclue.i18n.width import fit, pad, text_width, truncate, wrap
 
 __all__ = [
     "DEFAULT_LANGUAGE",
     "LANGUAGES",
     "N_",
+    "ColumnsHelpFormatter",
     "LanguageChoice",
     "_",
     "add_lang_option",
@@ -69,4 +75,5 @@ __all__ = [
     "rules_summary",
     "text_width",
     "truncate",
+    "wrap",
 ]

@@ -12,11 +12,20 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 
 from p2pclue.i18n.languages import LANGUAGES, resolve_language
-from p2pclue.i18n.translate import install
+from p2pclue.i18n.translate import _, install
+from p2pclue.i18n.width import wrap
 
 LANG_DEST = "lang"
-LANG_HELP = (f"language of everything shown to people: {', '.join(sorted(LANGUAGES))} "
-             "(default: LC_ALL, LC_MESSAGES or LANG, else en); never changes --json output")
+
+
+class ColumnsHelpFormatter(argparse.HelpFormatter):
+    """argparse help wrapped by terminal columns, not characters (Korean takes two each)."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return wrap(" ".join(text.split()), width)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return "\n".join(indent + line for line in wrap(" ".join(text.split()), width))
 
 
 def add_lang_option(parser: argparse.ArgumentParser, *, top_level: bool = False) -> None:
@@ -26,7 +35,10 @@ def add_lang_option(parser: argparse.ArgumentParser, *, top_level: bool = False)
     """
     if "--lang" in parser._option_string_actions:
         return
-    parser.add_argument("--lang", metavar="CODE", dest=LANG_DEST, help=LANG_HELP,
+    help_text = _("language of everything shown to people: {languages} (default: LC_ALL, "
+                  "LC_MESSAGES or LANG, else en); never changes --json output").format(
+        languages=", ".join(sorted(LANGUAGES)))
+    parser.add_argument("--lang", metavar="CODE", dest=LANG_DEST, help=help_text,
                         default=None if top_level else argparse.SUPPRESS)
 
 

@@ -79,3 +79,25 @@ def fit(text: str, width: int, align: Literal["left", "right", "center"] = "left
         ellipsis: str = ELLIPSIS) -> str:
     """Exactly ``width`` columns: cut (with ``ellipsis``) if too long, padded if too short."""
     return pad(truncate(text, width, ellipsis), width, align)
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """Greedy word wrap by columns; a word wider than ``width`` is cut between clusters."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        candidate = f"{line} {word}" if line else word
+        if text_width(candidate) <= width:
+            line = candidate
+            continue
+        if line:
+            lines.append(line)
+        line = ""
+        for cluster in clusters(word):
+            if line and text_width(line + cluster) > width:
+                lines.append(line)
+                line = ""
+            line += cluster
+    if line:
+        lines.append(line)
+    return lines
