@@ -15,6 +15,8 @@ ALLOWED_EXTRA = {("deduce", "bots"), ("bots", "deduce")}
 IO_MODULES = {"socket", "time", "asyncio", "select", "threading", "prompt_toolkit", "zeroconf",
               "datetime"}
 PURE = {"rules", "crypto", "engine", "deduce", "bots"}
+NO_SOCKETS = {"socket", "select", "selectors", "zeroconf", "ssl", "http", "urllib"}
+"""What the terminal UI must never touch: it drives a session, the session owns the links."""
 
 
 def imports(path: Path) -> set[str]:
@@ -50,3 +52,18 @@ def test_imports_flow_one_way(layer: str, path: Path) -> None:
 def test_inner_layers_have_no_io_or_clock(layer: str, path: Path) -> None:
     bad = {name for name in imports(path) if name.split(".")[0] in IO_MODULES}
     assert not bad, f"{path} imports {sorted(bad)}"
+
+
+@pytest.mark.parametrize("path", [f for layer, f in layer_files() if layer == "tui"],
+                         ids=lambda x: str(x))
+def test_tui_uses_prompt_toolkit_never_sockets(path: Path) -> None:
+    """tui/ may use prompt_toolkit, asyncio and clocks; links belong to net/."""
+    bad = {name for name in imports(path) if name.split(".")[0] in NO_SOCKETS}
+    assert not bad, f"{path} imports {sorted(bad)}"
+    net = {name for name in imports(path) if name.startswith("p2pclue.net.")
+           and name not in ("p2pclue.net.api", "p2pclue.net.local")}
+    assert not net, f"{path} reaches into the network runner: {sorted(net)}"
+
+
+def test_tui_layer_is_checked() -> None:
+    assert [f for layer, f in layer_files() if layer == "tui"], "tui/ has modules to check"

@@ -1,1 +1,39 @@
-"""The terminal user interface. Not built yet."""
+"""The terminal user interface: a full-screen table (prompt_toolkit) or ``--plain`` lines.
+
+``run_ui`` is what ``p2pclue join`` calls with its session; ``python -m p2pclue.tui``
+opens it against local bots.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from p2pclue.net.api import Session
+
+NOT_A_TERMINAL = (
+    "p2pclue: standard output is not a terminal, so the full-screen table cannot be drawn.\n"
+    "Use --plain for line-by-line play (screen readers, pipes), --bot to let a bot play "
+    "this seat, or watch to follow a game as a spectator."
+)
+
+
+async def run_ui(session: Session, *, plain: bool = False) -> int:
+    """Play ``session`` in this terminal until it ends or the player leaves.
+
+    Returns the exit status: 0 after a complete game or a chosen leave, 1 when the
+    saved transcript did not audit, 2 when no screen can be drawn here.
+    """
+    if plain:
+        from p2pclue.tui.plain import run_plain
+
+        return await run_plain(session)
+    if not (sys.stdout.isatty() and sys.stdin.isatty()):
+        print(NOT_A_TERMINAL, file=sys.stderr)
+        await session.close()
+        return 2
+    from p2pclue.tui.app import TableApp
+
+    return await TableApp(session).run()
+
+
+__all__ = ["NOT_A_TERMINAL", "run_ui"]

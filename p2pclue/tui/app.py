@@ -1,0 +1,246 @@
+"""The prompt_toolkit application: keys in, session events in, commands out.
+
+The model decides; this module only carries: keys and clicks go to
+``UIModel.press``/``pick_square``, session events to ``UIModel.on_event``, and
+the commands that come back are carried out here (intents to the session,
+notepad work on a worker thread so that the screen never waits for it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from collections.abc import Callable, Coroutine
+from functools import partial
+from typing import Any
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import DynamicContainer, HSplit, Layout, Window
+from prompt_toolkit.layout.containers import Container
+from prompt_toolkit.output import ColorDepth, Output
+from prompt_toolkit.styles import Style
+
+from p2pclue.engine.audit import audit
+from p2pclue.engine.errors import LocalProtocolError, TranscriptError
+from p2pclue.engine.transcript import parse
+from p2pclue.net.api import Ended, Session
+from p2pclue.rules.board import Square
+from p2pclue.rules.cards import card
+from p2pclue.tui import knowledge as kn
+from p2pclue.tui import view
+from p2pclue.tui.model import (
+    Command,
+    Leave,
+    NeedExplain,
+    NeedHint,
+    NeedNotepad,
+    NeedQuietCard,
+    Submit,
+    UIModel,
+)
+
+STYLE = Style.from_dict({
+    "status": "reverse bold",
+    "bar": "reverse",
+    "key": "reverse bold",
+    "warn": "bold fg:#ff5f5f",
+    "hint": "fg:#5fd7ff",
+    "good": "fg:#5fd75f bold",
+    "dim": "fg:#808080",
+    "title": "bold",
+    "cursor": "reverse bold",
+    "mine": "bold underline",
+    "sep": "fg:#808080",
+})
+MONO_STYLE = Style.from_dict({
+    "status": "reverse bold", "bar": "reverse", "key": "reverse bold", "warn": "bold",
+    "hint": "underline", "good": "bold", "dim": "", "title": "bold", "cursor": "reverse bold",
+    "mine": "bold underline", "sep": "",
+})
+
+KEYS = ["r", "p", "e", "m", "s", "a", "h", "n", "q", "y", "j", "k", "?", "up", "down", "left",
+        "right", "enter", "escape", "tab", "f1", "c-c",
+        *"bcdgilo", *"123456789"]
+
+
+def wants_color() -> bool:
+    return not os.environ.get("NO_COLOR")
+
+
+class TableApp:
+    """One running terminal UI over one session."""
+
+    def __init__(self, session: Session, *, input: Input | None = None,
+                 output: Output | None = None, color: bool | None = None) -> None:
+        self.session = session
+        use_color = wants_color() if color is None else color
+        self.model = UIModel(session.config, session.seat, color=use_color)
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._notepad_version = 0
+        self._shape: tuple[object, Container] | None = None
+        self.app: Application[int] = Application(
+            # The zero-height window holds the focus: prompt_toolkit looks for clickable
+            # windows from the focused one's root, which must stay in the tree.
+            layout=Layout(HSplit([Window(height=0), DynamicContainer(self._root)])),
+            key_bindings=self._bindings(),
+            style=STYLE if use_color else MONO_STYLE,
+            full_screen=True,
+            mouse_support=True,
+            refresh_interval=0.25,
+            input=input,
+            output=output,
+            color_depth=None if use_color else ColorDepth.DEPTH_1_BIT,
+        )
+
+    # ---- drawing ----------------------------------------------------------------------
+
+    def _root(self) -> Container:
+        if not hasattr(self, "app"):  # the layout is walked once while being built
+            return Window()
+        size = self.app.output.get_size()
+        key = view.shape(self.model, size.columns, size.rows)
+        if self._shape is None or self._shape[0] != key:
+            # Built once per shape: the windows read the model live, and prompt_toolkit
+            # finds a clicked window by identity, so they must outlive one frame.
+            self._shape = (key, view.root(self.model, size.columns, size.rows, self._click))
+        return self._shape[1]
+
+    def _click(self, square: Square) -> None:
+        self._carry(self.model.pick_square(square))
+        self.app.invalidate()
+
+    # ---- keys -------------------------------------------------------------------------
+
+    def _bindings(self) -> KeyBindings:
+        kb = KeyBindings()
+        for key in KEYS:
+            kb.add(key, eager=True)(partial(self._key, _name(key)))
+        kb.add("<any>")(self._other_key)  # any other key still closes help, never types
+        return kb
+
+    def _other_key(self, event: KeyPressEvent) -> None:
+        key = event.key_sequence[0].key
+        self._carry(self.model.press(key if isinstance(key, str) else str(key.value)))
+
+    def _key(self, name: str, event: KeyPressEvent) -> None:
+        self._carry(self.model.press(name))
+
+    # ---- commands ---------------------------------------------------------------------
+
+    def _carry(self, commands: list[Command]) -> None:
+        for cmd in commands:
+            match cmd:
+                case Submit(intent=intent):
+                    self._spawn(self._submit(intent))
+                case Leave():
+                    self._spawn(self._leave())
+                case NeedNotepad():
+                    self._spawn(self._rebuild_notepad())
+                case NeedExplain(card=c, owner=o):
+                    self._spawn(self._explain(c, o))
+                case NeedHint(room=room):
+                    self._spawn(self._hint(room))
+                case NeedQuietCard(options=options, suggester=suggester):
+                    self._spawn(self._quiet(options, suggester))
+
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task: asyncio.Task[None] = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _submit(self, intent: object) -> None:
+        try:
+            await self.session.submit(intent)  # type: ignore[arg-type]
+        except LocalProtocolError as exc:
+            self.model.message = f"Not allowed now: {exc}"
+        self.app.invalidate()
+
+    async def _leave(self) -> None:
+        await self.session.close()
+        if self.app.is_running and not self.app.future.done():  # type: ignore[union-attr]
+            self.app.exit(result=0)
+
+    async def _background(self, call: Callable[[], object]) -> object:
+        return await asyncio.to_thread(call)
+
+    async def _rebuild_notepad(self) -> None:
+        self._notepad_version += 1
+        version = self._notepad_version
+        notepad = self.model.knowledge.notepad()
+        snap = await asyncio.to_thread(kn.snapshot, notepad)
+        if version == self._notepad_version:
+            self.model.view = snap
+            self.app.invalidate()
+
+    async def _explain(self, c: int, owner: int) -> None:
+        notepad = self.model.view.notepad
+        text = await asyncio.to_thread(kn.explain, notepad, c, owner)
+        if self.model._cell() == (c, owner):
+            self.model.explanation = text
+            self.app.invalidate()
+
+    async def _hint(self, room: int) -> None:
+        best = await asyncio.to_thread(kn.best_suggestion, self.model.view.notepad, room)
+        if best is None:
+            self.model.hint = "no hint yet: the notepad is still starting"
+        else:
+            s, w = best
+            self.model.hint = (f"suggest {card(s).name} with the {card(w).name} in the "
+                               f"{card(room).name} (teaches you most)")
+            p = self.model.picker
+            if p is not None and p.purpose == "suggest":
+                p.cursor = p.options.index(best[len(p.chosen)])
+        self.app.invalidate()
+
+    async def _quiet(self, options: tuple[int, ...], suggester: int) -> None:
+        c = await asyncio.to_thread(kn.quietest_card, self.model.view.notepad, options,
+                                    suggester)
+        self.model.set_quiet_card(c)
+        self.app.invalidate()
+
+    async def _end_hands(self, ended: Ended) -> None:
+        if ended.transcript is None:
+            return
+        path = ended.transcript
+
+        def read() -> dict[int, tuple[int, ...]] | None:
+            raw = path.read_bytes()
+            return audit(parse(raw), raw).hands
+
+        try:
+            self.model.end.hands = await asyncio.to_thread(read)
+        except (OSError, TranscriptError):
+            self.model.message = "the transcript could not be read back"
+        self.app.invalidate()
+
+    # ---- session events -----------------------------------------------------------------
+
+    async def _pump(self) -> None:
+        while True:
+            event = await self.session.events.get()
+            self._carry(self.model.on_event(event, self.session.state, self.session.hand))
+            if isinstance(event, Ended):
+                self._spawn(self._end_hands(event))
+            self.app.invalidate()
+            if isinstance(event, Ended):
+                return
+
+    async def run(self) -> int:
+        runner = asyncio.ensure_future(self.session.run())
+        pump = asyncio.ensure_future(self._pump())
+        try:
+            result = await self.app.run_async()
+        finally:
+            await self.session.close()
+            for task in (pump, *self._tasks):
+                task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(runner, 10)
+        return result if isinstance(result, int) else 0
+
+
+def _name(key: str) -> str:
+    return {"c-i": "tab", "c-m": "enter"}.get(key, key)

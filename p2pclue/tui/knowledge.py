@@ -1,0 +1,133 @@
+"""What the local player knows, as notepad facts, and a snapshot of the notepad to draw.
+
+The facts are read from the local engine peer's events exactly as a detective bot
+reads them (its own hand, leftovers, passes, refutations, the cards shown to it,
+the cards it showed, wrong accusations). Building the notepad counts consistent
+deals, which can take a moment, so ``snapshot`` is meant to run off the UI thread;
+the view reads only the finished, immutable ``NotepadView``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from p2pclue.deduce import (
+    ENVELOPE,
+    Fact,
+    Leftovers,
+    Mark,
+    Notepad,
+    OwnHand,
+    Passed,
+    Refuted,
+    ShownByMe,
+    ShownToMe,
+    WrongAccusation,
+    least_revealing,
+)
+from p2pclue.deduce.advice import Advisor
+from p2pclue.engine import events as ev
+from p2pclue.rules.cards import CARDS
+
+
+@dataclass(frozen=True)
+class NotepadView:
+    """Marks and envelope odds of every card, ready to draw."""
+
+    marks: dict[tuple[int, int], Mark]
+    envelope: dict[int, float]
+    solution: tuple[int, int, int] | None
+    notepad: Notepad | None = field(default=None, compare=False, repr=False)
+
+    def mark(self, card: int, owner: int) -> Mark:
+        return self.marks.get((card, owner), Mark.UNKNOWN)
+
+
+@dataclass
+class Knowledge:
+    me: int
+    n_players: int
+    seat_names: tuple[str, ...]
+    facts: list[Fact] = field(default_factory=list)
+    hand_sizes: tuple[int, ...] | None = None
+    n_leftovers: int = 0
+    turn: int = 0
+    _pending: tuple[int, tuple[int, int, int]] | None = None
+    _shown_by_me: int | None = None
+
+    def i_showed(self, card: int) -> None:
+        """The local player chose to show ``card`` (recorded when the proof is accepted)."""
+        self._shown_by_me = card
+
+    def feed(self, event: ev.Event) -> bool:
+        """Learn from one event; True if a fact was added."""
+        before = len(self.facts)
+        match event:
+            case ev.HandDealt(cards=cards):
+                self.facts.append(OwnHand(tuple(cards)))
+            case ev.LeftoversShown(cards=cards):
+                self.facts.append(Leftovers(tuple(cards)))
+                self.n_leftovers = len(cards)
+            case ev.Suggested(seat=seat, suspect=s, weapon=w, room=r):
+                self.turn += 1
+                self._pending = (seat, (s, w, r))
+            case ev.Passed(seat=seat, suggester=suggester, triple=triple):
+                self.facts.append(Passed(seat, triple, self.turn, suggester))
+            case ev.Refuted(refuter=refuter, suggester=suggester, triple=triple):
+                if refuter == self.me and self._shown_by_me is not None:
+                    self.facts.append(ShownByMe(suggester, self._shown_by_me, self.turn, triple))
+                    self._shown_by_me = None
+                elif suggester != self.me:
+                    self.facts.append(Refuted(refuter, suggester, triple, self.turn))
+            case ev.CardShownToMe(refuter=refuter, card=card):
+                asked = self._pending[1] if self._pending is not None else None
+                self.facts.append(ShownToMe(refuter, card, self.turn, asked))
+            case ev.AccusationDecided(seat=seat, triple=triple, correct=False):
+                self.facts.append(WrongAccusation(seat, triple, self.turn))
+            case _:
+                pass
+        return len(self.facts) != before
+
+    def notepad(self) -> Notepad | None:
+        if self.hand_sizes is None:
+            return None
+        return Notepad(self.me, self.n_players, self.hand_sizes, self.n_leftovers,
+                       seat_names=self.seat_names, facts=tuple(self.facts))
+
+
+def snapshot(notepad: Notepad | None) -> NotepadView:
+    """Every mark and the envelope odds (slow: run it off the UI thread)."""
+    if notepad is None or notepad.contradiction is not None:
+        return NotepadView({}, {}, None, notepad)
+    owners = notepad.table.owners
+    marks = {(c.index, o): notepad.cell(c.index, o) for c in CARDS for o in owners}
+    envelope = notepad.envelope_probabilities()
+    return NotepadView(marks, envelope, notepad.solution(), notepad)
+
+
+def explain(notepad: Notepad | None, card: int, owner: int) -> str:
+    """The notepad's reason for one cell, in words (slow: off the UI thread)."""
+    if notepad is None:
+        return "The notepad starts when the cards are dealt."
+    if notepad.contradiction is not None:
+        return f"The notepad found a contradiction: {notepad.contradiction}"
+    return notepad.explain(card, owner)
+
+
+def best_suggestion(notepad: Notepad | None, room: int) -> tuple[int, int] | None:
+    """The most informative (suspect, weapon) to name in ``room`` (slow: off the UI thread)."""
+    if notepad is None or notepad.contradiction is not None:
+        return None
+    _gain, (s, w, _r) = Advisor(notepad).best_in_room(room)
+    return s, w
+
+
+def quietest_card(notepad: Notepad | None, options: tuple[int, ...], suggester: int) -> int:
+    """Which matching card tells ``suggester`` least (slow: off the UI thread)."""
+    if notepad is None or notepad.contradiction is not None or len(options) < 2:
+        return min(options)
+    return least_revealing(notepad, options, suggester)
+
+
+__all__ = ["ENVELOPE", "Knowledge", "NotepadView", "best_suggestion", "explain",
+           "quietest_card", "snapshot"]

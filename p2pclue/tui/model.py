@@ -1,0 +1,598 @@
+"""The one object that owns the UI state (as in pyvim): layout and keys are functions of it.
+
+``UIModel`` takes session events (``on_event``) and key presses (``press``) and
+answers with commands for the application to carry out (submit an intent, compute
+a hint or an explanation off the UI thread, leave). It never touches the terminal,
+the session or a thread, so tests can drive it directly or through a real
+prompt_toolkit application and assert on it.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+from p2pclue.engine import events as ev
+from p2pclue.engine.config import GameConfig
+from p2pclue.engine.peer import Choice
+from p2pclue.net.api import Ended, Engine, Presence, Progress, SessionEvent, Waiting, YourChoice
+from p2pclue.rules import game as rg
+from p2pclue.rules.board import Square, classic_board
+from p2pclue.rules.cards import CARDS, ROOMS, SUSPECTS, WEAPONS, card
+from p2pclue.rules.state import GameState, Phase
+from p2pclue.tui.knowledge import ENVELOPE, Knowledge, NotepadView
+from p2pclue.tui.story import Story
+
+STORY_KEEP = 400
+DEAL_ORDER = ("join", "keys", "envelope", "deal", "unlayer", "random")
+
+
+class Screen(enum.Enum):
+    """Which screen fills the terminal (a ``LOBBY`` joins when the LAN runner does)."""
+
+    DEALING = "dealing"
+    GAME = "game"
+    END = "end"
+
+
+class Mode(enum.Enum):
+    """What the keys do on the game screen."""
+
+    WATCH = "watch"
+    """Nothing is asked of you: the story runs."""
+    TURN = "turn"
+    """Your turn: the action bar lists what the rules allow."""
+    MOVE = "move"
+    """After a roll: pick a highlighted destination."""
+    PICK = "pick"
+    """Picking a suspect, a weapon (and for an accusation a room) from a list."""
+    CONFIRM = "confirm"
+    """Confirming an accusation."""
+    SHOW = "show"
+    """Pick which of your cards to show the suggester."""
+    NOTEPAD = "notepad"
+    """Moving over the notepad's cells, reading why each is marked."""
+
+
+class Overlay(enum.Enum):
+    HELP = "help"
+    QUIT = "quit"
+
+
+# ---- commands for the application ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Submit:
+    intent: ev.Intent
+
+
+@dataclass(frozen=True)
+class Leave:
+    pass
+
+
+@dataclass(frozen=True)
+class NeedHint:
+    room: int
+
+
+@dataclass(frozen=True)
+class NeedExplain:
+    card: int
+    owner: int
+
+
+@dataclass(frozen=True)
+class NeedNotepad:
+    """New facts: rebuild the notepad (off the UI thread)."""
+
+
+@dataclass(frozen=True)
+class NeedQuietCard:
+    options: tuple[int, ...]
+    suggester: int
+
+
+Command = Submit | Leave | NeedHint | NeedExplain | NeedNotepad | NeedQuietCard
+
+
+@dataclass(frozen=True)
+class Action:
+    """One entry of the action bar."""
+
+    key: str
+    label: str
+
+
+@dataclass
+class Picker:
+    """A list pick for a suggestion or an accusation."""
+
+    purpose: str
+    """"suggest" or "accuse"."""
+    room: int | None
+    """The room a suggestion is made in (implied by the rules)."""
+    chosen: list[int] = field(default_factory=list)
+    cursor: int = 0
+
+    @property
+    def options(self) -> tuple[int, ...]:
+        step = len(self.chosen)
+        pools = (SUSPECTS, WEAPONS, ROOMS)
+        return tuple(c.index for c in pools[step])
+
+    @property
+    def title(self) -> str:
+        what = ("suspect", "weapon", "room")[len(self.chosen)]
+        verb = "Suggest" if self.purpose == "suggest" else "Accuse"
+        return f"{verb}: pick the {what}"
+
+    @property
+    def steps(self) -> int:
+        return 2 if self.purpose == "suggest" else 3
+
+
+@dataclass
+class EndInfo:
+    result: str | None = None
+    winner: int | None = None
+    envelope: tuple[int, int, int] | None = None
+    hands: dict[int, tuple[int, ...]] | None = None
+    ended: Ended | None = None
+
+
+class UIModel:
+    """The state of the whole terminal UI for one seat of one game."""
+
+    def __init__(self, config: GameConfig, seat: int | None, *, color: bool = True) -> None:
+        self.config = config
+        self.seat = seat
+        self.color = color
+        self.n = config.n_players
+        self.story_teller = Story(config, seat)
+        names = tuple("you" if s == seat else p.name for s, p in enumerate(config.players))
+        self.knowledge = Knowledge(seat if seat is not None else 0, self.n, names)
+        self.screen = Screen.DEALING
+        self.overlay: Overlay | None = None
+        self.mode = Mode.WATCH
+        self._mode_before_notepad = Mode.WATCH
+        self.story: list[str] = []
+        self.progress: Progress | None = None
+        self.progress_text = "Waiting for the table..."
+        self.waiting: Waiting | None = None
+        self.choice: Choice | None = None
+        self.state: GameState | None = None
+        self.hand: tuple[int, ...] = ()
+        self.view = NotepadView({}, {}, None)
+        self.destinations: dict[Square, tuple[Square, ...]] = {}
+        self.cursor: Square | None = None
+        self.picker: Picker | None = None
+        self.accusation: tuple[int, int, int] | None = None
+        self.show_options: tuple[int, ...] = ()
+        self.show_cursor = 0
+        self.quiet_card: int | None = None
+        self.note_cursor = (0, 0)
+        self.explanation = ""
+        self.hint = ""
+        self.message = ""
+        self.end = EndInfo()
+        self.left = False
+
+    # ---- reading -----------------------------------------------------------------------
+
+    @property
+    def owners(self) -> tuple[int, ...]:
+        """The notepad's columns: every seat, then the envelope."""
+        return (*range(self.n), ENVELOPE)
+
+    def name(self, seat: int) -> str:
+        return self.story_teller.who(seat)
+
+    def my_room(self) -> int | None:
+        if self.state is None or self.seat is None:
+            return None
+        where = self.state.token_of(self.seat)
+        return where if isinstance(where, int) else None
+
+    def actions(self) -> list[Action]:
+        """What the action bar offers now: only what the rules allow."""
+        out: list[Action] = []
+        st, mode = self.state, self.mode
+        if self.screen is Screen.END:
+            return [Action("q", "leave")]
+        if mode is Mode.TURN and st is not None:
+            if st.phase is Phase.AWAIT_TURN_START:
+                out.append(Action("r", "roll"))
+                if rg.can_take_passage(st):
+                    out.append(Action("p", "passage"))
+            if rg.can_suggest(st):
+                out.append(Action("s", "suggest"))
+            if rg.can_accuse(st):
+                out.append(Action("a", "accuse"))
+            if st.phase is Phase.AWAIT_SUGGESTION_OR_END:
+                out.append(Action("e", "end turn"))
+            if st.phase is Phase.AWAIT_MOVE:
+                out.append(Action("m", "move"))
+        elif mode is Mode.MOVE and st is not None:
+            out += [Action("arrows", "pick"), Action("Enter", "go")]
+            if rg.may_stay(st):
+                out.append(Action("e", "stay"))
+            if rg.can_accuse(st):
+                out.append(Action("a", "accuse"))
+            out.append(Action("Esc", "back"))
+        elif mode is Mode.PICK:
+            out += [Action("arrows", "pick"), Action("Enter", "choose"), Action("Esc", "back")]
+        elif mode is Mode.CONFIRM:
+            out += [Action("y", "accuse"), Action("n", "back")]
+        elif mode is Mode.SHOW:
+            out += [Action("arrows", "pick"), Action("Enter", "show")]
+        elif mode is Mode.NOTEPAD:
+            out += [Action("arrows", "cell"), Action("n", "back")]
+        if mode is not Mode.NOTEPAD and self.screen is Screen.GAME:
+            out.append(Action("n", "notepad"))
+        if self.screen is Screen.GAME:
+            out.append(Action("h", "hint"))
+        return out
+
+    def deal_fraction(self) -> float:
+        p = self.progress
+        if p is None:
+            return 0.0
+        stages = len(DEAL_ORDER) if self.config.rules.weapons_random else len(DEAL_ORDER) - 1
+        k = DEAL_ORDER.index(p.stage) if p.stage in DEAL_ORDER else 0
+        return min(1.0, (k * p.steps + p.step - 1) / (stages * p.steps))
+
+    # ---- session events -----------------------------------------------------------------
+
+    def on_event(self, event: SessionEvent, state: GameState | None,
+                 hand: tuple[int, ...]) -> list[Command]:
+        """Take one session event, with the session's state and hand read just after it."""
+        self.state = state
+        self.hand = hand
+        out: list[Command] = []
+        match event:
+            case Progress():
+                self.progress = event
+                self.progress_text = self.story_teller.progress(
+                    event.stage, event.seat, event.step, event.steps)
+            case Waiting():
+                self.waiting = event
+            case YourChoice(choice=choice):
+                out += self._your_choice(choice)
+            case Engine(event=e):
+                out += self._engine_event(e)
+            case Presence(name=name, present=present):
+                self._tell(f"{name} {'is back' if present else 'is away'}.")
+            case Ended():
+                self.end.ended = event
+                self.screen = Screen.END
+                self.mode = Mode.WATCH
+                self.waiting = None
+                self._tell(event.message)
+        return out
+
+    def _tell(self, line: str) -> None:
+        self.story.append(line)
+        del self.story[:-STORY_KEEP]
+
+    def _engine_event(self, e: ev.Event) -> list[Command]:
+        out: list[Command] = []
+        for line in self.story_teller.lines(e):
+            self._tell(line)
+        if self.knowledge.feed(e):
+            out.append(NeedNotepad())
+        if isinstance(e, ev.WeaponsPlaced):
+            self.screen = Screen.GAME
+            if self.state is not None:
+                self.knowledge.hand_sizes = self.state.hand_sizes
+                out.append(NeedNotepad())
+        elif isinstance(e, ev.Accepted) and e.sender == self.seat:
+            self.choice = None
+            if self.mode is not Mode.NOTEPAD:
+                self.mode = Mode.WATCH
+        elif isinstance(e, ev.DiceRolled) and e.seat == self.seat and self.state is not None:
+            self.destinations = dict(rg.legal_destinations(self.state))
+            self.cursor = self._first_destination()
+            if not self.destinations:
+                self.message = "You are blocked in: press e to stay."
+        elif isinstance(e, ev.GameOver):
+            self.end.result, self.end.winner, self.end.envelope = e.result, e.winner, e.envelope
+        elif isinstance(e, ev.Moved | ev.PassageTaken) and e.seat == self.seat:
+            self.destinations, self.cursor = {}, None
+        return out
+
+    def _your_choice(self, choice: Choice) -> list[Command]:
+        self.choice = choice
+        self.screen = Screen.GAME
+        self.message = ""
+        target = Mode.TURN
+        out: list[Command] = []
+        st = self.state
+        if choice.kind == "show":
+            target = Mode.SHOW
+            self.show_options = choice.options
+            self.show_cursor = 0
+            self.quiet_card = None
+            if st is not None and st.pending_suggestion is not None:
+                out.append(NeedQuietCard(choice.options, st.pending_suggestion.suggester))
+        elif st is not None and st.phase is Phase.AWAIT_MOVE:
+            target = Mode.MOVE
+            if not self.destinations:
+                self.destinations = dict(rg.legal_destinations(st))
+                self.cursor = self._first_destination()
+        self.mode = target  # a decision takes the keys back from the notepad
+        return out
+
+    def set_quiet_card(self, c: int) -> None:
+        self.quiet_card = c
+        if self.mode is Mode.SHOW and c in self.show_options:
+            self.show_cursor = self.show_options.index(c)
+
+    # ---- keys ---------------------------------------------------------------------------
+
+    def press(self, key: str) -> list[Command]:
+        """One key (``"r"``, ``"up"``, ``"enter"``, ``"escape"``, ``"f1"``...)."""
+        self.message = "" if key not in ("h",) else self.message
+        if self.overlay is Overlay.HELP:
+            self.overlay = None
+            return []
+        if self.overlay is Overlay.QUIT:
+            if key in ("y", "q"):
+                self.left = True
+                return [Leave()]
+            self.overlay = None
+            return []
+        if key in ("?", "f1"):
+            self.overlay = Overlay.HELP
+            return []
+        if key == "q" or key == "c-c":
+            if self.screen is Screen.END:
+                self.left = True
+                return [Leave()]
+            self.overlay = Overlay.QUIT
+            return []
+        if self.screen is not Screen.GAME:
+            return []
+        handler = {
+            Mode.WATCH: self._key_watch, Mode.TURN: self._key_turn, Mode.MOVE: self._key_move,
+            Mode.PICK: self._key_pick, Mode.CONFIRM: self._key_confirm,
+            Mode.SHOW: self._key_show, Mode.NOTEPAD: self._key_notepad,
+        }[self.mode]
+        return handler(key)
+
+    def _common(self, key: str) -> list[Command]:
+        if key in ("n", "tab"):
+            self._mode_before_notepad = self.mode
+            self.mode = Mode.NOTEPAD
+            return [NeedExplain(*self._cell())]
+        if key == "h":
+            room = self.my_room()
+            if room is None:
+                self.hint = "Hints name the best suggestion in the room you are in."
+                return []
+            self.hint = "Thinking..."
+            return [NeedHint(room)]
+        return []
+
+    def _key_watch(self, key: str) -> list[Command]:
+        return self._common(key)
+
+    def _key_turn(self, key: str) -> list[Command]:
+        st = self.state
+        if st is None:
+            return []
+        offered = {a.key for a in self.actions()}
+        if key == "r" and "r" in offered:
+            return [Submit(ev.RollDice())]
+        if key == "p" and "p" in offered:
+            return [Submit(ev.TakePassage())]
+        if key == "e" and "e" in offered:
+            return [Submit(ev.EndTurn())]
+        if key == "m" and "m" in offered:
+            self.mode = Mode.MOVE
+            return []
+        if key == "s" and "s" in offered:
+            self.picker = Picker("suggest", self.my_room())
+            self.mode = Mode.PICK
+            return []
+        if key == "a" and "a" in offered:
+            return self._start_accusation()
+        return self._common(key)
+
+    def _start_accusation(self) -> list[Command]:
+        self.picker = Picker("accuse", None)
+        sol = self.view.solution
+        if sol is not None:
+            self.picker.cursor = sol[0]
+        self.mode = Mode.PICK
+        return []
+
+    def _first_destination(self) -> Square | None:
+        if not self.destinations:
+            return None
+        board = classic_board()
+        rooms = sorted(sq for sq in self.destinations if board.room_at(sq) is not None)
+        return rooms[0] if rooms else sorted(self.destinations)[0]
+
+    def _key_move(self, key: str) -> list[Command]:
+        st = self.state
+        if st is None:
+            return []
+        if key in ("up", "down", "left", "right"):
+            self.cursor = self._step_cursor(key)
+            return []
+        if key == "enter" and self.cursor in self.destinations:
+            return [Submit(ev.MoveAlong(self.destinations[self.cursor]))]
+        if key == "e" and rg.may_stay(st):
+            return [Submit(ev.EndTurn())]
+        if key == "a" and rg.can_accuse(st):
+            return self._start_accusation()
+        if key == "escape":
+            self.mode = Mode.TURN
+            return []
+        if len(key) == 1 and key.isalpha():
+            picked = self._room_by_initial(key)
+            if picked is not None:
+                self.cursor = picked
+                return []
+        return self._common(key)
+
+    def pick_square(self, square: Square) -> list[Command]:
+        """A mouse click on the board: select a destination there; a second click goes."""
+        if self.mode is not Mode.MOVE:
+            return []
+        board = classic_board()
+        target: Square | None = square if square in self.destinations else None
+        room = board.room_at(square)
+        if target is None and room is not None:
+            target = next((sq for sq in sorted(self.destinations)
+                           if board.room_at(sq) == room), None)
+        if target is None:
+            return []
+        if target == self.cursor:
+            return [Submit(ev.MoveAlong(self.destinations[target]))]
+        self.cursor = target
+        return []
+
+    def _room_by_initial(self, key: str) -> Square | None:
+        board = classic_board()
+        rooms: list[Square] = []
+        for sq in sorted(self.destinations):
+            room = board.room_at(sq)
+            if room is not None and card(room).name.lower().startswith(key.lower()) \
+                    and all(board.room_at(r) != room for r in rooms):
+                rooms.append(sq)
+        if not rooms:
+            return None
+        if self.cursor in rooms:
+            return rooms[(rooms.index(self.cursor) + 1) % len(rooms)]
+        return rooms[0]
+
+    def _step_cursor(self, key: str) -> Square | None:
+        if not self.destinations:
+            return None
+        if self.cursor is None:
+            return self._first_destination()
+        dr, dc = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}[key]
+        r0, c0 = self.cursor
+        best: tuple[float, Square] | None = None
+        for sq in self.destinations:
+            r, c = sq[0] - r0, sq[1] - c0
+            along = r * dr + c * dc
+            if along <= 0:
+                continue
+            across = abs(r * dc) + abs(c * dr)
+            score = along + 2 * across
+            if best is None or (score, sq) < best:
+                best = (score, sq)
+        return best[1] if best is not None else self.cursor
+
+    def _key_pick(self, key: str) -> list[Command]:
+        p = self.picker
+        if p is None:
+            self.mode = Mode.TURN
+            return []
+        options = p.options
+        if key in ("up", "k"):
+            p.cursor = (p.cursor - 1) % len(options)
+        elif key in ("down", "j"):
+            p.cursor = (p.cursor + 1) % len(options)
+        elif key == "escape":
+            if p.chosen:
+                p.chosen.pop()
+                p.cursor = 0
+            else:
+                self.picker = None
+                self.mode = Mode.MOVE if self._move_pending() else Mode.TURN
+        elif key == "enter":
+            p.chosen.append(options[p.cursor])
+            p.cursor = 0
+            sol = self.view.solution
+            if len(p.chosen) < p.steps and p.purpose == "accuse" and sol is not None:
+                p.cursor = p.options.index(sol[len(p.chosen)])
+            if len(p.chosen) == p.steps:
+                return self._picked(p)
+        elif key == "h" and p.purpose == "suggest" and p.room is not None:
+            self.hint = "Thinking..."
+            return [NeedHint(p.room)]
+        elif key.isdigit() and 1 <= int(key) <= len(options):
+            p.cursor = int(key) - 1
+        return []
+
+    def _move_pending(self) -> bool:
+        return self.state is not None and self.state.phase is Phase.AWAIT_MOVE
+
+    def _picked(self, p: Picker) -> list[Command]:
+        self.picker = None
+        if p.purpose == "suggest":
+            self.mode = Mode.WATCH
+            return [Submit(ev.MakeSuggestion(p.chosen[0], p.chosen[1]))]
+        self.accusation = (p.chosen[0], p.chosen[1], p.chosen[2])
+        self.mode = Mode.CONFIRM
+        return []
+
+    def accusation_warning(self) -> str:
+        """Empty when the notepad is certain of this triple; else what it thinks."""
+        if self.accusation is None:
+            return ""
+        if self.view.solution == self.accusation:
+            return ""
+        odds = [self.view.envelope.get(c) for c in self.accusation]
+        if any(o is None for o in odds):
+            return "Your notepad is not certain of the envelope."
+        joint = 1.0
+        for o in odds:
+            joint *= o or 0.0
+        return (f"Your notepad is NOT certain: these three are in the envelope with about "
+                f"{joint:.0%} odds (each: " + ", ".join(f"{o:.0%}" for o in odds if o is not None)
+                + "). A wrong accusation puts you out of the game.")
+
+    def _key_confirm(self, key: str) -> list[Command]:
+        if key == "y" and self.accusation is not None:
+            s, w, r = self.accusation
+            self.accusation = None
+            self.mode = Mode.WATCH
+            return [Submit(ev.MakeAccusation(s, w, r))]
+        if key in ("n", "escape"):
+            self.accusation = None
+            self.mode = Mode.MOVE if self._move_pending() else Mode.TURN
+        return []
+
+    def _key_show(self, key: str) -> list[Command]:
+        n = len(self.show_options)
+        if not n:
+            return []
+        if key in ("up", "left", "k"):
+            self.show_cursor = (self.show_cursor - 1) % n
+        elif key in ("down", "right", "j"):
+            self.show_cursor = (self.show_cursor + 1) % n
+        elif key.isdigit() and 1 <= int(key) <= n:
+            self.show_cursor = int(key) - 1
+        elif key == "enter":
+            c = self.show_options[self.show_cursor]
+            self.knowledge.i_showed(c)
+            self.mode = Mode.WATCH
+            return [Submit(ev.ShowCard(c))]
+        else:
+            return self._common(key)
+        return []
+
+    def _cell(self) -> tuple[int, int]:
+        row, col = self.note_cursor
+        return CARDS[row].index, self.owners[col]
+
+    def _key_notepad(self, key: str) -> list[Command]:
+        row, col = self.note_cursor
+        if key in ("n", "tab", "escape"):
+            self.mode = self._mode_before_notepad
+            if self.mode is Mode.NOTEPAD:
+                self.mode = Mode.WATCH
+            return []
+        moves = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
+        if key in moves:
+            dr, dc = moves[key]
+            self.note_cursor = ((row + dr) % len(CARDS), (col + dc) % len(self.owners))
+            self.explanation = "..."
+            return [NeedExplain(*self._cell())]
+        return []

@@ -1,0 +1,83 @@
+"""Measuring and fitting text in terminal cells (never ``len``: wide characters count two)."""
+
+from __future__ import annotations
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.utils import get_cwidth
+
+
+def fit(text: str, width: int) -> str:
+    """``text`` cut to at most ``width`` cells, ending with an ellipsis when cut."""
+    if width <= 0:
+        return ""
+    if get_cwidth(text) <= width:
+        return text
+    out, used = "", 0
+    for ch in text:
+        w = get_cwidth(ch)
+        if used + w > width - 1:
+            break
+        out += ch
+        used += w
+    return out + "…"
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` fitted and padded with spaces to exactly ``width`` cells."""
+    t = fit(text, width)
+    return t + " " * (width - get_cwidth(t))
+
+
+def centre(text: str, width: int) -> str:
+    t = fit(text, width)
+    left = (width - get_cwidth(t)) // 2
+    return " " * left + t + " " * (width - left - get_cwidth(t))
+
+
+def _cut(text: str, width: int) -> str:
+    """The longest prefix of ``text`` that fits ``width`` cells (no ellipsis)."""
+    out, used = "", 0
+    for ch in text:
+        w = get_cwidth(ch)
+        if used + w > width:
+            break
+        out += ch
+        used += w
+    return out
+
+
+def wrap(text: str, width: int, indent: str = "") -> list[str]:
+    """Word-wrap by cell width; continuation lines start with ``indent``."""
+    if width <= 0:
+        return []
+    lead = len(text) - len(text.lstrip(" "))
+    words = text.split()
+    lines: list[str] = []
+    line = " " * lead
+    for word in words:
+        candidate = word if not line.strip() else line + " " + word
+        if not line.strip():
+            candidate = line + word
+        if get_cwidth(candidate) <= width:
+            line = candidate
+            continue
+        if line.strip():
+            lines.append(line)
+        line = indent + word
+        while get_cwidth(line) > width and get_cwidth(indent) < width:
+            head = _cut(line, width)
+            lines.append(head)
+            line = indent + line[len(head):]
+    if line.strip() or not lines:
+        lines.append(line)
+    return lines
+
+
+def line_fragments(lines: list[tuple[str, str]], width: int) -> StyleAndTextTuples:
+    """Styled lines, each padded to ``width``, joined with newlines."""
+    out: StyleAndTextTuples = []
+    for i, (style, text) in enumerate(lines):
+        if i:
+            out.append(("", "\n"))
+        out.append((style, pad(text, width)))
+    return out

@@ -1,0 +1,475 @@
+"""The screens, drawn from the model: every function here reads ``UIModel`` and a size.
+
+The layout is rebuilt from the model and the terminal size at every redraw, so a
+resize simply draws the next frame in the new shape: compact (80 x 24: the board
+two rows per line beside the notepad) or roomy (one row per line, full names).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.layout import HSplit, VSplit, Window
+from prompt_toolkit.layout.containers import Container
+from prompt_toolkit.layout.controls import FormattedTextControl
+from prompt_toolkit.utils import get_cwidth
+
+from p2pclue.deduce import Mark
+from p2pclue.rules.board import Square
+from p2pclue.rules.cards import CARDS, SUSPECTS, card
+from p2pclue.rules.variants import Rules
+from p2pclue.tui import board as bd
+from p2pclue.tui.knowledge import ENVELOPE
+from p2pclue.tui.model import Mode, Overlay, Screen, UIModel
+from p2pclue.tui.text import centre, fit, line_fragments, pad, wrap
+
+MIN_WIDTH, MIN_HEIGHT = 80, 24
+SPINNER = "|/-\\"
+CARD_SHORT = {"Miss Scarlett": "Scarlett", "Colonel Mustard": "Mustard", "Mrs White": "White",
+              "Reverend Green": "Green", "Mrs Peacock": "Peacock", "Professor Plum": "Plum",
+              "Candlestick": "Candlestick", "Billiard Room": "Billiard", "Conservatory":
+              "Conservatory", "Dining Room": "Dining Room"}
+
+OnClick = Callable[[Square], None]
+
+
+def is_tall(width: int, height: int) -> bool:
+    """Room for one board row per line (and full names)?"""
+    return width >= 110 and height >= 38
+
+
+def _window(fragments: Callable[[], StyleAndTextTuples], width: int | None = None,
+            height: int | None = None, style: str = "") -> Window:
+    return Window(FormattedTextControl(fragments), width=width, height=height, style=style,
+                  dont_extend_width=width is not None, dont_extend_height=height is not None)
+
+
+def shape(model: UIModel, width: int, height: int) -> tuple[object, ...]:
+    """What decides the layout's structure (the windows read everything else live)."""
+    return (width, height, model.screen, model.overlay is Overlay.HELP)
+
+
+def root(model: UIModel, width: int, height: int, on_click: OnClick) -> Container:
+    """The whole screen for this model at this size."""
+    if width < MIN_WIDTH or height < MIN_HEIGHT:
+        msg = f"p2pclue needs at least {MIN_WIDTH} x {MIN_HEIGHT}; this terminal is " \
+              f"{width} x {height}. Enlarge it, or play with --plain."
+        return _window(lambda: [("", "\n".join(wrap(msg, max(width, 10))))])
+    top = _window(lambda: status_line(model, width), height=1, style="class:status")
+    bottom = _window(lambda: action_bar(model, width), height=1, style="class:bar")
+    body_h = height - 2
+    if model.overlay is Overlay.HELP:
+        body: Container = _window(lambda: help_text(model, width, body_h))
+    elif model.screen is Screen.DEALING:
+        body = _window(lambda: dealing(model, width, body_h))
+    elif model.screen is Screen.END:
+        body = _window(lambda: end_screen(model, width, body_h))
+    else:
+        body = game_body(model, width, body_h, on_click)
+    return HSplit([top, body, bottom])
+
+
+def game_body(model: UIModel, width: int, height: int, on_click: OnClick) -> Container:
+    tall = is_tall(width, height + 2)
+    bw = bd.board_width()
+    bh = bd.board_height(tall)
+    right_w = width - bw - 1
+    hand_h = 2
+    panel_h = height - bh - hand_h
+    left = HSplit([
+        _window(lambda: board_fragments(model, tall, on_click), width=bw, height=bh),
+        _window(lambda: hand_lines(model, bw, hand_h), width=bw, height=hand_h),
+        _window(lambda: panel(model, bw, panel_h), width=bw, height=panel_h),
+    ])
+    sep = Window(width=1, char="│", style="class:sep")
+    right = _window(lambda: notepad(model, right_w, height, tall), width=right_w, height=height)
+    return VSplit([left, sep, right])
+
+
+# ---- lines ----------------------------------------------------------------------------
+
+
+def status_line(model: UIModel, width: int) -> StyleAndTextTuples:
+    rules = model.config.rules
+    parts = [f" p2pclue · {rules.name()}"]
+    st = model.state
+    if model.seat is not None:
+        me = model.config.players[model.seat]
+        parts.append(f"you: {card(me.suspect).name}")
+    if st is not None and model.screen is Screen.GAME:
+        parts.append(f"turn {st.turn_number}")
+    w = model.waiting
+    if w is not None and model.screen is Screen.GAME:
+        secs = max(0, int(time.monotonic() - w.since))
+        who = "you" if w.seat == model.seat else model.config.players[w.seat].name
+        limit = max(0, int(w.deadline - w.since))
+        parts.append(f"waiting for {who} {secs}s" + (f" of {limit}s" if limit else ""))
+    return [("class:status", pad(" · ".join(parts), width))]
+
+
+def action_bar(model: UIModel, width: int) -> StyleAndTextTuples:
+    if model.overlay is Overlay.QUIT:
+        text = " Leave the table? The game ends for everyone (the transcript is kept). " \
+               "y: leave  n: stay"
+        return [("class:warn", pad(text, width))]
+    if model.overlay is Overlay.HELP:
+        return [("class:bar", pad(" any key: back to the game", width))]
+    out: StyleAndTextTuples = [("class:bar", " ")]
+    used = 1
+    for a in model.actions():
+        piece = f"{a.key}:{a.label}"
+        out += [("class:key", piece), ("class:bar", " ")]
+        used += get_cwidth(piece) + 1
+    tail = "?:help" if model.screen is Screen.END else "?:help q:quit"
+    rest = width - used
+    if rest >= get_cwidth(tail):
+        out.append(("class:bar", " " * (rest - get_cwidth(tail)) + tail))
+    else:  # never hide how to get help or leave: the tail wins over the last actions
+        keep: StyleAndTextTuples = []
+        room = width - get_cwidth(tail) - 1
+        for style, text, *_ in out:
+            if get_cwidth(text) > room:
+                break
+            keep.append((style, text))
+            room -= get_cwidth(text)
+        out = [*keep, ("class:bar", " " * (room + 1) + tail)]
+    return out
+
+
+def board_fragments(model: UIModel, tall: bool, on_click: OnClick) -> StyleAndTextTuples:
+    me = model.config.players[model.seat].suspect if model.seat is not None else None
+    reach = frozenset(model.destinations) if model.mode is Mode.MOVE else frozenset()
+    cursor = model.cursor if model.mode is Mode.MOVE else None
+    pic = bd.picture(model.state, reach, cursor, me)
+    return bd.render(pic, tall=tall, color=model.color, on_click=on_click)
+
+
+def hand_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
+    if model.seat is None:
+        return [("", "spectator: no cards")]
+    names = ", ".join(card(c).name for c in model.hand) or "(not dealt yet)"
+    lines = wrap("Your cards: " + names, width, "  ")[:height]
+    return line_fragments([("class:hand", ln) for ln in lines], width)
+
+
+def panel(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
+    """Below the board: the current question, or the notepad's reason, or the story."""
+    mode = model.mode
+    if mode is Mode.PICK and model.picker is not None:
+        return picker_lines(model, width, height)
+    if mode is Mode.CONFIRM and model.accusation is not None:
+        return confirm_lines(model, width, height)
+    if mode is Mode.SHOW:
+        return show_lines(model, width, height)
+    if mode is Mode.NOTEPAD:
+        lines = [("class:title", "Why (notepad):")]
+        for ln in model.explanation.splitlines() or ["..."]:
+            lines += [("", w) for w in wrap(ln, width, "  ")]
+        return line_fragments(lines[:height], width)
+    return story_lines(model, width, height)
+
+
+def story_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
+    head: list[tuple[str, str]] = []
+    if model.message:
+        head += [("class:warn", ln) for ln in wrap(model.message, width)]
+    if model.hint:
+        head += [("class:hint", ln) for ln in wrap("Hint: " + model.hint, width)]
+    if model.mode is Mode.TURN:
+        head.append(("class:title", "Your turn: " + ", ".join(
+            f"{a.key} {a.label}" for a in model.actions() if a.key not in ("n", "h"))))
+    elif model.mode is Mode.MOVE:
+        head += [("class:title", ln) for ln in wrap(
+            "Where to? Arrows, a room's initial or the mouse; Enter goes." if model.destinations
+            else "Nowhere to go: e to stay.", width)]
+    room_for_story = max(0, height - len(head))
+    body: list[str] = []
+    for line in reversed(model.story):
+        wrapped = wrap(line, width, "    ")
+        if len(body) + len(wrapped) > room_for_story:
+            if not body:  # one long entry: show its end rather than nothing
+                body = wrapped[len(wrapped) - room_for_story:] if room_for_story else []
+            break
+        body = wrapped + body
+    lines = [("", ln) for ln in body] + head[:height]
+    return line_fragments(lines[-height:] if height else [], width)
+
+
+def _odds(model: UIModel, c: int) -> str:
+    p = model.view.envelope.get(c)
+    return "" if p is None else f"{p:4.0%}"
+
+
+def _columns(items: list[tuple[str, str]], width: int, height: int) -> list[tuple[str, str]]:
+    """Lay list items in as many columns as needed to fit ``height`` lines."""
+    if height <= 0:
+        return []
+    cols = max(1, math.ceil(len(items) / height))
+    col_w = width // cols
+    rows = math.ceil(len(items) / cols)
+    out: list[tuple[str, str]] = []
+    for r in range(rows):
+        row_items = [items[c * rows + r] for c in range(cols) if c * rows + r < len(items)]
+        style = next((s for s, _ in row_items if s), "")
+        if len(row_items) == 1:
+            out.append(row_items[0])
+        else:
+            out.append((style, "".join(pad(t, col_w) for _, t in row_items)))
+    return out
+
+
+def _list_fragments(title: list[tuple[str, str]], items: list[tuple[str, str]], cursor: int,
+                    width: int, height: int) -> StyleAndTextTuples:
+    room = height - len(title)
+    cols = max(1, math.ceil(len(items) / max(1, room)))
+    col_w = width // cols
+    rows = math.ceil(len(items) / cols)
+    out: StyleAndTextTuples = []
+    for i, (style, text) in enumerate(title):
+        if i:
+            out.append(("", "\n"))
+        out.append((style, pad(text, width)))
+    for r in range(rows):
+        out.append(("", "\n"))
+        used = 0
+        for c in range(cols):
+            k = c * rows + r
+            if k >= len(items):
+                continue
+            style, text = items[k]
+            mark = "class:cursor" if k == cursor else style
+            cell = pad(("> " if k == cursor else "  ") + text, col_w)
+            out.append((mark, cell))
+            used += col_w
+        out.append(("", " " * (width - used)))
+    return out
+
+
+def picker_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
+    p = model.picker
+    assert p is not None
+    title = [("class:title", p.title + ("" if p.room is None else
+                                        f" (in the {card(p.room).name})"))]
+    if p.chosen:
+        title.append(("", "so far: " + ", ".join(card(c).name for c in p.chosen)))
+    if model.hint and p.purpose == "suggest":
+        title.append(("class:hint", fit("Hint: " + model.hint, width)))
+    items = []
+    for i, c in enumerate(p.options):
+        mine = " (yours)" if c in model.hand else ""
+        items.append(("", f"{i + 1} {card(c).name}{mine} {_odds(model, c)}"))
+    return _list_fragments(title, items, p.cursor, width, height)
+
+
+def confirm_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
+    assert model.accusation is not None
+    s, w, r = model.accusation
+    lines = [("class:title", ln) for ln in wrap(
+        f"Accuse {card(s).name} with the {card(w).name} in the {card(r).name}?", width)]
+    warning = model.accusation_warning()
+    if warning:
+        lines += [("class:warn", ln) for ln in wrap(warning, width)]
+    else:
+        lines.append(("class:good", "Your notepad is certain of all three."))
+    lines.append(("class:title", "y: accuse   n: back"))
+    return line_fragments(lines[:height], width)
+
+
+def show_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
+    st = model.state
+    title: list[tuple[str, str]] = []
+    suggester = None
+    if st is not None and st.pending_suggestion is not None:
+        s = st.pending_suggestion
+        suggester = s.suggester
+        title += [("class:title", ln) for ln in wrap(
+            f"{model.name(s.suggester).capitalize()} suggests {card(s.suspect).name}, "
+            f"{card(s.weapon).name}, {card(s.room).name}. Show which card?", width)]
+    who = model.name(suggester) if suggester is not None else "them"
+    items = []
+    for c in model.show_options:
+        note = f"  (tells {who} least)" if c == model.quiet_card else ""
+        items.append(("", card(c).name + note))
+    return _list_fragments(title, items, model.show_cursor, width, height)
+
+
+def notepad(model: UIModel, width: int, height: int, tall: bool) -> StyleAndTextTuples:
+    """The 21 cards against every seat and the envelope, with the envelope odds."""
+    n = model.n
+    col_w = 3
+    env_w = 5
+    name_w = min(18, max(6, width - n * col_w - env_w))
+    lines: StyleAndTextTuples = []
+    header = pad("Notepad", name_w)
+    for s in range(n):
+        label = "Me" if s == model.seat else model.config.players[s].name[:2]
+        header += pad(" " + label, col_w)
+    header += pad(" Env", env_w)
+    lines.append(("class:title", pad(header, width)))
+    row_cursor, col_cursor = model.note_cursor
+    in_notepad = model.mode is Mode.NOTEPAD
+    for i, c in enumerate(CARDS):
+        if i in (6, 12):
+            pass
+        lines.append(("", "\n"))
+        name = c.name if tall else CARD_SHORT.get(c.name, c.name)
+        base = "class:mine" if c.index in model.hand else (
+            "class:suspect" if c in SUSPECTS else "")
+        lines.append((base, pad(name, name_w)))
+        for col, owner in enumerate(model.owners):
+            text = _mark_text(model, c.index, owner)
+            if owner != ENVELOPE:
+                text = " " + text
+            width_here = env_w if owner == ENVELOPE else col_w
+            style = _mark_style(model, c.index, owner)
+            if in_notepad and (i, col) == (row_cursor, col_cursor):
+                style = "class:cursor"
+            lines.append((style, pad(text, width_here)))
+        lines.append(("", " " * max(0, width - name_w - n * col_w - env_w)))
+    used = 1 + len(CARDS)
+    extra = height - used
+    if extra > 2 and (in_notepad or tall):
+        lines.append(("", "\n"))
+        text = model.explanation if in_notepad else _legend()
+        wrapped: list[str] = []
+        for ln in text.splitlines():
+            wrapped += wrap(ln, width, "  ")
+        for ln in wrapped[:extra - 1]:
+            lines += [("", "\n"), ("", pad(ln, width))]
+    elif extra > 0:
+        lines += [("", "\n"), ("class:dim", pad(_legend(), width))]
+    return lines
+
+
+def _legend() -> str:
+    return "✓ held  · not held  ? unknown  Env: odds in the envelope"
+
+
+def _mark_text(model: UIModel, c: int, owner: int) -> str:
+    if owner == ENVELOPE:
+        p = model.view.envelope.get(c)
+        if p is None:
+            return "   ?"
+        if p >= 0.9995:
+            return " ENV"
+        return f"{p:4.0%}"
+    mark = model.view.mark(c, owner)
+    if owner == model.seat and not model.view.marks:
+        mark = Mark.YES if c in model.hand else Mark.NO
+    return {Mark.YES: "✓", Mark.NO: "·", Mark.UNKNOWN: "?"}[mark]
+
+
+def _mark_style(model: UIModel, c: int, owner: int) -> str:
+    if owner == ENVELOPE:
+        p = model.view.envelope.get(c)
+        if p is not None and p >= 0.9995:
+            return "class:good"
+        return "class:dim" if p == 0 else ""
+    mark = model.view.mark(c, owner)
+    return {Mark.YES: "class:good", Mark.NO: "class:dim", Mark.UNKNOWN: ""}[mark]
+
+
+# ---- whole screens ------------------------------------------------------------------
+
+
+def dealing(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
+    frac = model.deal_fraction()
+    bar_w = min(60, width - 10)
+    filled = int(frac * bar_w)
+    spin = SPINNER[int(time.monotonic() * 8) % len(SPINNER)]
+    lines: list[tuple[str, str]] = [("", "")] * max(0, height // 2 - 6)
+    lines += [
+        ("class:title", centre("Dealing the cards: nobody sees them, everybody checks", width)),
+        ("", ""),
+        ("", centre(f"{spin} {model.progress_text}", width)),
+        ("", ""),
+        ("class:bar", centre("[" + "█" * filled + "·" * (bar_w - filled) + f"] {frac:4.0%}",
+                             width)),
+        ("", ""),
+        ("class:dim", centre("Each player shuffles and locks the deck in turn, with a proof "
+                             "the others check.", width)),
+    ]
+    for line in model.story[-3:]:
+        lines.append(("class:dim", centre(line, width)))
+    return line_fragments(lines[:height], width)
+
+
+def end_screen(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
+    end = model.end
+    lines: list[tuple[str, str]] = [("class:title", centre("The game is over", width)), ("", "")]
+    if end.envelope is not None:
+        s, w, r = end.envelope
+        lines.append(("class:good", f"The envelope: {card(s).name} with the {card(w).name} "
+                                    f"in the {card(r).name}."))
+    if end.result == "won" and end.winner is not None:
+        who = "You win!" if end.winner == model.seat else \
+            f"{model.config.players[end.winner].name} ({card(model.config.players[end.winner].suspect).name}) wins."  # noqa: E501
+        lines.append(("class:title", who))
+    elif end.result == "nobody":
+        lines.append(("", "Nobody wins: every accusation was wrong."))
+    lines.append(("", ""))
+    e = end.ended
+    if e is not None:
+        verdict = {True: "class:good", False: "class:warn", None: ""}[e.audit_ok]
+        lines += [(verdict, ln) for ln in wrap(e.message, width)]
+        where = str(e.transcript) if e.transcript is not None else "not saved"
+        lines += [("", ln) for ln in wrap(f"Transcript ({e.status}): {where}", width)]
+        lines += [("class:dim", ln) for ln in wrap(
+            "Anyone can check it again: p2pclue audit <transcript>", width)]
+    lines.append(("", ""))
+    if end.hands is not None:
+        lines.append(("class:title", "Every hand, revealed and checked:"))
+        for seat, hand in sorted(end.hands.items()):
+            p = model.config.players[seat]
+            who = "You" if seat == model.seat else p.name
+            for ln in wrap(f"  {who} ({card(p.suspect).name}): "
+                           + ", ".join(card(c).name for c in hand), width, "      "):
+                lines.append(("", ln))
+    elif end.ended is not None:
+        lines.append(("class:dim", "Reading the hands from the transcript..."))
+    lines.append(("", ""))
+    lines.append(("class:title", "q: leave"))
+    return line_fragments(lines[:height], width)
+
+
+def rules_summary(rules: Rules) -> list[str]:
+    dice = "two dice" if rules.two_dice else "one die"
+    return [
+        f"Rules: {rules.name()}. Roll {dice}, move that many squares "
+        f"({'squares may be revisited' if rules.revisit_ok else 'never the same square twice'}"
+        f"; {'enter a room only with the exact roll' if rules.enter_exact else 'a room may be entered with fewer steps'}).",  # noqa: E501
+        "In a room, suggest a suspect and a weapon (that room is the scene). Players to "
+        "your left refute in turn: the first who holds a named card shows you one, with a "
+        "proof; those who cannot refute prove it.",
+        "Corner rooms have secret passages (**) to the opposite corner.",
+        "Accuse once per game, anywhere on your turn: right wins, wrong puts you out (you "
+        "still show cards)." + (" The last player not out wins." if rules.last_standing_wins
+                                else ""),
+    ]
+
+
+def help_text(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
+    keys = [
+        ("r", "roll the dice"), ("p", "take the secret passage"),
+        ("arrows / room initial / mouse", "pick a destination after a roll; Enter goes"),
+        ("e", "end the turn (after a roll: stay where you are)"),
+        ("s", "suggest (in a room)"), ("a", "accuse (asks to confirm)"),
+        ("h", "hint: the most informative suggestion in your room"),
+        ("n or Tab", "notepad: move over cells, read why each is marked"),
+        ("? or F1", "this help"), ("q", "leave (asks first)"),
+    ]
+    lines: list[tuple[str, str]] = [("class:title", "Keys")]
+    for k, what in keys:
+        lines.append(("", f"  {pad(k, 30)} {what}"))
+    lines.append(("", ""))
+    lines.append(("class:title", "Rules in short"))
+    for para in rules_summary(model.config.rules):
+        lines += [("", ln) for ln in wrap(para, width, "  ")]
+    lines.append(("", ""))
+    lines += [("class:dim", ln) for ln in wrap(
+        "Board: Sc Mu Wh Gr Pe Pl are the suspects' tokens (yours underlined); orange: doors; "
+        "green: where you can go. Notepad: ✓ held, · not held, ? unknown.", width)]
+    return line_fragments(lines[:height], width)

@@ -1,0 +1,106 @@
+"""A real terminal emulator (pyte) as the application's screen, and helpers to drive it.
+
+prompt_toolkit writes its real VT100 byte stream (``Vt100_Output``) into pyte, which
+interprets it like a terminal would; tests then read what a person would see.
+Keys go in through prompt_toolkit's pipe input, as bytes from a keyboard would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pyte
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.input.base import PipeInput
+from prompt_toolkit.output.vt100 import Vt100_Output
+
+from p2pclue.net.local import FAST, LocalSession
+from p2pclue.rules.variants import preset
+from p2pclue.tui.app import TableApp
+
+
+class PyteStdout:
+    """What prompt_toolkit writes to, fed straight into a pyte screen."""
+
+    encoding = "utf-8"
+
+    def __init__(self, columns: int, rows: int) -> None:
+        self.screen = pyte.Screen(columns, rows)
+        self.stream = pyte.Stream(self.screen)
+
+    def write(self, data: str) -> int:
+        self.stream.feed(data)
+        return len(data)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return True
+
+    def resize(self, columns: int, rows: int) -> None:
+        self.screen.resize(rows, columns)
+
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+
+class Table:
+    """A local table with the UI on a pyte terminal; keys typed into a pipe."""
+
+    def __init__(self, columns: int, rows: int, *, players: int = 3, seed: int = 7,
+                 color: bool = True, tmp: Path, rules: str = "classic") -> None:
+        self.term = PyteStdout(columns, rows)
+        self.size = Size(rows=rows, columns=columns)
+        self.session = LocalSession(preset(rules), players, seed=seed, pace=FAST,
+                                    transcript_dir=tmp)
+        self._pipe_cm = create_pipe_input()
+        self.keys: PipeInput = self._pipe_cm.__enter__()
+        output = Vt100_Output(self.term, lambda: self.size, term="xterm-256color",  # type: ignore[arg-type]
+                              enable_cpr=False)
+        self.ui = TableApp(self.session, input=self.keys, output=output, color=color)
+        self.model = self.ui.model
+        self.task: asyncio.Task[int] | None = None
+
+    async def start(self) -> None:
+        self.task = asyncio.ensure_future(self.ui.run())
+
+    def resize(self, columns: int, rows: int) -> None:
+        self.size = Size(rows=rows, columns=columns)
+        self.term.resize(columns, rows)
+        self.ui.app._on_resize()
+
+    async def until(self, check: Callable[[], bool], timeout: float = 60.0,
+                    what: str = "") -> None:
+        deadline = time.monotonic() + timeout
+        while not check():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out waiting for {what or check}:\n"
+                                     + self.term.text())
+            if self.task is not None and self.task.done():
+                raise AssertionError(f"the UI stopped while waiting for {what}")
+            await asyncio.sleep(0.02)
+
+    async def settle(self) -> None:
+        """Let the screen redraw what the model holds now."""
+        self.ui.app.invalidate()
+        await asyncio.sleep(0.15)
+
+    def press(self, *keys: str) -> None:
+        for k in keys:
+            self.keys.send_text(k)
+
+    async def close(self) -> int | None:
+        result = None
+        if self.task is not None:
+            if not self.task.done():
+                self.ui.app.exit(result=0)
+            try:
+                result = await asyncio.wait_for(self.task, 30)
+            finally:
+                self._pipe_cm.__exit__(None, None, None)
+        return result
