@@ -18,7 +18,7 @@ from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.utils import get_cwidth
 
 from p2pclue.deduce import Mark
-from p2pclue.i18n import _, card_in, card_name, current_language, truncate
+from p2pclue.i18n import N_, _, card_in, card_name, current_language, truncate
 from p2pclue.i18n import rules_summary as rules_in_short
 from p2pclue.rules.board import Square
 from p2pclue.rules.cards import CARDS, SUSPECTS
@@ -31,6 +31,8 @@ from p2pclue.tui.text import centre, fit, line_fragments, pad, wrap
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 SPINNER = "|/-\\"
+STATUS_WORDS = {"complete": N_("complete"), "halted": N_("halted"), "abandoned": N_("abandoned")}
+"""How a game ended, as the end screen says it (the status codes stay English)."""
 CARD_SHORT = {"Miss Scarlett": "Scarlett", "Colonel Mustard": "Mustard", "Mrs White": "White",
               "Reverend Green": "Green", "Mrs Peacock": "Peacock", "Professor Plum": "Plum",
               "Candlestick": "Candlestick", "Billiard Room": "Billiard", "Conservatory":
@@ -431,7 +433,7 @@ def end_screen(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
         lines += [(verdict, ln) for ln in wrap(e.message, width)]
         where = str(e.transcript) if e.transcript is not None else _("not saved")
         lines += [("", ln) for ln in wrap(_("Transcript ({status}): {where}").format(
-            status=e.status, where=where), width)]
+            status=_(STATUS_WORDS.get(e.status, e.status)), where=where), width)]
         lines += [("class:dim", ln) for ln in wrap(
             _("Anyone can check it again: p2pclue audit <transcript>"), width)]
     lines.append(("", ""))
