@@ -80,7 +80,8 @@ class TableApp:
         use_color = wants_color() if color is None else color
         self.model = UIModel(session.config, session.seat, color=use_color)
         self._tasks: set[asyncio.Task[None]] = set()
-        self._notepad_version = 0
+        self._rebuilding = False
+        self._notepad_dirty = False
         self._shape: tuple[object, Container] | None = None
         self.app: Application[int] = Application(
             # The zero-height window holds the focus: prompt_toolkit looks for clickable
@@ -168,13 +169,20 @@ class TableApp:
         return await asyncio.to_thread(call)
 
     async def _rebuild_notepad(self) -> None:
-        self._notepad_version += 1
-        version = self._notepad_version
-        notepad = self.model.knowledge.notepad()
-        snap = await asyncio.to_thread(kn.snapshot, notepad)
-        if version == self._notepad_version:
-            self.model.view = snap
-            self.app.invalidate()
+        """Rebuild on a worker thread, one at a time; news during a rebuild asks for another."""
+        if self._rebuilding:
+            self._notepad_dirty = True
+            return
+        self._rebuilding = True
+        try:
+            self._notepad_dirty = True
+            while self._notepad_dirty:
+                self._notepad_dirty = False
+                build = self.model.knowledge.frozen()
+                self.model.view = await asyncio.to_thread(kn.build_snapshot, build)
+                self.app.invalidate()
+        finally:
+            self._rebuilding = False
 
     async def _explain(self, c: int, owner: int) -> None:
         notepad = self.model.view.notepad

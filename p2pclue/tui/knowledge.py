@@ -9,6 +9,7 @@ the view reads only the finished, immutable ``NotepadView``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from p2pclue.deduce import (
@@ -89,10 +90,21 @@ class Knowledge:
         return len(self.facts) != before
 
     def notepad(self) -> Notepad | None:
+        """A notepad of everything known (slow: counts deals; run it off the UI thread)."""
+        return self.frozen()()
+
+    def frozen(self) -> Callable[[], Notepad | None]:
+        """What ``notepad`` needs, copied now, to be built later on another thread."""
         if self.hand_sizes is None:
-            return None
-        return Notepad(self.me, self.n_players, self.hand_sizes, self.n_leftovers,
-                       seat_names=self.seat_names, facts=tuple(self.facts))
+            return lambda: None
+        me, n, sizes, left = self.me, self.n_players, self.hand_sizes, self.n_leftovers
+        names, facts = self.seat_names, tuple(self.facts)
+        return lambda: Notepad(me, n, sizes, left, seat_names=names, facts=facts)
+
+
+def build_snapshot(build: Callable[[], Notepad | None]) -> NotepadView:
+    """Build a notepad and read every mark of it (slow: run it off the UI thread)."""
+    return snapshot(build())
 
 
 def snapshot(notepad: Notepad | None) -> NotepadView:

@@ -29,7 +29,12 @@ DEAL_ORDER = ("join", "keys", "envelope", "deal", "unlayer", "random")
 
 
 class Screen(enum.Enum):
-    """Which screen fills the terminal (a ``LOBBY`` joins when the LAN runner does)."""
+    """Which screen fills the terminal.
+
+    A ``LOBBY`` screen slots in before ``DEALING`` when the LAN runner's lobby events
+    exist: ``on_event`` gains their cases, ``view.root`` a body, ``press`` a handler;
+    nothing else depends on the game having started.
+    """
 
     DEALING = "dealing"
     GAME = "game"
@@ -294,6 +299,7 @@ class UIModel:
                 out.append(NeedNotepad())
         elif isinstance(e, ev.Accepted) and e.sender == self.seat:
             self.choice = None
+            self._mode_before_notepad = Mode.WATCH
             if self.mode is not Mode.NOTEPAD:
                 self.mode = Mode.WATCH
         elif isinstance(e, ev.DiceRolled) and e.seat == self.seat and self.state is not None:

@@ -95,7 +95,8 @@ class PlainUI:
                 self.say(_("Please type a number from 1 to {last}.").format(last=len(options)))
 
     async def refresh_notepad(self) -> None:
-        self.model.view = await asyncio.to_thread(kn.snapshot, self.model.knowledge.notepad())
+        self.model.view = await asyncio.to_thread(kn.build_snapshot,
+                                                  self.model.knowledge.frozen())
 
     async def show_notepad(self) -> None:
         await self.refresh_notepad()

@@ -461,7 +461,7 @@ def rules_summary(rules: Rules) -> list[str]:
 def help_text(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     keys = [
         ("r", _("roll the dice")), ("p", _("take the secret passage")),
-        (_("arrows / room initial / mouse"), _("pick a destination after a roll; Enter goes")),
+        (_("arrows, initial"), _("pick a destination after a roll (or click it); Enter goes")),
         ("e", _("end the turn (after a roll: stay where you are)")),
         ("s", _("suggest (in a room)")), ("a", _("accuse (asks to confirm)")),
         ("h", _("hint: the most informative suggestion in your room")),
@@ -469,8 +469,10 @@ def help_text(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
         (_("? or F1"), _("this help")), ("q", _("leave (asks first)")),
     ]
     lines: list[tuple[str, str]] = [("class:title", _("Keys"))]
+    key_w = 16 if width < 100 else 30
     for k, what in keys:
-        lines.append(("", f"  {pad(k, 30)} {what}"))
+        for i, ln in enumerate(wrap(what, width - key_w - 3)):
+            lines.append(("", f"  {pad(k if i == 0 else '', key_w)} {ln}"))
     lines.append(("", ""))
     lines.append(("class:title", _("Rules in short")))
     for para in rules_summary(model.config.rules):
