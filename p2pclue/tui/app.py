@@ -64,7 +64,7 @@ MONO_STYLE = Style.from_dict({
 
 KEYS = ["r", "p", "e", "m", "s", "a", "h", "n", "q", "y", "j", "k", "?", "up", "down", "left",
         "right", "enter", "escape", "tab", "f1", "c-c",
-        *"bcdgilo", *"123456789"]
+        *"bcdfgilotuvwxz", *"123456789"]  # room initials in every language
 
 
 def wants_color() -> bool:
