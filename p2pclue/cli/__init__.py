@@ -17,27 +17,27 @@ from collections.abc import Sequence
 
 from p2pclue import __version__
 from p2pclue.cli import audit, bench, join, simulate
-from p2pclue.i18n import ColumnsHelpFormatter, _, add_lang_option, apply_language, prescan_lang
+from p2pclue.i18n import LocalizedArgumentParser, _, add_lang_option, apply_language, prescan_lang
 
 _SUBCOMMANDS = (join, simulate, audit, bench)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="p2pclue", formatter_class=ColumnsHelpFormatter,
+    parser = LocalizedArgumentParser(
+        prog="p2pclue",
         description=_("Clue for 3 to 6 players on one LAN, with nobody to trust. This version "
                       "plays whole games of bots through the real protocol (simulate), checks "
                       "any game's transcript (audit) and measures itself (bench); networked "
                       "play between people (join) is not built yet."),
     )
-    parser.add_argument("--version", action="version", version=f"p2pclue {__version__}")
+    parser.add_argument("--version", action="version", version=f"p2pclue {__version__}",
+                        help=_("show the version and exit"))
     add_lang_option(parser, top_level=True)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in _SUBCOMMANDS:
         module.register(subparsers)
     for subparser in subparsers.choices.values():
         add_lang_option(subparser)
-        subparser.formatter_class = ColumnsHelpFormatter
     return parser
 
 

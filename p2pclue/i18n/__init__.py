@@ -34,6 +34,7 @@ from p2pclue.i18n.languages import (
 )
 from p2pclue.i18n.options import (
     ColumnsHelpFormatter,
+    LocalizedArgumentParser,
     add_lang_option,
     apply_language,
     prescan_lang,
@@ -49,6 +50,7 @@ __all__ = [
     "N_",
     "ColumnsHelpFormatter",
     "LanguageChoice",
+    "LocalizedArgumentParser",
     "_",
     "add_lang_option",
     "apply_language",

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Callable, Mapping, Sequence
+import sys
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, NoReturn
 
 from p2pclue.i18n.languages import LANGUAGES, resolve_language
 from p2pclue.i18n.translate import _, install
@@ -19,13 +21,41 @@ LANG_DEST = "lang"
 
 
 class ColumnsHelpFormatter(argparse.HelpFormatter):
-    """argparse help wrapped by terminal columns, not characters (Korean takes two each)."""
+    """argparse help wrapped by terminal columns, not characters (Korean takes two each),
+    with the "usage:" prefix in the reader's language."""
+
+    def add_usage(self, usage: str | None, actions: Iterable[argparse.Action],
+                  groups: Iterable[argparse._MutuallyExclusiveGroup],
+                  prefix: str | None = None) -> None:
+        super().add_usage(usage, actions, groups, _("usage: ") if prefix is None else prefix)
 
     def _split_lines(self, text: str, width: int) -> list[str]:
         return wrap(" ".join(text.split()), width)
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
         return "\n".join(indent + line for line in wrap(" ".join(text.split()), width))
+
+
+class LocalizedArgumentParser(argparse.ArgumentParser):
+    """An argparse parser whose own words (usage, section titles, --help, "error:") are
+    translated, wrapped by columns. Subcommand parsers made from it are of the same kind.
+
+    argparse's detailed error messages ("invalid choice: ...") stay English.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", ColumnsHelpFormatter)
+        super().__init__(*args, **kwargs)
+        self._positionals.title = _("positional arguments")
+        self._optionals.title = _("options")
+        for action in self._actions:
+            if isinstance(action, argparse._HelpAction):
+                action.help = _("show this help message and exit")
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(2, _("{prog}: error: {message}").format(prog=self.prog, message=message)
+                  + "\n")
 
 
 def add_lang_option(parser: argparse.ArgumentParser, *, top_level: bool = False) -> None:

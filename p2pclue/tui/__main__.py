@@ -13,15 +13,15 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from p2pclue.bots.registry import BOTS, DEFAULT_BOT
-from p2pclue.i18n import ColumnsHelpFormatter, _, add_lang_option, apply_language, prescan_lang
+from p2pclue.i18n import LocalizedArgumentParser, _, add_lang_option, apply_language, prescan_lang
 from p2pclue.net.local import FAST, LocalSession, Pace
 from p2pclue.rules.variants import preset
 from p2pclue.tui import run_ui
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="python -m p2pclue.tui", formatter_class=ColumnsHelpFormatter,
+    p = LocalizedArgumentParser(
+        prog="python -m p2pclue.tui",
         description=_("Play Clue in this terminal against bots, every seat a real protocol "
                       "peer."))
     p.add_argument("--bots", type=int, choices=range(2, 6), metavar="2..5",
