@@ -22,8 +22,11 @@ NOT_A_TERMINAL = N_(
 async def run_ui(session: Session, *, plain: bool = False) -> int:
     """Play ``session`` in this terminal until it ends or the player leaves.
 
-    Returns the exit status: 0 after a complete game or a chosen leave, 1 when the
-    saved transcript did not audit, 2 when no screen can be drawn here.
+    ``run_ui`` starts ``session.run()`` itself, awaits it, and closes the session
+    at the end (also when the player leaves with ``q``): the caller hands over a
+    session that is not running yet. Returns the exit status: 0 after a complete
+    game or a chosen leave, 1 when the saved transcript did not audit, 2 when no
+    screen can be drawn here.
     """
     if plain:
         from p2pclue.tui.plain import run_plain

@@ -187,7 +187,7 @@ class TableApp:
     async def _explain(self, c: int, owner: int) -> None:
         notepad = self.model.view.notepad
         text = await asyncio.to_thread(kn.explain, notepad, c, owner)
-        if self.model._cell() == (c, owner):
+        if self.model.selected_cell() == (c, owner):
             self.model.explanation = text
             self.app.invalidate()
 

@@ -376,7 +376,7 @@ class UIModel:
         if key in ("n", "tab"):
             self._mode_before_notepad = self.mode
             self.mode = Mode.NOTEPAD
-            return [NeedExplain(*self._cell())]
+            return [NeedExplain(*self.selected_cell())]
         if key == "h":
             room = self.my_room()
             if room is None:
@@ -591,7 +591,7 @@ class UIModel:
             return self._common(key)
         return []
 
-    def _cell(self) -> tuple[int, int]:
+    def selected_cell(self) -> tuple[int, int]:
         row, col = self.note_cursor
         return CARDS[row].index, self.owners[col]
 
@@ -607,5 +607,5 @@ class UIModel:
             dr, dc = moves[key]
             self.note_cursor = ((row + dr) % len(CARDS), (col + dc) % len(self.owners))
             self.explanation = "..."
-            return [NeedExplain(*self._cell())]
+            return [NeedExplain(*self.selected_cell())]
         return []

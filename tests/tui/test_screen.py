@@ -158,3 +158,25 @@ def test_mouse_picks_a_destination_and_a_second_click_goes(tmp_path: Path) -> No
             await t.close()
 
     asyncio.run(play())
+
+
+def test_the_deal_shows_who_works_and_never_looks_frozen(tmp_path: Path) -> None:
+    async def play() -> None:
+        t = Table(80, 24, tmp=tmp_path, players=5)
+        try:
+            await t.start()
+            await t.until(lambda: t.model.progress is not None
+                          and t.model.progress.stage in ("envelope", "deal"), what="the deal")
+            await t.settle()
+            first = t.term.text()
+            assert "Dealing the cards" in first
+            assert " of 5" in first and "%" in first
+            assert any(verb in first for verb in ("shuffle", "unlock", "key"))
+            await asyncio.sleep(0.4)
+            await t.settle()
+            if t.model.screen is Screen.DEALING:
+                assert t.term.text() != first, "the dealing screen moves even between messages"
+        finally:
+            await t.close()
+
+    asyncio.run(play())
