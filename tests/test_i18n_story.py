@@ -160,3 +160,13 @@ def test_help_is_wrapped_by_columns(lang: str) -> None:
         assert r.returncode == 0, r.stderr
         wide = [ln for ln in r.stdout.splitlines() if text_width(ln) > 80]
         assert wide == [], wide
+        assert r.stdout.startswith({"ko": "사용법: ", "cs": "použití: "}[lang])
+
+
+def test_usage_errors_in_the_language() -> None:
+    r = subprocess.run([sys.executable, "-m", "p2pclue", "simulate", "--players", "9", "--lang",
+                        "cs"], capture_output=True, text=True, env=_env(), timeout=TIMEOUT,
+                       check=False, cwd=ROOT)
+    assert r.returncode == 2
+    assert r.stderr.startswith("použití: p2pclue simulate")
+    assert "p2pclue simulate: chyba: argument --players" in r.stderr

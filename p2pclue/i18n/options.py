@@ -1,8 +1,11 @@
-"""The ``--lang`` option, for every command line parser of p2pclue.
+"""Command lines in the reader's language: ``--lang``, and argparse's own words.
 
 ``p2pclue --lang cs simulate`` and ``p2pclue simulate --lang cs`` must both
 work: the top-level parser owns the default, each subcommand parser adds the
 same option without a default so that it does not overwrite the top-level one.
+The language is found (``prescan_lang``) and installed before any parser is
+built, so that help texts written with ``_()`` are translated when argparse
+stores them.
 """
 
 from __future__ import annotations
