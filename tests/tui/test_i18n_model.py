@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import io
+from pathlib import Path
 
 import pytest
 
@@ -10,12 +13,15 @@ from p2pclue.bots.protocol import make_config
 from p2pclue.engine.peer import Choice
 from p2pclue.i18n import card_name, fold, install
 from p2pclue.net.api import Progress, YourChoice
+from p2pclue.net.local import FAST, LocalSession
 from p2pclue.rules import game as rg
 from p2pclue.rules.actions import Roll
 from p2pclue.rules.board import classic_board
+from p2pclue.rules.cards import SUSPECTS, WEAPONS
 from p2pclue.rules.variants import preset
 from p2pclue.tui.app import KEYS
 from p2pclue.tui.model import Mode, UIModel
+from p2pclue.tui.plain import PlainUI
 
 LOUNGE = 18
 
@@ -67,3 +73,27 @@ def test_progress_and_titles_in_the_language() -> None:
                                                                ("Enter", "jít")]
     model.on_event(Progress("envelope", 1, 2, 3), None, ())
     assert model.progress_text == "Bruno míchá obálku, 2 z 3"
+
+
+def test_plain_mode_takes_a_card_by_name_in_the_language(tmp_path: Path) -> None:
+    install("cs")
+    session = LocalSession(preset("classic"), 3, seed=5, pace=FAST, transcript_dir=tmp_path)
+    answers = iter(["xyz\n", "Kuchyne\n", "dyka\n", "2\n"])
+    out = io.StringIO()
+    ui = PlainUI(session, out, lambda: next(answers))
+
+    async def pick() -> tuple[int, int]:
+        try:
+            weapons = await ui._pick("Jakým předmětem?", WEAPONS)  # "xyz", a room: refused
+            suspects = await ui._pick("Kterou osobu?", SUSPECTS)
+            return weapons, suspects
+        finally:
+            await session.close()
+
+    weapon, suspect = asyncio.run(pick())
+    assert WEAPONS[weapon].slug == "dagger"   # typed "dyka" (Dýka, without its accent)
+    assert SUSPECTS[suspect].slug == "mustard"  # then a number
+    text = out.getvalue()
+    assert "žádná karta se nejmenuje 'xyz'" in text
+    assert "Kuchyň mezi nimi není." in text
+    assert "číslo nebo název" in text and "1. Svícen" in text
