@@ -15,7 +15,7 @@ Section = Callable[[Emit, bool], dict[str, Any]]
 
 
 def _sections() -> dict[str, Section]:
-    from p2pclue.bench import bots, cheats, crypto, deduce, game, lan, link, rules
+    from p2pclue.bench import bots, cheats, crypto, deduce, faults, game, lan, link, rules
 
     return {
         "rules": rules.section,
@@ -27,6 +27,7 @@ def _sections() -> dict[str, Section]:
         "cheats": cheats.section,
         "bots": bots.section,
         "lan": lan.section,
+        "faults": faults.section,
     }
 
 

@@ -45,6 +45,8 @@ class BotSeat:
         self.n = n_players
         self._pending: tuple[int, int, int, int] | None = None
         self._passed: list[int] = []
+        self._left: set[int] = set()
+        """Seats that left the table: refutation skips them."""
 
     def feed(self, event: ev.Event) -> None:
         bot, me = self.bot, self.bot.seat
@@ -57,14 +59,22 @@ class BotSeat:
             self._passed = []
         elif isinstance(event, ev.Passed):
             self._passed.append(event.seat)
-            if len(self._passed) == self.n - 1:
-                self._answered(None)
+            self._maybe_nobody_showed()
+        elif isinstance(event, ev.PlayerLeft):
+            self._left.add(event.seat)
+            self._maybe_nobody_showed()
         elif isinstance(event, ev.Refuted):
             self._answered(event.refuter)
         elif isinstance(event, ev.CardShownToMe):
             bot.observe(CardShown(me, event.refuter, event.card))
         elif isinstance(event, ev.AccusationDecided):
             bot.observe(AccusationMade(event.seat, *event.triple, event.correct))
+
+    def _maybe_nobody_showed(self) -> None:
+        if self._pending is not None and all(
+                s in self._passed or s in self._left
+                for s in range(self.n) if s != self._pending[0]):
+            self._answered(None)
 
     def _answered(self, shower: int | None) -> None:
         assert self._pending is not None

@@ -25,10 +25,10 @@ _SUBCOMMANDS = (join, simulate, audit, bench)
 def build_parser() -> argparse.ArgumentParser:
     parser = LocalizedArgumentParser(
         prog="p2pclue",
-        description=_("Clue for 3 to 6 players on one LAN, with nobody to trust. This version "
-                      "plays whole games of bots through the real protocol (simulate), checks "
-                      "any game's transcript (audit) and measures itself (bench); networked "
-                      "play between people (join) is not built yet."),
+        description=_("Clue for 3 to 6 players on one LAN, with nobody to trust: play a "
+                      "verified game with people and bots (join), follow one as a spectator "
+                      "(watch), play whole games of bots through the real protocol (simulate), "
+                      "check any game's transcript (audit) and measure it all (bench)."),
     )
     parser.add_argument("--version", action="version", version=f"p2pclue {__version__}",
                         help=_("show the version and exit"))

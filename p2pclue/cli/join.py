@@ -26,9 +26,18 @@ from p2pclue.engine import events as ev
 from p2pclue.engine.config import MAX_NAME_CHARS
 from p2pclue.net import api, discovery, links
 from p2pclue.net.botplay import drive_bot, follow, is_private
+from p2pclue.net.gamedir import unfinished_games
 from p2pclue.net.lobby import LobbyError, LobbyView, table_check
 from p2pclue.net.pairing import new_table_code
-from p2pclue.net.play import NoTable, Opened, Seat, join_table, open_table, parse_peer
+from p2pclue.net.play import (
+    NoTable,
+    Opened,
+    Seat,
+    join_table,
+    open_table,
+    parse_peer,
+    resume_game,
+)
 from p2pclue.net.profile import DEFAULT_PROFILE, ProfileError, load
 from p2pclue.net.session import NetSession
 from p2pclue.net.store import StoreError
@@ -67,6 +76,9 @@ def register(subparsers: Any) -> None:
                     "verified game with no server.")
     _common(p)
     p.add_argument("--create", action="store_true", help="open a new table")
+    p.add_argument("--resume", nargs="?", const="", metavar="GAME",
+                   help="resume an unfinished game after a crash (the newest, or GAME as "
+                        "listed by 'join --resume list')")
     p.add_argument("--name", help="the name other players see")
     p.add_argument("--rules", default="classic", choices=("classic", "cz"))
     p.add_argument("--players", type=int, default=4, choices=range(3, 7), metavar="3..6",
@@ -96,6 +108,8 @@ def register(subparsers: Any) -> None:
 
 def run_join(args: argparse.Namespace) -> int:
     try:
+        if args.resume is not None:
+            return asyncio.run(_resume(args))
         if args.bot is None and not args.create and not args.table and not args.peer:
             return asyncio.run(_list(args))
         _check_join(args)
@@ -148,6 +162,8 @@ class Printer:
 
     def __init__(self, quiet: bool, to_stderr: bool = False) -> None:
         self.quiet = quiet
+        self.away: set[str] = set()
+        """Who was seen leaving the links: their next arrival reads "is back"."""
         self.stream = sys.stderr if to_stderr else sys.stdout
 
     def __call__(self, line: str) -> None:
@@ -159,6 +175,7 @@ async def _list(args: argparse.Namespace) -> int:
     """``p2pclue join`` alone: the tables on this LAN, and how to sit at one."""
     from p2pclue.net.play import list_tables
 
+    _offer_resume(load(args.profile).games, Printer(False))
     interfaces = discovery.interfaces(args.interface, _environ())
     wait = min(args.wait, 3.0)
     print(f"looking for tables on the LAN ({wait:g} s)...")
@@ -187,6 +204,7 @@ async def _join(args: argparse.Namespace) -> int:
     name = args.name or (f"{args.bot.title()} bot" if args.bot else profile.name)
     seat = Seat(profile, name, interfaces=interfaces)
     say(f"you are {name}; your key's fingerprint: {discovery.fingerprint(profile.public)}")
+    _offer_resume(profile.games, say)
     views = _view_printer(say)
     bots: list[asyncio.Task[tuple[NetSession, api.Ended]]] = []
     if args.create:
@@ -221,6 +239,40 @@ async def _join(args: argparse.Namespace) -> int:
     for task in bots:
         await task
     return _report(session, ended, args)
+
+
+async def _resume(args: argparse.Namespace) -> int:
+    """``join --resume [GAME]``: rebuild an unfinished game from its directory and play on."""
+    say = Printer(args.quiet, to_stderr=args.json)
+    profile = load(args.profile)
+    games = unfinished_games(profile.games)
+    if args.resume == "list":
+        for g in games:
+            print(f"{g.name}  {g.path}")
+        return 0
+    chosen = [g for g in games if not args.resume or g.name.startswith(args.resume)]
+    if not chosen:
+        what = f"no unfinished game {args.resume!r}" if args.resume else "no unfinished game"
+        raise UsageError(f"{what} in {profile.games}")
+    if args.bot is None:
+        raise UsageError("for now a resumed seat is played with --bot detective|random")
+    interfaces = discovery.interfaces(args.interface, _environ())
+    saved = chosen[0].load_start()
+    me = saved.start.config.players[
+        [p.identity for p in saved.start.config.players].index(profile.public)]
+    seat = Seat(profile, args.name or me.name, interfaces=interfaces)
+    say(f"resuming game {chosen[0].name} from {chosen[0].path}")
+    session = await resume_game(seat, chosen[0])
+    say(f"replayed {len(session.peer.entries)} messages; reconnecting to the table")
+    ended = await _play(session, args, say)
+    return _report(session, ended, args)
+
+
+def _offer_resume(profile_games: Path, say: Printer) -> None:
+    games = unfinished_games(profile_games)
+    if games:
+        say(f"an unfinished game can be resumed: p2pclue join --resume {games[0].name} "
+            f"(all: p2pclue join --resume list)")
 
 
 async def _locate(args: argparse.Namespace, interfaces: list[str],
@@ -308,9 +360,19 @@ def _tell(narrator: Narrator, event: api.SessionEvent, say: Printer, private: bo
             say(line)
     elif isinstance(event, api.Presence):
         who = event.name if event.seat is not None else f"{event.name} (spectator)"
-        say(f"{who} {'is here' if event.present else 'left'}")
+        if not event.present:
+            say.away.add(who)
+            say(f"{who} is away")
+        elif who in say.away:
+            say.away.discard(who)
+            say(f"{who} is back")
+        else:
+            say(f"{who} is here")
     elif isinstance(event, api.Waiting):
-        say(f"waiting for {narrator.who(event.seat)}")
+        waited = max(0.0, time.monotonic() - event.since)
+        left = max(0.0, event.deadline - time.monotonic())
+        say(f"waiting for {narrator.who(event.seat)} for {waited:.0f} s "
+            f"(the table votes in {left:.0f} s if still silent)")
     elif isinstance(event, api.Ended):
         say(f"game over: {event.status}; transcript {event.transcript} "
             f"({'audit: ' + event.message})")

@@ -246,6 +246,29 @@ class Narrator:
             case ev.Finished():
                 yield _("After the game every hand was revealed and checked against every "
                         "proof: nobody cheated.")
+            case ev.PlayerLeft(seat=seat, hand=hand):
+                self._in_turn = False
+                yield _("{player} has to go and leaves the table; their cards, laid face up: "
+                        "{cards}.").format(player=self.name(seat), cards=cards_text(hand))
+            case ev.LeaveQueued():
+                yield INDENT + _("You will leave as soon as the table waits for you.")
+            case ev.VoteCounted(seat=seat, choice=choice, silent=silent, abandon=ab,
+                                needed=needed):
+                vote = (ngettext("{player} votes to end the game while waiting for {silent} "
+                                 "({count} of {needed} vote needed to end it).",
+                                 "{player} votes to end the game while waiting for {silent} "
+                                 "({count} of {needed} votes needed to end it).", needed)
+                        if choice == "abandon" else
+                        ngettext("{player} votes to wait for {silent} ({count} of {needed} "
+                                 "vote needed to end it).",
+                                 "{player} votes to wait for {silent} ({count} of {needed} "
+                                 "votes needed to end it).", needed))
+                yield INDENT + vote.format(player=self.name(seat), silent=self.name(silent),
+                                           count=len(ab), needed=needed)
+            case ev.Abandoned(silent=silent, voters=voters):
+                yield _("The table ended the game as abandoned while waiting for {silent} "
+                        "(signed by {voters}).").format(
+                    silent=self.name(silent), voters=listing([self.name(v) for v in voters]))
             case ev.Halted(blame=blame):
                 yield from self._stay()
                 culprit = (self.who(blame.culprit) if blame.culprit is not None

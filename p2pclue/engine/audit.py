@@ -30,6 +30,7 @@ from p2pclue.engine.peer import (
     shown_cards_from_secrets,
 )
 from p2pclue.engine.transcript import Transcript
+from p2pclue.engine.votes import read_vote
 from p2pclue.engine.wire import split_frame
 from p2pclue.rules.state import GameState
 
@@ -163,6 +164,10 @@ def audit(transcript: Transcript, raw_bytes: bytes | None = None) -> Verdict:
     if observer.status is Status.COMPLETE:
         verdict.hands = hands_from_secrets(observer)
         verdict.shown = shown_cards_from_secrets(observer)
+    for seat, hand in sorted(observer.left_hands.items()):
+        unread = sum(1 for rec in observer.shows if rec.suggester == seat)
+        notes.append(f"seat {seat} left the table with its hand face up {list(hand)}"
+                     + (f"; the {unread} card(s) shown to it stay secret" if unread else ""))
     return verdict
 
 
@@ -195,8 +200,47 @@ def _check_footer(
                          f"(seat {observer.expected_seat()} owed entry {n})", None)
     state = observer.rules_state
     decided = state is not None and state.result is not None
+    if footer.votes:
+        return _check_votes(observer, transcript, notes)
     notes.append(f"{'the end-of-game reveal stopped' if decided else 'abandoned'} after "
                  f"{n} entries: seat {observer.expected_seat()} owed the next message")
+    return None
+
+
+def _check_votes(observer: Peer, transcript: Transcript, notes: list[str]) -> Violation | None:
+    """An abandon by vote: every vote signed by a distinct seat still at the table (in seat
+    order), about this very point (entries, head, the seat that owed the next message), for
+    abandon, and at least the quorum of them (docs/protocol.md, "Silence and abandon")."""
+    n = len(transcript.entries)
+    silent = observer.expected_seat()
+
+    def bad(reason: str) -> Violation:
+        return Violation(n, None, "votes", reason, None)
+
+    if silent is None:
+        return bad("votes to abandon, but nobody owed a message")
+    keys = [p.public_key() for p in transcript.config.players]
+    voters: list[int] = []
+    for i, raw in enumerate(transcript.footer.votes):
+        try:
+            vote = read_vote(raw, keys)
+        except WireError as exc:
+            return bad(f"vote {i} is not a valid signed vote: {exc}")
+        if (vote.game, vote.entries, vote.head) != (transcript.config.digest(), n,
+                                                    observer.head):
+            return bad(f"vote {i} (seat {vote.voter}) is about another point of the game")
+        if vote.silent != silent or vote.choice != "abandon":
+            return bad(f"vote {i} (seat {vote.voter}) is not a vote to abandon while seat "
+                       f"{silent} owed the next message")
+        if vote.voter in observer.left_hands or (voters and vote.voter <= voters[-1]):
+            return bad(f"vote {i}: seat {vote.voter} may not vote here (left, repeated or "
+                       "out of order)")
+        voters.append(vote.voter)
+    needed = observer.abandon_quorum()
+    if len(voters) < needed:
+        return bad(f"{len(voters)} abandon votes; the quorum is {needed}")
+    notes.append(f"abandoned by the vote of seats {voters} (quorum {needed}) after {n} "
+                 f"entries, while seat {silent} owed the next message")
     return None
 
 

@@ -145,10 +145,47 @@ class PeerSilent:
     deadline: float
 
 
+@dataclass(frozen=True)
+class PlayerLeft:
+    """``seat`` left the table; ``hand`` is its hand, opened publicly with proofs."""
+
+    seat: int
+    hand: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class LeaveQueued:
+    """This player asked to leave; the ``leave`` goes out the next time the table awaits it
+    in play (its turn or its refutation answer), never in the middle of a step it owes."""
+
+
+@dataclass(frozen=True)
+class VoteCounted:
+    """A signed vote on what to do about silent ``silent`` was counted; the tally so far."""
+
+    seat: int
+    choice: str
+    """"wait" or "abandon"."""
+    silent: int
+    abandon: tuple[int, ...]
+    wait: tuple[int, ...]
+    needed: int
+    """How many abandon votes end the game (the quorum)."""
+
+
+@dataclass(frozen=True)
+class Abandoned:
+    """The present players voted to end the game as abandoned; ``voters`` signed it."""
+
+    silent: int
+    voters: tuple[int, ...]
+
+
 Event = (
     Accepted | HandDealt | LeftoversShown | WeaponsPlaced | DiceRolled | Moved | PassageTaken
     | TurnEnded | Accused | Suggested | Refuted | Passed | CardShownToMe | AccusationDecided
-    | GameOver | Finished | Halted | PeerSilent
+    | GameOver | Finished | Halted | PeerSilent | PlayerLeft | LeaveQueued | VoteCounted
+    | Abandoned
 )
 
 # ---- intents: the local player's choices -----------------------------------------------
@@ -192,4 +229,13 @@ class EndTurn:
     pass
 
 
-Intent = RollDice | TakePassage | MoveAlong | MakeSuggestion | ShowCard | MakeAccusation | EndTurn
+@dataclass(frozen=True)
+class Leave:
+    """Leave the table for good, hand face up (sent at the next point the table awaits
+    this player in play; see ``LeaveQueued``)."""
+
+
+Intent = (
+    RollDice | TakePassage | MoveAlong | MakeSuggestion | ShowCard | MakeAccusation | EndTurn
+    | Leave
+)

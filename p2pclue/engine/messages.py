@@ -71,6 +71,11 @@ MESSAGES: dict[str, MessageType] = {m.name: m for m in (
        "removed from the three envelope points, batch-proven against its Y.",
        points="points", proof="proof:dleq_batch"),
     _t("end_turn", "turn", "End the turn."),
+    _t("leave", "turn",
+       "The sender leaves: its hand opened (layer s removed, batch-proven against S) and its "
+       "layer k removed from the three envelope points (batch-proven against Y).",
+       hand="points", hand_proof="proof:dleq_batch", envelope="points",
+       envelope_proof="proof:dleq_batch"),
     _t("secrets", "end", "The sender's secret scalars, so anyone can check the whole game.",
        k="scalar", r="scalar"),
 )}

@@ -24,7 +24,7 @@ from __future__ import annotations
 import enum
 from collections import deque
 from collections.abc import Callable, Container
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -34,7 +34,7 @@ from p2pclue.crypto import randomness
 from p2pclue.crypto.cards import card_point, identify
 from p2pclue.crypto.context import ProofContext
 from p2pclue.crypto.errors import CryptoError
-from p2pclue.crypto.group import G, Point, Scalar, base_mul, inverse, mul
+from p2pclue.crypto.group import G, Point, Scalar, base_mul, inverse, mul, scalar_from_bytes
 from p2pclue.crypto.keys import prove_key
 from p2pclue.crypto.rand import ScalarSource, random_scalar
 from p2pclue.engine import events as ev
@@ -48,8 +48,10 @@ from p2pclue.engine.errors import (
     WireError,
 )
 from p2pclue.engine.messages import decode_body, field_check
+from p2pclue.engine.peer_secrets import PeerSecrets, SecretsError
 from p2pclue.engine.transcript import Transcript
 from p2pclue.engine.transcript import build as build_transcript
+from p2pclue.engine.votes import Vote, quorum, read_vote, sign_vote
 from p2pclue.engine.wire import (
     Header,
     names_game,
@@ -136,12 +138,17 @@ class ShowRecord:
     ciphertext: Any
 
 
-@dataclass
+@dataclass(repr=False)
 class _Secrets:
     k: Scalar | None = None
     r: Scalar | None = None
     chain: randomness.HashChain | None = None
     used: int = 0
+    seeds: list[bytes] = field(default_factory=list)
+    """Every hash-chain seed drawn, oldest first (a resumed peer picks the committed one)."""
+
+    def __repr__(self) -> str:
+        return "_Secrets(<hidden>)"
 
     @property
     def s(self) -> Scalar:
@@ -218,8 +225,9 @@ class Peer:
         # round bookkeeping
         self.stage = Stage.JOIN
         self._round_pos = 0
-        self._round_first = 0
-        """The seat a round starts with: 0, except in an accusation check (see ``_on_accuse``)."""
+        self._round_order: list[int] = list(range(n))
+        """The seats a round goes through: every seat still at the table from 0, except in
+        an accusation check (see ``_on_accuse``)."""
         self._random_for: int | None = None
         """Whose roll the running random event is for (None: the weapon placement)."""
         self._after_message: list[Callable[[], None]] = []
@@ -229,6 +237,8 @@ class Peer:
         self._nonces: list[bytes] = []
         self.Y: list[Point] = []
         self._chain_tip: list[bytes] = []
+        self._chain_head: list[bytes] = []
+        """Per seat: the head its current hash chain was committed with."""
         self._chain_used: list[int] = [0] * n
         self._decks: list[list[Point]] = [[card_point(c) for c in d] for d in CATEGORY_DECKS]
         self.envelope: list[Point] = []
@@ -244,8 +254,20 @@ class Peer:
         self._pet_qp: tuple[Point, Point] | None = None
         self.envelope_cards: tuple[int, int, int] | None = None
         self.shows: list[ShowRecord] = []
-        self.revealed_k: list[Scalar] = []
-        self.revealed_r: list[Scalar] = []
+        self.revealed_k: dict[int, Scalar] = {}
+        self.revealed_r: dict[int, Scalar] = {}
+        self.left_hands: dict[int, tuple[int, ...]] = {}
+        """Seats that left the table, with their hands (opened publicly by the leave)."""
+        self._leave_queued = False
+        self.secrets_version = 0
+        """Bumped whenever this peer draws a new secret: a caller that persists secrets
+        (``export_secrets``) writes them before it sends any frame queued after the bump."""
+        # silence and votes
+        self._silent_at: int | None = None
+        """The entry count at which the owed message was reported overdue (votes allowed)."""
+        self._ballot = 0
+        self._votes: dict[int, tuple[Vote, bytes]] = {}
+        self.abandon_votes: tuple[bytes, ...] = ()
         # private state
         self._secrets = _Secrets()
         self.hand: tuple[int, ...] = ()
@@ -272,6 +294,8 @@ class Peer:
         """The local player's choice; ``LocalProtocolError`` if it is not theirs to make now."""
         if self.status is not Status.RUNNING:
             raise LocalProtocolError(f"the game is {self.status.value}")
+        if isinstance(intent, ev.Leave):
+            return self._queue_leave(now)
         choice = self.choice()
         if choice is None:
             raise LocalProtocolError("nothing is awaiting this player's choice")
@@ -289,13 +313,165 @@ class Peer:
         return self._deadline
 
     def on_timeout(self, now: float) -> list[ev.Event]:
-        """Report who owes a message past its deadline; blames nobody."""
+        """Report who owes a message past its deadline; blames nobody. From then on, until
+        the silent seat speaks, the players present may vote (``vote``)."""
         if self.status is not Status.RUNNING or now < self._deadline:
             return []
         seat = self.expected_seat()
         deadline = self._deadline
         self._deadline = now + self._timeout
-        return [ev.PeerSilent(seat, deadline)] if seat is not None else []
+        if seat is None:
+            return []
+        self._silent_at = len(self.entries)
+        return [ev.PeerSilent(seat, deadline)]
+
+    @property
+    def head(self) -> bytes:
+        """The hash the next entry must name as ``prev``."""
+        return self._head
+
+    def entries_from(self, index: int) -> list[bytes]:
+        """Resync: the stored entries from ``index`` on, exactly the bytes accepted."""
+        return list(self.entries[max(index, 0):])
+
+    # ---- persistence: secrets out, resume in ------------------------------------------
+
+    def export_secrets(self) -> PeerSecrets:
+        """This player's secrets, for its own 0600 file (see ``secrets_version``)."""
+        if self.seat is None:
+            raise LocalProtocolError("an observer has no secrets")
+        sec = self._secrets
+        return PeerSecrets(self.seat, None if sec.k is None else bytes(sec.k),
+                           None if sec.r is None else bytes(sec.r), tuple(sec.seeds))
+
+    def restore(self, secrets: PeerSecrets, entries: list[bytes], now: float) -> list[ev.Event]:
+        """Rebuild a fresh peer's state after a crash: load the stored secrets, replay the
+        stored transcript (this peer's own frames included, so it never signs a second
+        message for a step it already signed: the caller re-sends the stored frames), then
+        send whatever is owed and was never signed. Returns every event of the replay, for
+        the front end to rebuild its view. ``SecretsError`` if the secrets do not fit the
+        transcript, ``LocalProtocolError`` if the stored transcript does not replay."""
+        if self.seat is None or self.entries or secrets.seat != self.seat:
+            raise LocalProtocolError("restore a fresh playing peer, with its own seat's secrets")
+        sec = self._secrets
+        try:
+            sec.k = None if secrets.k is None else scalar_from_bytes(secrets.k, "k")
+            sec.r = None if secrets.r is None else scalar_from_bytes(secrets.r, "r")
+        except CryptoError:
+            raise SecretsError("a stored secret is not a valid scalar") from None
+        sec.seeds = list(secrets.seeds)
+        events: list[ev.Event] = []
+        for i, raw in enumerate(entries):
+            try:
+                self._ingest(raw)
+                self._drain_held()
+                self._check_restored()  # before a wrong secret could fail a later step
+            except RemoteProtocolError as exc:
+                raise LocalProtocolError(f"stored entry {i} does not verify: "
+                                         f"{exc.violation.check}") from None
+            if len(self.entries) != i + 1:
+                raise LocalProtocolError(f"stored entry {i} does not follow the entry before it")
+            events += self._events
+            self._events = []
+        self._outbox.clear()  # the stored frames go out by resync, not as new relays
+        self._check_restored()
+        return events + self._run(now, lambda: None)
+
+    def _check_restored(self) -> None:
+        me, sec = self.seat, self._secrets
+        assert me is not None
+        if me < len(self.Y) and (sec.k is None or base_mul(sec.k) != self.Y[me]):
+            raise SecretsError("the stored key does not match this seat's public key")
+        if me < len(self.R) and (sec.r is None or base_mul(sec.r) != self.R[me]):
+            raise SecretsError("the stored hand secret does not match this seat's")
+        if me >= len(self._chain_head):
+            return
+        if sec.chain is None or sec.chain.head != self._chain_head[me]:
+            for seed in reversed(sec.seeds):
+                chain = randomness.HashChain(seed, self._chain_length)
+                if chain.head == self._chain_head[me]:
+                    sec.chain = chain
+                    break
+            else:
+                raise SecretsError("no stored hash chain matches the committed one")
+        sec.used = self._chain_used[me]
+
+    # ---- silence: votes to wait or abandon (engine/votes.py) ---------------------------
+
+    def vote(self, choice: str, now: float) -> tuple[bytes, list[ev.Event]]:
+        """Sign this player's vote about the seat that is silent now (after ``PeerSilent``);
+        the caller sends the returned bytes to every peer, which feed it to ``receive_vote``.
+        ``LocalProtocolError`` if no silence was reported at this point or this player is
+        the silent one or has left."""
+        silent = self.expected_seat()
+        if self.status is not Status.RUNNING or self.seat is None or self._identity is None:
+            raise LocalProtocolError("only a player of a running game votes")
+        if self._silent_at != len(self.entries) or silent is None:
+            raise LocalProtocolError("nobody has been reported silent at this point")
+        if silent == self.seat or self.seat in self.left_hands:
+            raise LocalProtocolError("the silent seat and seats that left do not vote")
+        if choice not in ("wait", "abandon"):
+            raise LocalProtocolError("vote wait or abandon")
+        self._ballot += 1
+        raw = sign_vote(self._identity, Vote(self._config_digest, len(self.entries), self._head,
+                                             silent, self.seat, choice, self._ballot))
+        return raw, self.receive_vote(raw, now)
+
+    def receive_vote(self, raw: bytes, now: float) -> list[ev.Event]:
+        """Count a signed vote. A vote about another point of the game (stale, or from a
+        peer that is ahead) or that does not verify is ignored: votes cost nobody anything.
+        A quorum of abandon votes ends the game as abandoned; of wait votes, restarts the
+        silence clock."""
+        if self.status is not Status.RUNNING:
+            return []
+        try:
+            vote = read_vote(raw, self._keys)
+        except WireError as exc:
+            self._drop(raw, f"unreadable vote: {exc}")
+            return []
+        if (vote.game, vote.entries, vote.head) != (self._config_digest, len(self.entries),
+                                                    self._head) \
+                or vote.silent != self.expected_seat() or vote.voter in self.left_hands:
+            self._drop(raw, "a vote about another point of the game")
+            return []
+        old = self._votes.get(vote.voter)
+        if old is not None and old[0].ballot >= vote.ballot:
+            return []
+        self._votes[vote.voter] = (vote, raw)
+        abandon = tuple(s for s, (v, _) in sorted(self._votes.items()) if v.choice == "abandon")
+        wait = tuple(s for s, (v, _) in sorted(self._votes.items()) if v.choice == "wait")
+        needed = self.abandon_quorum()
+        out: list[ev.Event] = [ev.VoteCounted(vote.voter, vote.choice, vote.silent, abandon,
+                                              wait, needed)]
+        if len(abandon) >= needed:
+            self.status = Status.ABANDONED
+            self.abandon_votes = tuple(self._votes[s][1] for s in abandon)
+            out.append(ev.Abandoned(vote.silent, abandon))
+        elif len(wait) >= needed:
+            self._deadline = now + self._timeout
+        return out
+
+    def abandon_quorum(self) -> int:
+        """Abandon votes that end the game now: a strict majority of the seats still at the
+        table other than the silent one."""
+        silent = self.expected_seat()
+        at_table = [s for s in range(self.n) if s not in self.left_hands and s != silent]
+        return quorum(len(at_table))
+
+    # ---- leaving the table -----------------------------------------------------------
+
+    def _queue_leave(self, now: float) -> list[ev.Event]:
+        if self.seat is None or self.seat in self.left_hands:
+            raise LocalProtocolError("this player is not at the table")
+        state = self.rules_state
+        if self.stage in (Stage.OPEN, Stage.SECRETS, Stage.DONE) or (
+                state is not None and state.result is not None):
+            raise LocalProtocolError("the game is decided: stay for the end-of-game reveal")
+        self._leave_queued = True
+        out = self._run(now, lambda: None)
+        if self._leave_queued:
+            out.append(ev.LeaveQueued())
+        return out
 
     def abandon(self) -> None:
         """The caller gave up waiting: keep everything verified so far."""
@@ -306,7 +482,8 @@ class Peer:
         """Everything verified so far, with a footer saying how the game stands."""
         status = {Status.COMPLETE: "complete", Status.HALTED: "halted"}.get(
             self.status, "abandoned")
-        return build_transcript(self.config, self.entries, status, self.blame)
+        votes = self.abandon_votes if self.status is Status.ABANDONED else ()
+        return build_transcript(self.config, self.entries, status, self.blame, votes)
 
     def choice(self) -> Choice | None:
         """The decision the local player owes now, if any."""
@@ -332,7 +509,7 @@ class Peer:
             assert self.rules_state is not None
             seat: int | None = self.rules_state.awaiting_seat
             return seat
-        return (self._round_first + self._round_pos) % self.n
+        return self._round_order[self._round_pos]
 
     @property
     def accuser(self) -> int | None:
@@ -369,6 +546,10 @@ class Peer:
         while self.status is Status.RUNNING and self.seat is not None:
             if self.expected_seat() != self.seat or self.stage is Stage.DONE:
                 return
+            if self._leave_queued and self.stage is Stage.PLAY:
+                self._leave_queued = False
+                self._emit("leave", self._build_leave(len(self.entries)))
+                continue
             auto = self._automatic_message()
             if auto is None:
                 return
@@ -554,6 +735,8 @@ class Peer:
         self._index_of[sha256(raw)] = index
         self._sent_by[sender].append(raw)
         self._head = sha256(raw)
+        self._votes.clear()  # votes are about one point of the game
+        self._silent_at = None
         self._events.append(ev.Accepted(index, sender, msg_type))
         if self._relay and sender != self.seat:
             self._outbox.append((raw, None))
@@ -563,8 +746,8 @@ class Peer:
         if self.stage is Stage.PLAY:
             assert self.rules_state is not None
             if self.rules_state.pending_suggestion is not None:
-                return REFUTE_TYPES
-            return TURN_TYPES
+                return REFUTE_TYPES | {"leave"}
+            return TURN_TYPES | {"leave"}
         return frozenset({ROUND_TYPES[self.stage]})
 
     def _ctx(self, index: int, sender: int, step: str) -> ProofContext:
@@ -579,9 +762,15 @@ class Peer:
 
     def _next_in_round(self, on_complete: Callable[[], None]) -> None:
         self._round_pos += 1
-        if self._round_pos == self.n:
-            self._round_pos = 0
+        if self._round_pos == len(self._round_order):
+            self._begin_round(0)
             self._after_message.append(on_complete)
+
+    def _begin_round(self, first: int) -> None:
+        """The next round goes through the seats still at the table, from ``first`` on."""
+        self._round_pos = 0
+        self._round_order = [(first + k) % self.n for k in range(self.n)
+                             if (first + k) % self.n not in self.left_hands]
 
     def _flush_pending_events(self) -> None:
         pending, self._after_message = self._after_message, []
@@ -603,6 +792,7 @@ class Peer:
             raise _Reject("keys", "this group key is another player's")
         self.Y.append(f["Y"])
         self._chain_tip.append(f["chain"])
+        self._chain_head.append(f["chain"])
         self._next_in_round(self._finish_keys)
 
     def _finish_keys(self) -> None:
@@ -693,7 +883,7 @@ class Peer:
         self.stage = Stage.RANDOM
         self._reveals = []
         self._random_for = roller
-        self._round_pos = 0
+        self._begin_round(0)
 
     def _on_reveal(self, index: int, sender: int, f: dict[str, Any]) -> None:
         if f["event"] != self._event_id:
@@ -707,6 +897,8 @@ class Peer:
             raise _Reject("randomness", "a chain is renewed exactly when its last value is used")
         self._chain_used[sender] = 0 if f["renew"] is not None else used
         self._chain_tip[sender] = f["renew"] if f["renew"] is not None else f["value"]
+        if f["renew"] is not None:
+            self._chain_head[sender] = f["renew"]
         self._reveals.append(f["value"])
         self._next_in_round(self._finish_random)
 
@@ -799,11 +991,10 @@ class Peer:
         self._pet_triple = triple
         self._pet_qp = P.pet_start(self.envelope, triple, weights)
         self.stage = Stage.PET
-        self._round_pos = 0
         # The chain starts left of the accuser and ends with the accuser: whoever steps last
         # can compute the verdict before sending its step and withhold it, and only the
         # accuser may know its own verdict early (docs/protocol.md, "Informed abort").
-        self._round_first = (sender + 1) % self.n
+        self._begin_round(sender + 1)
 
     def _on_pet(self, index: int, sender: int, f: dict[str, Any]) -> None:
         assert self._pet_qp is not None
@@ -820,8 +1011,32 @@ class Peer:
         self._apply(ra.AccusationResult(seat, correct))
         self._events.append(ev.AccusationDecided(seat, self._pet_triple, correct))
         self._pet_qp = None
-        self._round_first = 0
+        self._begin_round(0)
         self.stage = Stage.OPEN if self._state().result is not None else Stage.PLAY
+
+    def _on_leave(self, index: int, sender: int, f: dict[str, Any]) -> None:
+        """The leaver's hand opened and its envelope layer removed, both proven; then it is
+        out (rules: ``Leave``). Nothing else about it becomes public (docs/protocol.md,
+        "Leaving the table")."""
+        after = rg.apply(self._state(), ra.Leave(sender))
+        mine = self._hand_points(sender)
+        if len(f["hand"]) != len(mine) or len(f["envelope"]) != 3:
+            raise _Reject("leave", f"a leave opens {len(mine)} hand points and 3 envelope points")
+        P.verify_unlayer(self._ctx(index, sender, "leave:hand"), mine, f["hand"],
+                         self.S[sender], f["hand_proof"])
+        P.verify_unlayer(self._ctx(index, sender, "leave:envelope"), self.envelope,
+                         f["envelope"], self.Y[sender], f["envelope_proof"])
+        cards = [identify(p) for p in f["hand"]]
+        if any(c is None for c in cards):
+            raise _Reject("leave", "the opened hand is not made of cards")
+        hand = tuple(sorted(c for c in cards if c is not None))
+        self.rules_state = after
+        self.envelope = f["envelope"]
+        self.left_hands[sender] = hand
+        self._events.append(ev.PlayerLeft(sender, hand))
+        if after.result is not None:  # R29/R30: the game is decided; the reveal follows
+            self._begin_round(0)
+            self.stage = Stage.OPEN
 
     def _on_open(self, index: int, sender: int, f: dict[str, Any]) -> None:
         if len(f["points"]) != 3:
@@ -844,8 +1059,8 @@ class Peer:
     def _on_secrets(self, index: int, sender: int, f: dict[str, Any]) -> None:
         if base_mul(f["k"]) != self.Y[sender] or base_mul(f["r"]) != self.R[sender]:
             raise _Reject("secrets", "the revealed scalars do not match the public keys")
-        self.revealed_k.append(f["k"])
-        self.revealed_r.append(f["r"])
+        self.revealed_k[sender] = f["k"]
+        self.revealed_r[sender] = f["r"]
         self._next_in_round(self._finish_secrets)
 
     def _finish_secrets(self) -> None:
@@ -875,6 +1090,8 @@ class Peer:
         sec = self._secrets
         sec.k = random_scalar(src)
         sec.chain = randomness.HashChain.create(src, self._chain_length)
+        sec.seeds.append(sec.chain.reveal(sec.chain.length))
+        self.secrets_version += 1
         proof = prove_key(self._ctx(index, me, "keys"), sec.k, src)
         return {"Y": bytes(base_mul(sec.k)), "proof": proof.to_wire(), "chain": sec.chain.head}
 
@@ -893,6 +1110,7 @@ class Peer:
         me, src = self._me()
         sec = self._secrets
         sec.r = random_scalar(src)
+        self.secrets_version += 1
         big_r, big_s = base_mul(sec.r), mul(sec.r, self.Y[me])
         link = P.prove_dleq(self._ctx(index, me, "deal:link"), sec.r, G, big_r, self.Y[me],
                             big_s, src)
@@ -922,6 +1140,18 @@ class Peer:
                                self.Y[me], src)
         return {"points": [bytes(p) for p in out], "proof": proof.to_wire()}
 
+    def _build_leave(self, index: int) -> dict[str, Any]:
+        """Open the hand (remove s, never publish it) and remove k from the envelope, each
+        with a batch DLEQ. Publishing k itself would open every card shown to this player."""
+        me, src = self._me()
+        assert self._secrets.k is not None
+        hand, hand_proof = P.unlayer(self._ctx(index, me, "leave:hand"), self._hand_points(me),
+                                     self._secrets.s, self.S[me], src)
+        env, env_proof = P.unlayer(self._ctx(index, me, "leave:envelope"), self.envelope,
+                                   self._secrets.k, self.Y[me], src)
+        return {"hand": [bytes(p) for p in hand], "hand_proof": hand_proof.to_wire(),
+                "envelope": [bytes(p) for p in env], "envelope_proof": env_proof.to_wire()}
+
     def _build_secrets(self, index: int) -> dict[str, Any]:
         sec = self._secrets
         assert sec.k is not None and sec.r is not None
@@ -944,6 +1174,8 @@ class Peer:
         renew = None
         if sec.used == sec.chain.length:
             sec.chain = randomness.HashChain.create(self._src, self._chain_length)
+            sec.seeds.append(sec.chain.reveal(sec.chain.length))
+            self.secrets_version += 1
             sec.used = 0
             renew = sec.chain.head
         return {"event": self._event_id, "value": value, "renew": renew}
@@ -1032,17 +1264,19 @@ def _crypto_check(exc: CryptoError) -> str:
 
 def hands_from_secrets(peer: Peer) -> dict[int, tuple[int, ...]]:
     """After the secrets round: every seat's hand, decrypted with the revealed scalars."""
-    hands: dict[int, list[int]] = {s: [] for s in range(peer.n)}
+    hands: dict[int, list[int]] = {s: list(h) for s, h in peer.left_hands.items()}
     for p, owner in enumerate(peer.owners):
-        if owner is None:
+        if owner is None or owner in peer.left_hands:
             continue
+        hands.setdefault(owner, [])
         s = peer.revealed_k[owner] * peer.revealed_r[owner]
         hands[owner].append(P.reveal_to_owner(peer.positions[p], s))
-    return {seat: tuple(sorted(cards)) for seat, cards in hands.items()}
+    return {seat: tuple(sorted(cards)) for seat, cards in sorted(hands.items())}
 
 
 def shown_cards_from_secrets(peer: Peer) -> list[tuple[ShowRecord, int]]:
-    """After the secrets round: which card each refuter showed."""
+    """After the secrets round: which card each refuter showed. A card shown to a seat that
+    left stays secret (its key was never published), so it is not in the list."""
     return [(rec, P.decrypt_shown(rec.ciphertext, peer.revealed_k[rec.suggester]))
-            for rec in peer.shows]
+            for rec in peer.shows if rec.suggester in peer.revealed_k]
 

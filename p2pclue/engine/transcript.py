@@ -42,18 +42,27 @@ file over this before holding it, so a huge or endless file (``/dev/zero``) cost
 STATUSES = ("complete", "halted", "abandoned")
 
 
+MAX_VOTES = 6
+
+
 @dataclass(frozen=True)
 class Footer:
     status: str
     entries: int
     blame: Blame | None = None
+    votes: tuple[bytes, ...] = ()
+    """An abandon by vote: the signed abandon votes of the quorum, in voter order
+    (engine/votes.py); the key is written only when there are votes."""
 
     def to_wire(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "status": self.status,
             "entries": self.entries,
             "blame": self.blame.to_wire() if self.blame else None,
         }
+        if self.votes:
+            out["votes"] = list(self.votes)
+        return out
 
 
 @dataclass(frozen=True)
@@ -204,7 +213,8 @@ def _footer(raw: bytes) -> Footer:
         obj = unpack_strict(raw, MAX_META_BYTES)
     except WireError as exc:
         raise TranscriptError(f"unreadable footer: {exc}") from None
-    if not isinstance(obj, dict) or set(obj) != {"status", "entries", "blame"}:
+    keys = {"status", "entries", "blame"}
+    if not isinstance(obj, dict) or set(obj) not in (keys, keys | {"votes"}):
         raise TranscriptError("unreadable footer: wrong keys")
     status, entries, blame = obj["status"], obj["entries"], obj["blame"]
     if status not in STATUSES or not is_int(entries) or entries < 0:
@@ -212,7 +222,13 @@ def _footer(raw: bytes) -> Footer:
     if (status == "halted") != (blame is not None):
         raise TranscriptError("unreadable footer: a blame record comes with, and only with, "
                               "the status halted")
-    return Footer(status, entries, _blame(blame))
+    votes = obj.get("votes", [])
+    if "votes" in obj and (status != "abandoned" or not isinstance(votes, list) or not votes
+                           or len(votes) > MAX_VOTES
+                           or not all(isinstance(v, bytes) for v in votes)):
+        raise TranscriptError("unreadable footer: votes are 1 to 6 signed votes, only for the "
+                              "status abandoned")
+    return Footer(status, entries, _blame(blame), tuple(votes))
 
 
 def _blame(obj: Any) -> Blame | None:
@@ -236,6 +252,7 @@ def _blame(obj: Any) -> Blame | None:
 
 
 def build(
-    config: GameConfig, entries: Sequence[bytes], status: str, blame: Blame | None = None
+    config: GameConfig, entries: Sequence[bytes], status: str, blame: Blame | None = None,
+    votes: Sequence[bytes] = (),
 ) -> Transcript:
-    return Transcript(config, tuple(entries), Footer(status, len(entries), blame))
+    return Transcript(config, tuple(entries), Footer(status, len(entries), blame, tuple(votes)))

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from p2pclue import PROTOCOL_VERSION
 from p2pclue.net import discovery
+from p2pclue.net.gamedir import GameDir, SavedStart
 from p2pclue.net.lobby import GuestLobby, HostLobby, LobbyView, TableInfo
 from p2pclue.net.mesh import Mesh
 from p2pclue.net.profile import Profile
@@ -81,14 +82,47 @@ def _transcript_path(seat: Seat, seated: Seated, path: Path | None) -> Path:
     return directory / TRANSCRIPT_NAME
 
 
-def _session(seat: Seat, seated: Seated, transcript: Path | None) -> NetSession:
+def _session(seat: Seat, seated: Seated, transcript: Path | None,
+             host_addr: tuple[str, int] | None = None) -> NetSession:
     config = seated.start.config
     if seat.profile.seen(config.session):
         raise TableClosed("this game was played before: refusing to play it again")
     seat.profile.remember(config.session)
+    game = None
+    if config.players and seat.profile.public in {p.identity for p in config.players}:
+        game = GameDir(seat.profile.game_dir(config.session))
+        host, port = host_addr if host_addr is not None else ("", 0)
+        game.save_start(SavedStart(seated.start, seated.mesh.table_id, seated.mesh.code,
+                                   host, port))
     return NetSession(seated.start, seated.mesh, seat.profile.identity,
                       _transcript_path(seat, seated, transcript), name=seat.name,
-                      pending=seated.pending, timeout=seat.timeout)
+                      pending=seated.pending, timeout=seat.timeout, game=game,
+                      host_addr=host_addr)
+
+
+async def resume_game(seat: Seat, game: GameDir) -> NetSession:
+    """Rebuild an unfinished game after a crash: listen where this player listened, dial
+    the players it owes a link (the smaller identity key dials), replay the transcript
+    and catch up. ``StoreError`` (clear text) if the game directory cannot be used."""
+    saved = game.load_start()
+    start = saved.start
+    me = seat.profile.public
+    mine = next((a for a in start.addresses if a.identity == me), None)
+    if mine is None or me not in {p.identity for p in start.config.players}:
+        raise TableClosed("this game directory is not one of this profile's seats")
+    mesh = Mesh(seat.profile.identity, saved.table_id, saved.code,
+                accept=lambda ident: ident in {a.identity for a in start.addresses})
+    try:
+        await mesh.listen(seat.listen_host, mine.port)
+        host_addr = (saved.host, saved.port) if saved.host else None
+        session = NetSession(start, mesh, seat.profile.identity, game.transcript,
+                             name=seat.name, timeout=seat.timeout, game=game, resume=True,
+                             host_addr=host_addr)
+        session.start_redials()
+        return session
+    except BaseException:
+        await mesh.close()
+        raise
 
 
 def _ad(opened: Opened, tid: bytes, rules: Rules, view: LobbyView | None, wanted: int,
@@ -220,7 +254,7 @@ async def join_table(
                 raise TableClosed("the table refused the code (wrong code?)") from None
             except links.LinkError as exc:
                 raise TableClosed(f"the table refused the link: {exc}") from None
-        return _session(seat, seated, transcript)
+        return _session(seat, seated, transcript, (host, port))
     except BaseException:
         await mesh.close()
         raise

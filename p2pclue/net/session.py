@@ -30,9 +30,11 @@ from p2pclue.engine.audit import audit
 from p2pclue.engine.config import GameConfig
 from p2pclue.engine.errors import EngineError, WireError
 from p2pclue.engine.peer import Choice, Peer, Status
+from p2pclue.engine.peer_secrets import SecretsError
 from p2pclue.engine.transcript import parse
 from p2pclue.engine.wire import split_frame
-from p2pclue.net import api
+from p2pclue.net import api, links
+from p2pclue.net.gamedir import GameDir
 from p2pclue.net.lobby import MAX_SPECTATORS, Start
 from p2pclue.net.mesh import (
     TAG_FRAME,
@@ -57,6 +59,9 @@ LINGER = 10.0
 MAX_DROPPED_KEPT = 16
 """Frames the engine dropped (another game's, unsigned junk) kept for inspection."""
 MAX_SENT_PER_HAVE = 100_000
+REDIAL_FIRST = 0.05
+REDIAL_MAX = 1.0
+"""Back-off for re-dialling a lost player: from 50 ms, doubling, at most 1 s apart."""
 
 
 class NetSession:
@@ -73,7 +78,14 @@ class NetSession:
         pending: Iterable[Item] = (),
         timeout: float = DEFAULT_TIMEOUT,
         give_up_after: int = GIVE_UP_AFTER,
+        game: GameDir | None = None,
+        resume: bool = False,
+        host_addr: tuple[str, int] | None = None,
     ) -> None:
+        """``game``: the game's directory (its secrets are saved there before any frame
+        that depends on them is sent). ``resume``: rebuild the peer from that directory
+        after a crash (``StoreError`` with a clear message if it cannot be done).
+        ``host_addr``: where the host was reached, for re-dialling it."""
         self.start_record = start
         self.config: GameConfig = start.config
         me = identity.public_key().public_bytes_raw()
@@ -92,8 +104,21 @@ class NetSession:
             self.peer = Peer(self.config, self.seat, identity, OsRandom(), now=now,
                              timeout=timeout)
         self.transcript_path = transcript_path
-        self._store = TranscriptFile.create(transcript_path, self.config)
-        self._written = 0
+        self._game = game
+        self._host_addr = host_addr
+        self._saved_secrets = 0
+        self._redials: dict[bytes, asyncio.Task[None]] = {}
+        self.resumed_events: list[ev.Event] = []
+        """The replayed events of a resumed game (a front end rebuilds its view from them)."""
+        self.resent = 0
+        """Entries sent to peers that lacked them (resync), for the benchmark."""
+        if resume:
+            self._store = self._resume(identity, now)
+        else:
+            self._store = TranscriptFile.create(transcript_path, self.config)
+        self._written = self._store.entries
+        """Entries on disk; a resumed peer may already hold a new one of its own (built
+        during the replay): it is written, like its secrets, before anything is sent."""
         self._pending = list(pending)
         self._wakeup = asyncio.Event()
         self._closed = False
@@ -107,6 +132,25 @@ class NetSession:
         self.ended: api.Ended | None = None
         self.on_close: list[Callable[[], Awaitable[None]]] = []
         """Called (and awaited) by ``close``: an announcer to withdraw, for example."""
+
+    def _resume(self, identity: Ed25519PrivateKey, now: float) -> TranscriptFile:
+        if self._game is None or self.seat is None:
+            raise StoreError("only a player's own game directory can be resumed")
+        secrets = self._game.load_secrets()
+        store, config, entries = TranscriptFile.reopen(self.transcript_path)
+        if config != self.config:
+            store.abandon()
+            raise StoreError(f"{self.transcript_path} belongs to another game")
+        try:
+            self.resumed_events = self.peer.restore(secrets, entries, now)
+        except (EngineError, SecretsError) as exc:
+            store.abandon()
+            raise StoreError(f"cannot resume from {self._game.path}: {exc} (the transcript "
+                             "was damaged or changed by another program)") from None
+        self._saved_secrets = -1  # saved again before the first send, whatever changed
+        for event in self.resumed_events:  # front ends and bots rebuild their view
+            self.events.put_nowait(api.Engine(event))
+        return store
 
     # ---- the api.Session contract ----------------------------------------------------
 
@@ -137,6 +181,9 @@ class NetSession:
         self._closed = True
         if self._store.is_open:
             self._store.abandon()
+        for task in list(self._redials.values()):
+            task.cancel()
+        await asyncio.gather(*self._redials.values(), return_exceptions=True)
         await self._mesh.close()
         for hook in self.on_close:
             with contextlib.suppress(Exception):
@@ -151,7 +198,7 @@ class NetSession:
         for item in self._pending:
             self._handle(item)
         self._pending = []
-        while self.peer.status is Status.RUNNING:
+        while self.peer.status is Status.RUNNING and not self._closed:
             deadline = self.peer.next_deadline()
             wait = None if deadline is None else max(0.0, deadline - time.monotonic())
             try:
@@ -160,7 +207,8 @@ class NetSession:
                 self._on_timeout()
                 continue
             self._handle(item)
-        await self._finish()
+        if not self._closed:  # closed from outside: the game stays unfinished on disk
+            await self._finish()
 
     def _handle(self, item: Item) -> None:
         if isinstance(item, Received):
@@ -179,6 +227,7 @@ class NetSession:
         seat = self._seats.get(ident)
         if seat is None:
             self._ignored += 1  # a spectator never acts: its bytes go nowhere
+            self._trim_dropped()
             return
         events = self.peer.receive(raw, time.monotonic(), via=seat)
         self._trim_dropped()
@@ -191,6 +240,14 @@ class NetSession:
     def _after_engine(self, events: list[ev.Event]) -> None:
         """Persist what was accepted, then send, then tell the front end."""
         entries = self.peer.entries
+        if self._game is not None and self.seat is not None \
+                and self.peer.secrets_version != self._saved_secrets:
+            try:  # before any frame that commits to the new secret leaves
+                self._game.save_secrets(self.peer.export_secrets())
+            except StoreError as exc:
+                self._fail(f"cannot save this game's secrets: {exc}")
+                return
+            self._saved_secrets = self.peer.secrets_version
         new = entries[self._written:]
         if new:
             mine = self.seat is not None and any(_sender(raw) == self.seat for raw in new)
@@ -231,8 +288,21 @@ class NetSession:
                 self.events.put_nowait(api.Waiting(e.seat, e.deadline - self._timeout,
                                                    deadline))
         self._after_engine(events)
-        if self._silences >= self._give_up_after:
-            self.peer.abandon()
+        if self._silences == self._give_up_after:
+            self.vote("abandon")  # the table decides together (signed votes, a quorum)
+        elif self._silences >= 2 * self._give_up_after:
+            self.peer.abandon()  # nobody answers at all: keep what is verified, alone
+
+    def vote(self, choice: str) -> bool:
+        """Vote to ``"wait"`` or ``"abandon"`` about the seat the table waits for; False
+        when there is nothing to vote on (nobody reported silent, or this is that seat)."""
+        try:
+            raw, events = self.peer.vote(choice, time.monotonic())
+        except EngineError:
+            return False
+        self._mesh.broadcast(TAG_SYNC, {"t": "vote", "v": raw})
+        self._after_engine(events)
+        return True
 
     def _late_lobby(self, ident: bytes, body: bytes) -> None:
         """A spectator arriving during the game gets the signed start (and then catches up).
@@ -265,6 +335,9 @@ class NetSession:
         seat = self._seats.get(ident)
         if seat is not None:
             self.events.put_nowait(api.Presence(self._names[ident], seat, False))
+            if self._mesh.public < ident and not self._closed \
+                    and ident not in self._redials:  # one side dials: the smaller key
+                self._redials[ident] = asyncio.ensure_future(self._redial(ident))
         elif ident in self.spectators:
             self.events.put_nowait(api.Presence(self.spectators.pop(ident), None, False))
 
@@ -284,8 +357,41 @@ class NetSession:
                 self.events.put_nowait(api.Presence(self.spectators[ident], None, True))
             for raw in self.peer.entries[n:n + MAX_SENT_PER_HAVE]:
                 self._mesh.send(ident, TAG_FRAME, raw)
+                self.resent += 1
         elif kind == "done" and ident in self._seats:
             self._done_from.add(ident)
+        elif kind == "vote" and ident in self._seats and isinstance(msg.get("v"), bytes):
+            self._after_engine(self.peer.receive_vote(msg["v"], time.monotonic()))
+
+    def start_redials(self) -> None:
+        """After a restart: dial every player this member owes a link (smaller key dials);
+        the others dial us on the port we listened on before."""
+        for i, player in enumerate(self.config.players):
+            if i != self.seat and self._mesh.public < player.identity \
+                    and player.identity not in self._redials:
+                self._redials[player.identity] = asyncio.ensure_future(
+                    self._redial(player.identity))
+
+    async def _redial(self, ident: bytes) -> None:
+        """Dial a lost player again with back-off until it is back (its process restarts on
+        the port it listened on) or this session closes."""
+        address = next((a for a in self.start_record.addresses if a.identity == ident), None)
+        host = address.host if address is not None else ""
+        if not host and self._host_addr is not None:
+            host = self._host_addr[0]
+        delay = REDIAL_FIRST
+        try:
+            while address is not None and host and not self._closed \
+                    and ident not in self._mesh.linked():
+                with contextlib.suppress(OSError, EngineError, links.LinkError, TimeoutError):
+                    got = await self._mesh.dial(host, address.port, timeout=2.0)
+                    if got != ident:
+                        await self._mesh.drop(got)
+                    continue
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, REDIAL_MAX)
+        finally:
+            self._redials.pop(ident, None)
 
     # ---- the end ---------------------------------------------------------------------
 

@@ -83,6 +83,9 @@ class TranscriptFile:
         self.entries = 0
         """How many entries have been appended."""
         self.closed_with: Footer | None = None
+        self._size = 0
+        """The file's length as this writer left it: anything else means another program
+        changed it, and nothing more is written (``StoreError``)."""
 
     @classmethod
     def create(cls, path: Path, config: GameConfig) -> TranscriptFile:
@@ -95,6 +98,27 @@ class TranscriptFile:
         store = cls(path, handle)
         store._write(opening_bytes(config), sync=True)
         return store
+
+    @classmethod
+    def reopen(cls, path: Path) -> tuple[TranscriptFile, GameConfig, list[bytes]]:
+        """Open an unfinished transcript to go on appending after a crash: a torn last
+        record is cut off (it was never complete, so nobody depended on it), the whole
+        entries are returned for the peer to replay (which verifies every one)."""
+        config, entries = read_unfinished(path)
+        if is_finished(path):
+            raise StoreError(_("{path} is a finished game").format(path=path))
+        good = len(opening_bytes(config)) + sum(len(entry_bytes(e)) for e in entries)
+        try:
+            handle = open(path, "r+b")  # noqa: SIM115 (held open for the whole game)
+            handle.truncate(good)
+            handle.seek(good)
+            os.fsync(handle.fileno())
+        except OSError as exc:
+            raise StoreError(_os_message(path, exc)) from None
+        store = cls(path, handle)
+        store.entries = len(entries)
+        store._size = good
+        return store, config, entries
 
     def append(self, frame: bytes, *, sync: bool = False) -> None:
         """Append one accepted frame; flushed now, and on disk now when ``sync``."""
@@ -130,10 +154,17 @@ class TranscriptFile:
         if handle is None:
             raise ValueError(f"the transcript file {self.path} is already closed")
         try:
+            if os.fstat(handle.fileno()).st_size != self._size or not _same_file(
+                    self.path, handle):
+                self._release()
+                raise StoreError(_("{path} was changed by another program; nothing more is "
+                                   "written to it (the game's verified state is kept)").format(
+                    path=self.path))
             handle.write(data)
             handle.flush()
             if sync:
                 os.fsync(handle.fileno())
+            self._size += len(data)
         except OSError as exc:
             self._release()
             raise StoreError(_os_message(self.path, exc)) from None
@@ -143,6 +174,27 @@ class TranscriptFile:
         if handle is not None:
             with contextlib.suppress(OSError):  # a failed write already raised StoreError
                 handle.close()
+
+
+def _same_file(path: Path, handle: BinaryIO) -> bool:
+    """Whether ``path`` is still the file this handle writes (not replaced or removed)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    mine = os.fstat(handle.fileno())
+    return (st.st_dev, st.st_ino) == (mine.st_dev, mine.st_ino)
+
+
+def is_finished(path: Path) -> bool:
+    """Whether the transcript file carries its end marker and footer."""
+    try:
+        from p2pclue.engine.transcript import parse
+
+        parse(path.read_bytes())
+    except (OSError, TranscriptError):
+        return False
+    return True
 
 
 def read_unfinished(path: Path) -> tuple[GameConfig, list[bytes]]:

@@ -87,9 +87,18 @@ class EndTurn:
     seat: int
 
 
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """The player leaves the table for good, its hand laid face up (out like an eliminated
+    player; refutation skips it). Legal when it is the seat the game awaits: on its own
+    turn outside a suggestion, or when it is asked to refute."""
+
+    seat: int
+
+
 Action = (
     Roll | Move | TakePassage | Suggest | Refute | CannotRefute | Accuse | AccusationResult
-    | EndTurn
+    | EndTurn | Leave
 )
 
 _TYPES: dict[str, type[Any]] = {
@@ -102,6 +111,7 @@ _TYPES: dict[str, type[Any]] = {
     "accuse": Accuse,
     "accusation_result": AccusationResult,
     "end_turn": EndTurn,
+    "leave": Leave,
 }
 _NAMES: dict[type[Any], str] = {cls: name for name, cls in _TYPES.items()}
 _INT_FIELDS: dict[str, tuple[str, ...]] = {
@@ -114,6 +124,7 @@ _INT_FIELDS: dict[str, tuple[str, ...]] = {
     "accuse": ("seat", "suspect", "weapon", "room"),
     "accusation_result": ("seat",),
     "end_turn": ("seat",),
+    "leave": ("seat",),
 }
 _EXTRA: dict[str, tuple[str, ...]] = {
     "roll": ("dice",),

@@ -17,6 +17,7 @@ from p2pclue.rules.actions import (
     Action,
     CannotRefute,
     EndTurn,
+    Leave,
     Move,
     Refute,
     Roll,
@@ -210,6 +211,8 @@ def apply(state: GameState, action: Action) -> GameState:
         raise RuleError("R1", f"there is no seat {action.seat!r}")
     if isinstance(action, AccusationResult):
         return _accusation_result(state, action)
+    if isinstance(action, Leave):
+        return _leave(state, action)
     if state.phase is Phase.AWAIT_ACCUSATION_RESULT:
         raise RuleError("R26", "the pending accusation must be settled first")
     if isinstance(action, Refute | CannotRefute):
@@ -323,12 +326,15 @@ def _suggest(state: GameState, action: Suggest) -> GameState:
         weapons = [old_room if r == room else r for r in weapons]
     weapons[action.weapon - 6] = room
     suggestion = Suggestion(seat, action.suspect, action.weapon, room)
-    return dataclasses.replace(
+    out = dataclasses.replace(
         moved, weapons=tuple(weapons), suggested=True, phase=Phase.AWAIT_REFUTATION,
         pending_suggestion=suggestion,
         suggested_in=_set(moved.suggested_in, seat,
                           tuple(sorted({*moved.suggested_in[seat], room}))),
     )
+    if out.next_refuter(suggestion) is None:  # everybody else has left the table
+        return _suggestion_done(out, suggestion)
+    return out
 
 
 def _why_no_suggestion(state: GameState) -> tuple[str, str]:
@@ -361,7 +367,7 @@ def _refutation(state: GameState, action: Refute | CannotRefute) -> GameState:
         if hand is not None and any(c in hand for c in named):
             raise RuleError("R21", "a player holding a named card must show one")
         s = dataclasses.replace(s, passed=(*s.passed, action.seat))
-        if len(s.passed) < state.n_players - 1:
+        if state.next_refuter(s) is not None:
             return dataclasses.replace(state, pending_suggestion=s)
         return _suggestion_done(state, s)
     if action.card is not None and action.card not in named:
@@ -412,11 +418,42 @@ def _accusation_result(state: GameState, action: AccusationResult) -> GameState:
         eliminated=tuple(sorted((*state.eliminated, pending.seat))),
     )
     out = _unblock_door(out, pending.seat)
-    active = out.active_seats()
+    return _last_standing(out) or _next_turn(out)
+
+
+def _last_standing(state: GameState) -> GameState | None:
+    """R29/R30 after a seat drops out (wrong accusation or leaving): the game over, or None."""
+    active = state.active_seats()
     if not active:
-        return dataclasses.replace(out, phase=Phase.GAME_OVER, result="nobody")
+        return dataclasses.replace(state, phase=Phase.GAME_OVER, result="nobody",
+                                   pending_suggestion=None)
     if len(active) == 1 and state.rules.last_standing_wins:
-        return dataclasses.replace(out, phase=Phase.GAME_OVER, winner=active[0], result="won")
+        return dataclasses.replace(state, phase=Phase.GAME_OVER, winner=active[0],
+                                   result="won", pending_suggestion=None)
+    return None
+
+
+def _leave(state: GameState, action: Leave) -> GameState:
+    """A seat leaves the table: out like an eliminated player (R27, R28), skipped by every
+    refutation, R29/R30 applied. Legal only from the seat the game awaits (its own turn
+    outside a suggestion, or its refutation answer), so it never cuts a step in two."""
+    if state.phase is Phase.AWAIT_ACCUSATION_RESULT:
+        raise RuleError("R26", "the pending accusation must be settled first")
+    if action.seat in state.left:
+        raise RuleError("R27", f"seat {action.seat} has already left")
+    if action.seat != state.awaiting_seat:
+        raise RuleError("R10", f"seat {state.awaiting_seat} is awaited, not seat {action.seat}")
+    out = dataclasses.replace(
+        state, left=tuple(sorted((*state.left, action.seat))),
+        eliminated=tuple(sorted({*state.eliminated, action.seat})),
+    )
+    out = _unblock_door(out, action.seat)
+    over = _last_standing(out)
+    if over is not None:
+        return over
+    s = out.pending_suggestion
+    if out.phase is Phase.AWAIT_REFUTATION and s is not None:
+        return out if out.next_refuter(s) is not None else _suggestion_done(out, s)
     return _next_turn(out)
 
 

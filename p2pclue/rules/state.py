@@ -91,6 +91,8 @@ class GameState:
     last_suggestion: Suggestion | None = None
     pending_accusation: Accusation | None = None
     eliminated: tuple[int, ...] = ()
+    left: tuple[int, ...] = ()
+    """Seats that left the table (their hands are public); also in ``eliminated``."""
     summoned: tuple[int | None, ...] = ()
     """Per seat: the room its token was moved into by another's suggestion (R22)."""
     left_by: tuple[tuple[int, Square] | None, ...] = ()
@@ -115,9 +117,15 @@ class GameState:
             return self.next_refuter(self.pending_suggestion)
         return self.current_seat
 
-    def next_refuter(self, s: Suggestion) -> int:
-        """The seat after the suggester (clockwise) past those who already passed."""
-        return (s.suggester + 1 + len(s.passed)) % self.n_players
+    def next_refuter(self, s: Suggestion) -> int | None:
+        """The seat after the suggester (clockwise) past those who already passed and
+        those who left the table; None when nobody is left to ask."""
+        n = self.n_players
+        for k in range(1, n):
+            seat = (s.suggester + k) % n
+            if seat not in s.passed and seat not in self.left:
+                return seat
+        return None
 
     def token_of(self, seat: int) -> Position | None:
         return self.tokens[self.seats[seat]]
@@ -153,6 +161,7 @@ class GameState:
             "last_suggestion": _opt(self.last_suggestion),
             "pending_accusation": _opt(self.pending_accusation),
             "eliminated": list(self.eliminated),
+            "left": list(self.left),
             "summoned": list(self.summoned),
             "left_by": [None if x is None else [x[0], list(x[1])] for x in self.left_by],
             "suggested_in": [list(x) for x in self.suggested_in],
@@ -200,6 +209,7 @@ def state_from_wire(obj: object) -> GameState:
         last_suggestion=_suggestion(d["last_suggestion"]),
         pending_accusation=_accusation(d["pending_accusation"]),
         eliminated=_ints(d["eliminated"], "eliminated"),
+        left=_ints(d["left"], "left"),
         summoned=tuple(_opt_int(x, "summoned[]") for x in _list(d["summoned"], "summoned")),
         left_by=tuple(_left_by(x) for x in _list(d["left_by"], "left_by")),
         suggested_in=tuple(_ints(x, "suggested_in[]")
@@ -213,7 +223,7 @@ _STATE_KEYS = (
     "rules", "seats", "hand_sizes", "hands", "leftovers", "tokens", "weapons", "phase",
     "current_seat", "turn_number", "roll", "turn_start", "entered_room",
     "entry_allows_suggestion", "suggested", "pending_suggestion", "last_suggestion",
-    "pending_accusation", "eliminated", "summoned", "left_by", "suggested_in", "winner",
+    "pending_accusation", "eliminated", "left", "summoned", "left_by", "suggested_in", "winner",
     "result",
 )
 

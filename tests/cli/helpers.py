@@ -20,6 +20,7 @@ TIMEOUT = 300
 def cli_env(**extra: str | None) -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT)
+    env["P2PCLUE_INTERFACES"] = "127.0.0.1"  # never the machine's real network
     env.pop("NO_COLOR", None)
     for key, value in extra.items():
         if value is None:

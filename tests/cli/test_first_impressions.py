@@ -171,17 +171,17 @@ def test_audit_json_always_ends_with_a_verdict(tmp_path: Path) -> None:
 
 def test_help_says_what_works_now() -> None:
     top = p2pclue("--help")
-    assert top.returncode == 0 and "not built yet" in top.stdout
-    assert "simulate" in top.stdout and "audit" in top.stdout
+    assert top.returncode == 0 and "not built" not in top.stdout
+    for command in ("join", "watch", "simulate", "audit", "bench"):
+        assert command in top.stdout
     join = p2pclue("join", "--help")
-    assert join.returncode == 0 and "not built in this version" in join.stdout
-    tried = p2pclue("join")
-    assert tried.returncode == 2 and "not available" in tried.stderr
+    assert join.returncode == 0 and "not built" not in join.stdout
+    assert "--create" in join.stdout and "--bots" in join.stdout
 
 
 def test_the_story_reads_like_a_story(tmp_path: Path) -> None:
     path = tmp_path / "story.p2pclue"
-    told = p2pclue("simulate", "--players", "4", "--seed", "7", "--transcript", str(path))
+    told = p2pclue("simulate", "--players", "4", "--seed", "5", "--transcript", str(path))
     assert told.returncode == 0, told.stderr
     replay = p2pclue("audit", str(path), "--replay")
     summary = p2pclue("audit", str(path))
@@ -191,14 +191,16 @@ def test_the_story_reads_like_a_story(tmp_path: Path) -> None:
         assert not ANSI_COLOUR.search(text), "no colours through a pipe"
         story = text.split("Around the table")[1].split("\ntranscript ")[0]
         assert "seat " not in story, "players are called by their names"
-        assert re.search(r"Turn \d+: Ada \(Colonel Mustard\)", text)
+        assert re.search(r"Turn \d+: Ada \((Miss|Colonel|Mrs|Reverend|Professor) \w+\)", text)
         assert "steps from the " in text and "goes into the " in text
-        # R22: Chiara was brought into the Ballroom by Bruno's suggestion (seed 7).
-        assert ("Chiara was brought into the Ballroom by Bruno's suggestion, so may suggest "
-                "there without rolling.") in text
-        assert "Bruno (Mrs White) wins!" in text
+        # R22 (seed 5 has two): a player brought into a room by another's suggestion.
+        assert re.search(r"\w+ was brought into the [\w ]+ by \w+'s suggestion, so may "
+                         r"suggest there without rolling\.", text), text
+        winner = re.search(r"(\w+) \(([\w. ]+)\) wins!", text)
+        assert winner, text
+    assert winner is not None
     assert "was dealt " in replay.stdout and "shows Ada the " in replay.stdout
-    assert "VALID: Bruno (seat 1, Mrs White) won" in summary.stdout
+    assert re.search(rf"VALID: {winner[1]} \(seat \d, {winner[2]}\) won", summary.stdout)
     events = p2pclue("audit", str(path), "--replay", "--json")
     moved = [line for line in events.stdout.splitlines() if '"Moved"' in line]
     assert moved and '"path": [[' in moved[0], "coordinates stay in --json"

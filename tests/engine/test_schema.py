@@ -10,6 +10,7 @@ from p2pclue.engine.peer import Peer
 from p2pclue.engine.schema import KIND_DOCS, PROOF_KEYS, render
 from p2pclue.engine.wire import decode_payload, split_frame
 from tests.engine.conftest import finished_game, oracle_game
+from tests.engine.leave_games import play_with_leave
 
 SCHEMA = Path(__file__).resolve().parents[2] / "protocol" / "schema.json"
 
@@ -33,8 +34,10 @@ def test_every_message_type_handled_by_the_peer() -> None:
 def test_proof_keys_match_real_messages() -> None:
     seen: dict[str, set[str]] = {}
     types: set[str] = set()
-    for game in (finished_game(3, "classic", 1), oracle_game(3, "classic", 2)):
-        for raw in game.peers[0].entries:
+    games = [finished_game(3, "classic", 1).peers[0], oracle_game(3, "classic", 2).peers[0],
+             play_with_leave(4, "classic", seed=3, leaver=1, after_turn=2).peers[0]]
+    for peer in games:
+        for raw in peer.entries:
             sender, payload, _ = split_frame(raw)
             header, body = decode_payload(sender, payload)
             types.add(header.type)

@@ -1,0 +1,97 @@
+"""Signed votes on a silent seat: wait more, or end the game as abandoned.
+
+A vote is not a transcript entry: the chain only grows by the message the silent
+seat owes, and a vote must not take that place (nor use up a sequence number,
+which would look like equivocation once the game goes on). It is a statement of
+its own, signed under its own prefix so that it can never be read as a frame:
+"at this point of this game (config digest, entry count and head hash), seat
+``silent`` owes the next message, and I vote ``choice``". ``ballot`` orders one
+voter's votes at one point: the highest counts, so a voter may change its mind
+and a replayed old vote changes nothing.
+
+The quorum that ends a game is a strict majority of the seats still at the table
+other than the silent one (docs/protocol.md, "Silence and abandon"). The abandon
+votes that reached it are stored in the transcript footer, where the audit
+checks every one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from p2pclue.engine.errors import WireError
+from p2pclue.engine.wire import HASH_BYTES, is_int, pack, unpack_canonical
+
+VOTE_PREFIX = b"p2pclue/v1/vote\x00"
+CHOICES = ("wait", "abandon")
+MAX_VOTE_BYTES = 512
+VOTE_KEYS = frozenset({"ballot", "choice", "entries", "from", "game", "head", "silent"})
+
+
+@dataclass(frozen=True)
+class Vote:
+    game: bytes
+    """The config digest."""
+    entries: int
+    """How many transcript entries the voter holds; the silent seat owes entry ``entries``."""
+    head: bytes
+    """The hash chain's head at that point (what the next entry's ``prev`` would be)."""
+    silent: int
+    voter: int
+    choice: str
+    ballot: int
+
+    def payload(self) -> bytes:
+        return pack({"ballot": self.ballot, "choice": self.choice, "entries": self.entries,
+                     "from": self.voter, "game": self.game, "head": self.head,
+                     "silent": self.silent})
+
+
+def quorum(at_table: int) -> int:
+    """Abandon votes needed when ``at_table`` seats other than the silent one remain:
+    a strict majority of them (never fewer than one)."""
+    return at_table // 2 + 1
+
+
+def sign_vote(identity: Ed25519PrivateKey, vote: Vote) -> bytes:
+    payload = vote.payload()
+    return pack([vote.voter, payload, identity.sign(VOTE_PREFIX + payload)])
+
+
+def read_vote(raw: bytes, keys: list[Ed25519PublicKey]) -> Vote:
+    """A vote signed by the seat it names; ``WireError`` for anything else."""
+    if not isinstance(raw, bytes) or len(raw) > MAX_VOTE_BYTES:
+        raise WireError("a vote is at most 512 bytes")
+    outer = unpack_canonical(raw, MAX_VOTE_BYTES)
+    if not isinstance(outer, list) or len(outer) != 3:
+        raise WireError("a vote is [voter, payload, signature]")
+    voter, payload, signature = outer
+    if not is_int(voter) or not 0 <= voter < len(keys):
+        raise WireError("the voter is not a seat of this game")
+    if not isinstance(payload, bytes) or not isinstance(signature, bytes):
+        raise WireError("payload and signature are bytes")
+    try:
+        keys[voter].verify(signature, VOTE_PREFIX + payload)
+    except InvalidSignature:
+        raise WireError("the vote's signature does not verify") from None
+    obj: Any = unpack_canonical(payload, MAX_VOTE_BYTES)
+    if not isinstance(obj, dict) or set(obj) != VOTE_KEYS:
+        raise WireError(f"a vote's keys are {sorted(VOTE_KEYS)}")
+    for name in ("game", "head"):
+        if not isinstance(obj[name], bytes) or len(obj[name]) != HASH_BYTES:
+            raise WireError(f"{name} must be {HASH_BYTES} bytes")
+    for name in ("entries", "silent", "ballot", "from"):
+        if not is_int(obj[name]) or not 0 <= obj[name] < 2**32:
+            raise WireError(f"{name} must be an integer in [0, 2^32)")
+    if obj["from"] != voter:
+        raise WireError("the vote names another voter than its signer")
+    if obj["choice"] not in CHOICES:
+        raise WireError(f"the choice is one of {list(CHOICES)}")
+    if not 0 <= obj["silent"] < len(keys) or obj["silent"] == voter:
+        raise WireError("the silent seat is another seat of this game")
+    return Vote(obj["game"], obj["entries"], obj["head"], obj["silent"], voter, obj["choice"],
+                obj["ballot"])

@@ -1,0 +1,156 @@
+"""One game's directory: what a player needs to resume it after a crash.
+
+Under the profile's ``games/`` folder (``profile.game_dir``), each game keeps:
+
+- ``start.bin``: the signed start record (config, every player's signature, where
+  each player listens) and the address this player reached the host at, written once
+  before the first message;
+- ``transcript.p2pclue``: the append-only transcript of the exact signed frames
+  (``store.TranscriptFile``), own frames fsynced before any link sees them;
+- ``secrets.bin`` (mode 0600): this player's game secrets (``PeerSecrets``), replaced
+  atomically (write, fsync, rename, fsync the folder) before any frame that depends on
+  a new secret is sent.
+
+A game is unfinished while its transcript has no footer. Nothing here ever prints a
+secret; every failure is a ``StoreError`` with a one-line message.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from p2pclue.engine.errors import WireError
+from p2pclue.engine.peer_secrets import PeerSecrets, SecretsError
+from p2pclue.engine.wire import pack, unpack_canonical
+from p2pclue.net.lobby import LobbyError, Start, verify_start
+from p2pclue.net.store import StoreError
+
+START_NAME = "start.bin"
+SECRETS_NAME = "secrets.bin"
+TRANSCRIPT_NAME = "transcript.p2pclue"
+MAX_START_BYTES = 64 * 1024
+
+
+@dataclass(frozen=True)
+class SavedStart:
+    start: Start
+    table_id: bytes
+    code: str | None
+    """The table code (the pairing secret); the file is 0600."""
+    host: str
+    """Where this player reached the table's host ("" for the host itself)."""
+    port: int
+
+
+def write_atomic(path: Path, data: bytes, mode: int = 0o600) -> None:
+    """Replace ``path`` with ``data`` so that a crash leaves the old or the new file, never
+    a mix: a fresh 0600 file, fsync, rename over, fsync the folder."""
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+        folder = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        reason = "the disk is full" if exc.errno == 28 else (exc.strerror or str(exc))
+        raise StoreError(f"cannot write {path}: {reason}") from None
+
+
+class GameDir:
+    """The files of one game (the folder exists)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    @property
+    def transcript(self) -> Path:
+        return self.path / TRANSCRIPT_NAME
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+    def save_start(self, saved: SavedStart) -> None:
+        write_atomic(self.path / START_NAME, pack({
+            "start": saved.start.to_wire(), "table": saved.table_id, "code": saved.code,
+            "host": saved.host, "port": saved.port}), 0o600)
+
+    def load_start(self) -> SavedStart:
+        path = self.path / START_NAME
+        try:
+            obj: Any = unpack_canonical(path.read_bytes(), MAX_START_BYTES)
+            if not isinstance(obj, dict) or set(obj) != {"start", "table", "code", "host",
+                                                         "port"}:
+                raise WireError("wrong fields")
+            start = verify_start(obj["start"], lambda session: False)
+            host, port, table, code = obj["host"], obj["port"], obj["table"], obj["code"]
+            if not isinstance(host, str) or not isinstance(port, int) or isinstance(port, bool):
+                raise WireError("bad host address")
+            if not isinstance(table, bytes) or not (code is None or isinstance(code, str)):
+                raise WireError("bad table id or code")
+        except FileNotFoundError:
+            raise StoreError(f"{self.path} holds no started game") from None
+        except OSError as exc:
+            raise StoreError(f"cannot read {path}: {exc.strerror}") from None
+        except (WireError, LobbyError) as exc:
+            raise StoreError(f"{path} is damaged: {exc}") from None
+        return SavedStart(start, table, code, host, port)
+
+    def save_secrets(self, secrets: PeerSecrets) -> None:
+        write_atomic(self.path / SECRETS_NAME, secrets.to_bytes(), 0o600)
+
+    def load_secrets(self) -> PeerSecrets:
+        path = self.path / SECRETS_NAME
+        try:
+            if path.stat().st_mode & 0o077:
+                raise StoreError(f"{path} is readable by others; run: chmod 600 {path}")
+            return PeerSecrets.from_bytes(path.read_bytes())
+        except FileNotFoundError:
+            raise StoreError(f"{self.path} holds no secrets of this player") from None
+        except OSError as exc:
+            raise StoreError(f"cannot read {path}: {exc.strerror}") from None
+        except SecretsError as exc:
+            raise StoreError(f"{path}: {exc}") from None
+
+    def finished(self) -> bool:
+        """Whether the transcript was closed with a footer (the game is over)."""
+        from p2pclue.net.store import is_finished
+
+        return is_finished(self.transcript)
+
+    def delete(self) -> None:
+        """Remove the game and its secrets (after a game, on the player's request)."""
+        shutil.rmtree(self.path, ignore_errors=True)
+
+
+def unfinished_games(games: Path) -> list[GameDir]:
+    """Games under ``games`` that started and never closed, newest first."""
+    if not games.is_dir():
+        return []
+    found = []
+    for child in games.iterdir():
+        gd = GameDir(child)
+        if (child / START_NAME).exists() and (child / SECRETS_NAME).exists() \
+                and gd.transcript.exists() and not gd.finished():
+            found.append(gd)
+    found.sort(key=lambda g: g.transcript.stat().st_mtime, reverse=True)
+    return found

@@ -1,0 +1,152 @@
+"""Disk faults: a torn last record, a full disk, a transcript another program changed.
+Each gives a clear ``StoreError`` (never a traceback) and loses nothing verified."""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from p2pclue.engine.peer import Peer, Status
+from p2pclue.net import gamedir
+from p2pclue.net.gamedir import GameDir, write_atomic
+from p2pclue.net.lobby import Start
+from p2pclue.net.mesh import Mesh
+from p2pclue.net.session import NetSession
+from p2pclue.net.store import StoreError, TranscriptFile, read_unfinished
+from tests.engine.leave_games import make_peers
+
+
+def _game(entries: int = 25) -> tuple[list[Peer], list[bytes]]:
+    """A real game of 3 run in memory to ``entries`` entries (the first peer's copy)."""
+    peers, net = make_peers(3, "classic", seed=31)
+    for p in peers:
+        p.start(net.now)
+    while len(peers[0].entries) < entries and net.step():
+        pass
+    return peers, list(peers[0].entries)
+
+
+def test_a_torn_last_record_is_dropped_on_reopen(tmp_path: Path) -> None:
+    peers, entries = _game()
+    path = tmp_path / "t.p2pclue"
+    store = TranscriptFile.create(path, peers[0].config)
+    for raw in entries[:10]:
+        store.append(raw, sync=True)
+    store.abandon()
+    whole = path.stat().st_size
+    with open(path, "ab") as f:  # the crash came in the middle of the 11th record
+        f.write(len(entries[10]).to_bytes(4, "big") + entries[10][:7])
+    store, config, got = TranscriptFile.reopen(path)
+    assert got == entries[:10] and config == peers[0].config
+    assert path.stat().st_size == whole
+    store.append(entries[10], sync=True)  # and the game goes on appending
+    store.abandon()
+    assert read_unfinished(path)[1] == entries[:11]
+
+
+def test_a_full_disk_is_a_clear_error_and_keeps_what_was_written(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    peers, entries = _game()
+    path = tmp_path / "t.p2pclue"
+    store = TranscriptFile.create(path, peers[0].config)
+    for raw in entries[:5]:
+        store.append(raw, sync=True)
+
+    class FullDisk:
+        def __init__(self, inner: Any) -> None:
+            self.inner = inner
+
+        def write(self, data: bytes) -> int:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.inner, name)
+
+    store._handle = FullDisk(store._handle)  # type: ignore[assignment]
+    with pytest.raises(StoreError, match="the disk is full"):
+        store.append(entries[5], sync=True)
+    assert read_unfinished(path)[1] == entries[:5]  # nothing verified is lost
+
+    # secrets: the old file stays whole when the new one cannot be written
+    game = GameDir(tmp_path)
+    game.save_secrets(peers[0].export_secrets())
+    before = (tmp_path / "secrets.bin").read_bytes()
+    real_write = os.write
+
+    def failing_write(fd: int, data: Any) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(gamedir.os, "write", failing_write)
+    with pytest.raises(StoreError, match="the disk is full"):
+        game.save_secrets(peers[0].export_secrets())
+    monkeypatch.setattr(gamedir.os, "write", real_write)
+    assert (tmp_path / "secrets.bin").read_bytes() == before
+    assert not (tmp_path / "secrets.bin.tmp").exists()
+
+
+def test_a_transcript_changed_by_another_program_is_refused(tmp_path: Path) -> None:
+    peers, entries = _game()
+    path = tmp_path / "t.p2pclue"
+    store = TranscriptFile.create(path, peers[0].config)
+    for raw in entries[:5]:
+        store.append(raw, sync=True)
+    with open(path, "ab") as other:  # another program appends behind our back
+        other.write(b"\x00\x00\x00\x05hello")
+    with pytest.raises(StoreError, match="changed by another program"):
+        store.append(entries[5], sync=True)
+    assert not store.is_open
+
+
+def _start_for(peer: Peer) -> Start:
+    return Start(peer.config, tuple(b"\x00" * 32 for _ in peer.config.players),
+                 tuple(b"\x00" * 64 for _ in peer.config.players), ())
+
+
+def test_resuming_from_a_modified_transcript_is_a_clear_error(tmp_path: Path) -> None:
+    peers, _ = _game(30)
+    me = peers[1]
+    game = GameDir(tmp_path)
+    game.save_secrets(me.export_secrets())
+    store = TranscriptFile.create(game.transcript, me.config)
+    for raw in me.entries:
+        store.append(raw, sync=True)
+    store.abandon()
+    data = bytearray(game.transcript.read_bytes())
+    data[-40] ^= 0x01  # one bit of a signed entry flipped by someone else
+    game.transcript.write_bytes(bytes(data))
+    assert me._identity is not None
+    mesh = Mesh(me._identity, hashlib.sha256(b"t").digest(), None)
+    with pytest.raises(StoreError) as info:
+        NetSession(_start_for(me), mesh, me._identity, game.transcript, name="x",
+                   game=game, resume=True)
+    assert "cannot resume" in str(info.value) and "changed by another program" in str(
+        info.value)
+    # the same directory, unmodified, resumes to the same verified state
+    store = TranscriptFile.create(game.transcript, me.config)
+    for raw in me.entries:
+        store.append(raw, sync=True)
+    store.abandon()
+    again = NetSession(_start_for(me), mesh, me._identity, game.transcript, name="x",
+                       game=game, resume=True)
+    assert again.peer.entries == me.entries and again.peer.status is Status.RUNNING
+    assert again.peer.hand == me.hand
+    again._store.abandon()
+
+
+def test_secrets_on_disk_are_private(tmp_path: Path) -> None:
+    peers, _ = _game(20)
+    game = GameDir(tmp_path)
+    game.save_secrets(peers[2].export_secrets())
+    assert (tmp_path / "secrets.bin").stat().st_mode & 0o777 == 0o600
+    assert game.load_secrets() == peers[2].export_secrets()
+    os.chmod(tmp_path / "secrets.bin", 0o644)
+    with pytest.raises(StoreError, match="readable by others"):
+        game.load_secrets()
+    write_atomic(tmp_path / "secrets.bin", b"junk")
+    with pytest.raises(StoreError, match="secrets"):
+        game.load_secrets()
