@@ -66,7 +66,7 @@ async def _next(mesh: Mesh, actions: asyncio.Queue[LobbyAction] | None) -> Item 
         return await mesh.inbox.get()
     inbox = asyncio.ensure_future(mesh.inbox.get())
     local = asyncio.ensure_future(actions.get())
-    done, _ = await asyncio.wait({inbox, local}, return_when=asyncio.FIRST_COMPLETED)
+    done, _pending = await asyncio.wait({inbox, local}, return_when=asyncio.FIRST_COMPLETED)
     for task, other in ((inbox, local), (local, inbox)):
         if task in done:
             if other in done:  # both arrived: keep the other for next time
