@@ -254,21 +254,27 @@ class Narrator:
                 yield INDENT + _("You will leave as soon as the table waits for you.")
             case ev.VoteCounted(seat=seat, choice=choice, silent=silent, abandon=ab,
                                 needed=needed):
-                vote = (ngettext("{player} votes to end the game while waiting for {silent} "
-                                 "({count} of {needed} vote needed to end it).",
-                                 "{player} votes to end the game while waiting for {silent} "
-                                 "({count} of {needed} votes needed to end it).", needed)
-                        if choice == "abandon" else
-                        ngettext("{player} votes to wait for {silent} ({count} of {needed} "
-                                 "vote needed to end it).",
-                                 "{player} votes to wait for {silent} ({count} of {needed} "
-                                 "votes needed to end it).", needed))
+                vote = (_("{player} votes to end the game while waiting for {silent} ({count} "
+                          "of {needed} needed to end it).") if choice == "abandon"
+                        else _("{player} votes to wait for {silent} ({count} of {needed} needed "
+                               "to end it)."))
                 yield INDENT + vote.format(player=self.name(seat), silent=self.name(silent),
                                            count=len(ab), needed=needed)
-            case ev.Abandoned(silent=silent, voters=voters):
+            case ev.Abandoned(silent=silent, voters=voters, forfeit=forfeit, result=result,
+                              winner=winner):
                 yield _("The table ended the game as abandoned while waiting for {silent} "
                         "(signed by {voters}).").format(
                     silent=self.name(silent), voters=listing([self.name(v) for v in voters]))
+                if forfeit:
+                    yield _("{player} withheld the last step of checking their own accusation: "
+                            "it counts as wrong, and they are out.").format(
+                        player=self.name(silent))
+                    if winner is not None:
+                        yield self.style.event(_(
+                            "{player} is the last player still in the game, and wins!").format(
+                            player=self.who(winner)), "win")
+                    elif result == "nobody":
+                        yield _("Everybody accused wrongly: nobody wins.")
             case ev.Halted(blame=blame):
                 yield from self._stay()
                 culprit = (self.who(blame.culprit) if blame.culprit is not None

@@ -9,9 +9,11 @@ engine, makes the same seat fail the same check for the same reason; anything
 else is a false blame).
 
 A transcript that stops inside an accusation check names the seat that withheld
-its step and whether it is the accuser, whose accusation the table then counts as
-wrong; the result never applies that forfeit, because a transcript cut short at that
-point looks the same (see docs/protocol.md, "Informed abort").
+its step and whether it is the accuser, whose accusation then counts as wrong. The
+result applies that forfeit only when a quorum of signed abandon votes in the footer
+names the accuser as the silent seat at that very point, exactly as the live peers
+apply it when those votes reach them: a transcript merely cut short there looks the
+same and is signed by nobody (see docs/protocol.md, "Informed abort").
 """
 
 from __future__ import annotations
@@ -74,6 +76,10 @@ class Verdict:
     withheld: dict[str, Any] | None = None
     """A transcript that stops inside an accusation check: ``seat`` withheld its step of
     ``accuser``'s check; ``counts_as_wrong`` when the accuser withheld its own."""
+    forfeit: dict[str, Any] | None = None
+    """The forfeit applied to ``result``/``winner``: ``seat``, the accuser whose withheld
+    own step counts as a wrong accusation, and ``voters``, the seats whose signed abandon
+    votes prove it was silent there."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -90,6 +96,7 @@ class Verdict:
             "hands": {str(k): list(v) for k, v in self.hands.items()} if self.hands else None,
             "notes": self.notes,
             "withheld": self.withheld,
+            "forfeit": self.forfeit,
         }
 
 
@@ -127,13 +134,19 @@ def audit(transcript: Transcript, raw_bytes: bytes | None = None) -> Verdict:
         violation = Violation(len(transcript.entries), None, "footer",
                               f"the footer counts {footer.entries} entries, the file has "
                               f"{len(transcript.entries)}", None)
+    owed = (observer.expected_seat(), observer.accuser)  # before votes close the game
     if violation is None:
         violation = _check_footer(observer, transcript, events, notes)
-    withheld = _withheld_pet(observer, notes) if violation is None else None
-    # The forfeit of an accuser that withheld its own step is never applied to the result: a
-    # transcript cut just before that step (anyone holding the file can cut it; a lost packet
-    # does it too) looks exactly the same, so applying it would let a truncation, which
-    # nobody signs, eliminate an honest right accuser and even crown another seat (R29).
+    # The forfeit of an accuser that withheld its own step is applied to the result only
+    # when the footer's abandon votes (checked above, then counted by the observer exactly
+    # as a live peer counts them) name it as the silent seat at this point. A transcript
+    # merely cut before that step (anyone holding the file can cut it; a lost packet does it
+    # too) looks the same and is signed by nobody: applying it would let a truncation
+    # eliminate an honest right accuser and even crown another seat (R29).
+    forfeit = next(({"seat": e.silent, "voters": list(e.voters)} for e in events
+                    if isinstance(e, ev.Abandoned) and e.forfeit), None) \
+        if violation is None else None
+    withheld = _withheld_pet(owed, forfeit, notes) if violation is None else None
     state = observer.rules_state
     winner = state.winner if state is not None and violation is None else None
     if violation is not None and violation.culprit is not None and decided is not None \
@@ -160,6 +173,7 @@ def audit(transcript: Transcript, raw_bytes: bytes | None = None) -> Verdict:
         events=events,
         notes=notes,
         withheld=withheld,
+        forfeit=forfeit,
     )
     if observer.status is Status.COMPLETE:
         verdict.hands = hands_from_secrets(observer)
@@ -201,13 +215,14 @@ def _check_footer(
     state = observer.rules_state
     decided = state is not None and state.result is not None
     if footer.votes:
-        return _check_votes(observer, transcript, notes)
+        return _check_votes(observer, transcript, events, notes)
     notes.append(f"{'the end-of-game reveal stopped' if decided else 'abandoned'} after "
                  f"{n} entries: seat {observer.expected_seat()} owed the next message")
     return None
 
 
-def _check_votes(observer: Peer, transcript: Transcript, notes: list[str]) -> Violation | None:
+def _check_votes(observer: Peer, transcript: Transcript, events: list[ev.Event],
+                 notes: list[str]) -> Violation | None:
     """An abandon by vote: every vote signed by a distinct seat still at the table (in seat
     order), about this very point (entries, head, the seat that owed the next message), for
     abandon, and at least the quorum of them (docs/protocol.md, "Silence and abandon")."""
@@ -241,6 +256,8 @@ def _check_votes(observer: Peer, transcript: Transcript, notes: list[str]) -> Vi
         return bad(f"{len(voters)} abandon votes; the quorum is {needed}")
     notes.append(f"abandoned by the vote of seats {voters} (quorum {needed}) after {n} "
                  f"entries, while seat {silent} owed the next message")
+    for raw in transcript.footer.votes:  # counted as a live peer counts them (the forfeit)
+        events += observer.receive_vote(raw, float(n))
     return None
 
 
@@ -281,16 +298,23 @@ def _check_blame(observer: Peer, transcript: Transcript, events: list[ev.Event]
     return Violation(n, _sender_of(blame.evidence[-1]), found.check, found.reason, found.culprit)
 
 
-def _withheld_pet(observer: Peer, notes: list[str]) -> dict[str, Any] | None:
-    """Who stopped an accusation check, if the transcript ends inside one."""
-    accuser = observer.accuser
-    seat = observer.expected_seat()
+def _withheld_pet(owed: tuple[int | None, int | None], forfeit: dict[str, Any] | None,
+                  notes: list[str]) -> dict[str, Any] | None:
+    """Who stopped an accusation check, if the transcript ends inside one (``owed``: the
+    seat that owed the next entry and the accuser, read before any vote closed the game)."""
+    seat, accuser = owed
     if accuser is None or seat is None:
         return None
     own = seat == accuser
-    notes.append(
-        f"seat {seat} withheld its own step of its accusation check: the accusation counts as "
-        "wrong if it really withheld it (one file cannot tell that from a transcript cut "
-        "short, so the audit's result stays that of an abandoned game)" if own else
-        f"seat {seat} withheld its step of seat {accuser}'s accusation check")
+    if forfeit is not None:
+        notes.append(f"seat {seat} withheld its own step of its accusation check: it counts "
+                     "as a wrong accusation (R27), a forfeit decided by the signed abandon "
+                     f"votes of seats {forfeit['voters']}")
+    else:
+        notes.append(
+            f"seat {seat} withheld its own step of its accusation check: the accusation "
+            "counts as wrong if it really withheld it (without a quorum of signed abandon "
+            "votes naming it, one file cannot tell that from a transcript cut short, so the "
+            "audit's result stays that of an abandoned game)" if own else
+            f"seat {seat} withheld its step of seat {accuser}'s accusation check")
     return {"seat": seat, "accuser": accuser, "counts_as_wrong": own}

@@ -175,10 +175,17 @@ class VoteCounted:
 
 @dataclass(frozen=True)
 class Abandoned:
-    """The present players voted to end the game as abandoned; ``voters`` signed it."""
+    """The present players voted to end the game as abandoned; ``voters`` signed it.
+
+    ``forfeit``: the silent seat was the accuser owing its own step of its accusation
+    check, so its accusation counts as wrong (R27); ``result`` and ``winner`` are then what
+    the rules make of that (R29/R30), ``result`` None if the game is not decided by it."""
 
     silent: int
     voters: tuple[int, ...]
+    forfeit: bool = False
+    result: str | None = None
+    winner: int | None = None
 
 
 Event = (

@@ -420,8 +420,9 @@ class Peer:
     def receive_vote(self, raw: bytes, now: float) -> list[ev.Event]:
         """Count a signed vote. A vote about another point of the game (stale, or from a
         peer that is ahead) or that does not verify is ignored: votes cost nobody anything.
-        A quorum of abandon votes ends the game as abandoned; of wait votes, restarts the
-        silence clock."""
+        A quorum of abandon votes ends the game as abandoned (and, when the silent seat is
+        the accuser owing its own step of its accusation check, applies that accusation as
+        wrong: the forfeit); of wait votes, restarts the silence clock."""
         if self.status is not Status.RUNNING:
             return []
         try:
@@ -444,9 +445,19 @@ class Peer:
         out: list[ev.Event] = [ev.VoteCounted(vote.voter, vote.choice, vote.silent, abandon,
                                               wait, needed)]
         if len(abandon) >= needed:
+            forfeit = vote.silent == self.accuser  # read before the status changes
             self.status = Status.ABANDONED
             self.abandon_votes = tuple(self._votes[s][1] for s in abandon)
-            out.append(ev.Abandoned(vote.silent, abandon))
+            if forfeit:
+                # The quorum signed that the accuser owes its own (last) PET step here: a
+                # withheld step of its own check, which counts as a wrong accusation (R27,
+                # then R29/R30). The same rule in the audit: docs/protocol.md, "Informed abort".
+                self.rules_state = rg.apply(self._state(),
+                                            ra.AccusationResult(vote.silent, False))
+            state = self.rules_state
+            out.append(ev.Abandoned(vote.silent, abandon, forfeit,
+                                    state.result if forfeit and state is not None else None,
+                                    state.winner if forfeit and state is not None else None))
         elif len(wait) >= needed:
             self._deadline = now + self._timeout
         return out

@@ -135,3 +135,21 @@ def test_event_json_keeps_the_coordinates() -> None:
     assert moved == {"event": "Moved", "seat": 0, "path": [[24, 7], [23, 7]], "room": None}
     halted = event_json(ev.Halted(Blame(1, "randomness", "x", 20, (b"evidence",))))
     assert halted["blame"] == {"culprit": 1, "check": "randomness", "reason": "x", "index": 20}
+
+
+def test_an_abandon_by_vote_tells_a_forfeit_and_only_then() -> None:
+    cfg = config()
+    a, b, c = (p.name for p in cfg.players)
+    plain = tell(Narrator(cfg), ev.Abandoned(2, (0, 1)))
+    assert plain == (f"The table ended the game as abandoned while waiting for {c} "
+                     f"(signed by {a} and {b}).")
+    forfeit = tell(Narrator(cfg), ev.Abandoned(1, (0, 2), True, "won", 2))
+    assert (f"{b} withheld the last step of checking their own accusation: it counts as "
+            "wrong, and they are out.") in forfeit
+    assert f"{c} ({CARDS[cfg.players[2].suspect].name}) is the last player still in the " \
+        "game, and wins!" in forfeit
+    nobody = tell(Narrator(cfg), ev.Abandoned(1, (0, 2), True, "nobody", None))
+    assert "Everybody accused wrongly: nobody wins." in nobody
+    assert event_json(ev.Abandoned(1, (0, 2), True, "won", 2)) == {
+        "event": "Abandoned", "silent": 1, "voters": [0, 2], "forfeit": True, "result": "won",
+        "winner": 2}
