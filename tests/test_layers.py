@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "p2pclue"
-ORDER = ["rules", "crypto", "engine", "deduce", "bots", "net", "tui", "bench", "cli"]
+ORDER = ["rules", "crypto", "engine", "deduce", "bots", "i18n", "net", "tui", "bench", "cli"]
 """A package may import those before it, never those after (deduce and bots may share)."""
 ALLOWED_EXTRA = {("deduce", "bots"), ("bots", "deduce")}
 IO_MODULES = {"socket", "time", "asyncio", "select", "threading", "prompt_toolkit", "zeroconf",

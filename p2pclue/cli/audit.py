@@ -21,7 +21,7 @@ from p2pclue.engine.audit import Verdict, audit
 from p2pclue.engine.config import GameConfig
 from p2pclue.engine.errors import TranscriptError
 from p2pclue.engine.transcript import MAX_TRANSCRIPT_BYTES, parse
-from p2pclue.rules.cards import card
+from p2pclue.i18n import N_, _, card_name, ngettext
 
 EXIT_VALID, EXIT_VIOLATION, EXIT_UNREADABLE = 0, 1, 2
 
@@ -29,16 +29,17 @@ EXIT_VALID, EXIT_VIOLATION, EXIT_UNREADABLE = 0, 1, 2
 def register(subparsers: Any) -> None:
     p: argparse.ArgumentParser = subparsers.add_parser(
         "audit",
-        help="verify a game transcript: signatures, proofs, rules, result",
-        description="Verify every signature, the hash chain, every proof, every rule, every "
-                    "dice value and accusation, and (after the end-of-game reveal) every hand "
-                    "and shown card. Exit 0: valid; 1: a violation; 2: not a transcript.",
+        help=_("verify a game transcript: signatures, proofs, rules, result"),
+        description=_("Verify every signature, the hash chain, every proof, every rule, every "
+                      "dice value and accusation, and (after the end-of-game reveal) every "
+                      "hand and shown card. Exit 0: valid; 1: a violation; 2: not a "
+                      "transcript."),
     )
-    p.add_argument("transcript", type=Path, help="path of the transcript file")
+    p.add_argument("transcript", type=Path, help=_("path of the transcript file"))
     p.add_argument("--json", action="store_true",
-                   help="end with one machine-readable JSON verdict (also when unreadable); "
-                        "with --replay, one JSON line per event first")
-    p.add_argument("--replay", action="store_true", help="tell the game turn by turn")
+                   help=_("end with one machine-readable JSON verdict (also when unreadable); "
+                          "with --replay, one JSON line per event first"))
+    p.add_argument("--replay", action="store_true", help=_("tell the game turn by turn"))
     p.set_defaults(func=run)
 
 
@@ -53,9 +54,11 @@ def run(args: argparse.Namespace) -> int:
                                   "any transcript")
         transcript = parse(raw)
     except OSError as exc:
-        return _unreadable(args, f"cannot read {args.transcript}: {exc.strerror or exc}", raw)
+        return _unreadable(args, N_("cannot read {path}: {error}"),
+                           {"path": args.transcript, "error": exc.strerror or exc}, raw)
     except TranscriptError as exc:
-        return _unreadable(args, f"{args.transcript} is not a readable transcript: {exc}", raw)
+        return _unreadable(args, N_("{path} is not a readable transcript: {error}"),
+                           {"path": args.transcript, "error": exc}, raw)
     verdict = audit(transcript, raw)
     if args.replay:
         _replay(verdict, transcript.config, as_json=args.json)
@@ -66,8 +69,12 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_VALID if verdict.valid else EXIT_VIOLATION
 
 
-def _unreadable(args: argparse.Namespace, message: str, raw: bytes | None) -> int:
-    print(f"p2pclue audit: {message}", file=sys.stderr)
+def _unreadable(args: argparse.Namespace, template: str, fields: dict[str, object],
+                raw: bytes | None) -> int:
+    """Say why in the reader's language; the JSON verdict keeps the English text."""
+    print(_("p2pclue audit: {message}").format(message=_(template).format(**fields)),
+          file=sys.stderr)
+    message = template.format(**fields)
     if args.json:
         print(json.dumps({
             "valid": False, "result": "unreadable", "error": message, "winner": None,
@@ -98,25 +105,37 @@ def _replay(verdict: Verdict, config: GameConfig, *, as_json: bool) -> None:
 
 def _player(config: GameConfig, seat: int | None) -> str:
     if seat is None or not 0 <= seat < config.n_players:
-        return "?" if seat is None else f"seat {seat}"
+        return "?" if seat is None else _("seat {seat}").format(seat=seat)
     p = config.players[seat]
-    return f"{p.name} (seat {seat}, {card(p.suspect).name})"
+    return _("{player} (seat {seat}, {suspect})").format(
+        player=p.name, seat=seat, suspect=card_name(p.suspect))
 
 
 def _summary(v: Verdict, config: GameConfig, style: Style) -> None:
     names = ", ".join(f"{_player(config, p['seat'])}" for p in v.players)
-    print(f"transcript {v.transcript_sha256[:16]}...: {v.entries} messages; players: {names}")
+    print(ngettext("transcript {sha}...: {count} message; players: {players}",
+                   "transcript {sha}...: {count} messages; players: {players}",
+                   v.entries).format(sha=v.transcript_sha256[:16], count=v.entries,
+                                     players=names))
     if v.violation is not None:
         x = v.violation
-        who = "nobody can be blamed (the file itself is damaged or forged)" \
-            if x.culprit is None else f"culprit: {_player(config, x.culprit)}"
-        print(style.event("VIOLATION", "halt") + f" at message {x.index} (sent by "
-              f"{_player(config, x.sender)}): {x.check}: {x.reason}")
+        who = _("nobody can be blamed (the file itself is damaged or forged)") \
+            if x.culprit is None else _("culprit: {player}").format(
+                player=_player(config, x.culprit))
+        # Translators: {check} and {reason} come from the protocol checks, in English.
+        print(_("{violation} at message {index} (sent by {sender}): {check}: {reason}").format(
+            violation=style.event(_("VIOLATION"), "halt"), index=x.index,
+            sender=_player(config, x.sender), check=x.check, reason=x.reason))
         print(f"  {who}")
     for note in v.notes:
-        print(f"  note: {note}")
+        # Translators: the notes of the audit come from the protocol checks, in English.
+        print("  " + _("note: {note}").format(note=note))
     if v.valid:
-        outcome = {"won": f"{_player(config, v.winner)} won", "nobody": "nobody won",
-                   "abandoned": "abandoned before the end"}.get(v.result, v.result)
-        print(style.event("VALID", "win") + f": {outcome} after {v.turns} turns; every "
-              "signature, proof and rule checked")
+        outcomes = {"won": _("{player} won").format(player=_player(config, v.winner)),
+                    "nobody": _("nobody won"), "abandoned": _("abandoned before the end")}
+        print(ngettext("{valid}: {outcome} after {turns} turn; every signature, proof and rule "
+                       "checked",
+                       "{valid}: {outcome} after {turns} turns; every signature, proof and rule "
+                       "checked", v.turns).format(
+            valid=style.event(_("VALID"), "win"), outcome=outcomes.get(v.result, v.result),
+            turns=v.turns))

@@ -7,20 +7,24 @@ import json
 from typing import Any
 
 from p2pclue.bench import ON_REQUEST, SECTIONS
+from p2pclue.i18n import _
 
 
 def register(subparsers: Any) -> None:
     p: argparse.ArgumentParser = subparsers.add_parser(
         "bench",
-        help="measure the cryptography, a whole game and the audit",
-        description="Measure and print figures; with --json the last line is a JSON object.",
+        help=_("measure the cryptography, a whole game and the audit"),
+        description=_("Measure and print figures; with --json the last line is a JSON object. "
+                      "The figures themselves are printed in English."),
     )
-    p.add_argument("--json", action="store_true", help="end with one JSON line of all figures")
+    p.add_argument("--json", action="store_true",
+                   help=_("end with one JSON line of all figures"))
     p.add_argument(
         "--only", action="append", choices=sorted(SECTIONS),
-        help="run only these sections (cheats, the full cheat sweep, runs only when named)"
+        help=_("run only these sections (cheats, the full cheat sweep, runs only when named)")
     )
-    p.add_argument("--quick", action="store_true", help="fewer repetitions (for smoke tests)")
+    p.add_argument("--quick", action="store_true",
+                   help=_("fewer repetitions (for smoke tests)"))
     p.set_defaults(func=run)
 
 

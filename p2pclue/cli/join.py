@@ -24,6 +24,7 @@ from p2pclue.bots.registry import BOTS
 from p2pclue.cli.narrate import Narrator
 from p2pclue.engine import events as ev
 from p2pclue.engine.config import MAX_NAME_CHARS
+from p2pclue.i18n import N_, _, ngettext
 from p2pclue.net import api, discovery, links
 from p2pclue.net.botplay import drive_bot, follow, is_private
 from p2pclue.net.gamedir import unfinished_games
@@ -46,6 +47,8 @@ from p2pclue.rules.variants import preset
 
 EXIT_HALTED = 3
 EXIT_USAGE = 2
+STATUS_WORDS = {"complete": N_("complete"), "halted": N_("halted"), "abandoned": N_("abandoned")}
+"""How a game ended, as people read it (the status codes in --json stay English)."""
 
 
 class UsageError(Exception):
@@ -53,53 +56,56 @@ class UsageError(Exception):
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--table", metavar="NAME", help="the table's name (join or watch it by name;"
-                   " with --create, the name of the new table)")
-    p.add_argument("--peer", metavar="HOST:PORT", help="reach the table directly, without "
-                   "multicast discovery (needs --table NAME)")
-    p.add_argument("--code", metavar="CODE", help="the table code shown on the opener's screen")
+    p.add_argument("--table", metavar="NAME", help=_("the table's name (join or watch it by "
+                   "name; with --create, the name of the new table)"))
+    p.add_argument("--peer", metavar="HOST:PORT", help=_("reach the table directly, without "
+                   "multicast discovery (needs --table NAME)"))
+    p.add_argument("--code", metavar="CODE",
+                   help=_("the table code shown on the opener's screen"))
     p.add_argument("--interface", action="append", metavar="ADDR", default=[],
-                   help="use only this IPv4 address (repeatable; env P2PCLUE_INTERFACES)")
+                   help=_("use only this IPv4 address (repeatable; env P2PCLUE_INTERFACES)"))
     p.add_argument("--profile", default=DEFAULT_PROFILE, metavar="NAME",
-                   help="a separate identity and game folder (several players on one machine)")
+                   help=_("a separate identity and game folder (several players on one "
+                          "machine)"))
     p.add_argument("--wait", type=float, default=30.0, metavar="SECONDS",
-                   help="how long to wait for the table to appear (default 30)")
+                   help=_("how long to wait for the table to appear (default 30)"))
     p.add_argument("--transcript", type=Path, metavar="PATH",
-                   help="save the transcript here (default: in the profile's game folder)")
-    p.add_argument("--quiet", action="store_true", help="print only the result")
+                   help=_("save the transcript here (default: in the profile's game folder)"))
+    p.add_argument("--quiet", action="store_true", help=_("print only the result"))
 
 
 def register(subparsers: Any) -> None:
     p: argparse.ArgumentParser = subparsers.add_parser(
-        "join", help="find or open a table on this LAN and play a verified game",
-        description="Find a table on this LAN (zeroconf) or open one, sit down and play a "
-                    "verified game with no server.")
+        "join", help=_("find or open a table on this LAN and play a verified game"),
+        description=_("Find a table on this LAN (zeroconf) or open one, sit down and play a "
+                      "verified game with no server."))
     _common(p)
-    p.add_argument("--create", action="store_true", help="open a new table")
+    p.add_argument("--create", action="store_true", help=_("open a new table"))
     p.add_argument("--resume", nargs="?", const="", metavar="GAME",
-                   help="resume an unfinished game after a crash (the newest, or GAME as "
-                        "listed by 'join --resume list')")
-    p.add_argument("--name", help="the name other players see")
+                   help=_("resume an unfinished game after a crash (the newest, or GAME as "
+                          "listed by 'join --resume list')"))
+    p.add_argument("--name", help=_("the name other players see"))
     p.add_argument("--rules", default="classic", choices=("classic", "cz"))
     p.add_argument("--players", type=int, default=4, choices=range(3, 7), metavar="3..6",
-                   help="seats at a new table (default 4)")
+                   help=_("seats at a new table (default 4)"))
     p.add_argument("--no-code", action="store_true",
-                   help="a table without a code, for a trusted home network")
-    p.add_argument("--bot", choices=sorted(BOTS), help="play this seat as a bot")
+                   help=_("a table without a code, for a trusted home network"))
+    p.add_argument("--bot", choices=sorted(BOTS), help=_("play this seat as a bot"))
     p.add_argument("--bots", type=int, default=0, metavar="K",
-                   help="with --create: seat K local bot players too (own keys, own links)")
+                   help=_("with --create: seat K local bot players too (own keys, own links)"))
     p.add_argument("--json", action="store_true",
-                   help="end with one JSON line (as simulate --json, plus the transcript path)")
-    p.add_argument("--plain", action="store_true", help="plain text output, no screen")
+                   help=_("end with one JSON line (as simulate --json, plus the transcript "
+                          "path)"))
+    p.add_argument("--plain", action="store_true", help=_("plain text output, no screen"))
     # for ``bench --only lan``: write when things happened here (wall clock) as JSON
     p.add_argument("--timing", type=Path, help=argparse.SUPPRESS)
     p.set_defaults(func=run_join)
     w: argparse.ArgumentParser = subparsers.add_parser(
-        "watch", help="watch a table's game as a spectator (verifies every message)",
-        description="Join a table as a spectator: every message is verified as it arrives, "
-                    "the game is told in plain words, and the transcript is saved.")
+        "watch", help=_("watch a table's game as a spectator (verifies every message)"),
+        description=_("Join a table as a spectator: every message is verified as it arrives, "
+                      "the game is told in plain words, and the transcript is saved."))
     _common(w)
-    w.add_argument("--name", help="the name the players see (default: spectator)")
+    w.add_argument("--name", help=_("the name the players see (default: spectator)"))
     w.set_defaults(func=run_watch)
 
 
@@ -115,46 +121,48 @@ def run_join(args: argparse.Namespace) -> int:
         _check_join(args)
         return asyncio.run(_join(args))
     except UsageError as exc:
-        print(f"p2pclue join: {exc}", file=sys.stderr)
+        print(_("p2pclue join: {error}").format(error=exc), file=sys.stderr)
         return EXIT_USAGE
     except (NoTable, TableClosed, LobbyError, ProfileError, StoreError, links.LinkError,
             discovery.DiscoveryError, OSError) as exc:
-        print(f"p2pclue join: {exc}", file=sys.stderr)
+        print(_("p2pclue join: {error}").format(error=exc), file=sys.stderr)
         return EXIT_USAGE
 
 
 def run_watch(args: argparse.Namespace) -> int:
     try:
         if args.peer and not args.table:
-            raise UsageError("--peer needs --table NAME (the name on the opener's screen)")
+            raise UsageError(_("--peer needs --table NAME (the name on the opener's screen)"))
         return asyncio.run(_watch(args))
     except UsageError as exc:
-        print(f"p2pclue watch: {exc}", file=sys.stderr)
+        print(_("p2pclue watch: {error}").format(error=exc), file=sys.stderr)
         return EXIT_USAGE
     except (NoTable, TableClosed, LobbyError, ProfileError, StoreError, links.LinkError,
             discovery.DiscoveryError, OSError) as exc:
-        print(f"p2pclue watch: {exc}", file=sys.stderr)
+        print(_("p2pclue watch: {error}").format(error=exc), file=sys.stderr)
         return EXIT_USAGE
 
 
 def _check_join(args: argparse.Namespace) -> None:
     if args.bots and not args.create:
-        raise UsageError("--bots seats bots at a table you open: add --create")
+        raise UsageError(_("--bots seats bots at a table you open: add --create"))
     if not 0 <= args.bots <= args.players - 1:
-        raise UsageError(f"--bots must be 0 to {args.players - 1} for {args.players} players")
+        raise UsageError(_("--bots must be 0 to {most} for {players} players").format(
+            most=args.players - 1, players=args.players))
     if args.no_code and args.code:
-        raise UsageError("--code and --no-code exclude each other")
+        raise UsageError(_("--code and --no-code exclude each other"))
     if args.peer and args.create:
-        raise UsageError("--peer joins a table; --create opens one")
+        raise UsageError(_("--peer joins a table; --create opens one"))
     if args.peer and not args.table:
-        raise UsageError("--peer needs --table NAME (the name on the opener's screen)")
+        raise UsageError(_("--peer needs --table NAME (the name on the opener's screen)"))
     if args.name is not None and not (0 < len(args.name) <= MAX_NAME_CHARS
                                       and args.name.isprintable()):
-        raise UsageError(f"--name is 1-{MAX_NAME_CHARS} printable characters")
+        raise UsageError(_("--name is 1-{most} printable characters").format(
+            most=MAX_NAME_CHARS))
     if args.bot is None:
-        raise UsageError("interactive play comes with the terminal UI; for now a seat is "
-                         "played with --bot detective|random (try: p2pclue join --create "
-                         "--no-code --players 4 --bot detective --bots 3)")
+        raise UsageError(_("interactive play comes with the terminal UI; for now a seat is "
+                           "played with --bot detective|random (try: p2pclue join --create "
+                           "--no-code --players 4 --bot detective --bots 3)"))
 
 
 class Printer:
@@ -178,19 +186,23 @@ async def _list(args: argparse.Namespace) -> int:
     _offer_resume(load(args.profile).games, Printer(False))
     interfaces = discovery.interfaces(args.interface, _environ())
     wait = min(args.wait, 3.0)
-    print(f"looking for tables on the LAN ({wait:g} s)...")
+    print(_("looking for tables on the LAN ({seconds} s)...").format(seconds=f"{wait:g}"))
     tables = await list_tables(interfaces, wait)
     if not tables:
-        print("no table found. Open one: p2pclue join --create --bot detective --bots 3\n"
-              "(if a table is open, multicast may be blocked here: use --peer HOST:PORT "
-              "--table NAME)")
+        print(_("no table found. Open one: p2pclue join --create --bot detective --bots 3\n"
+                "(if a table is open, multicast may be blocked here: use --peer HOST:PORT "
+                "--table NAME)"))
         return 0
     for ad in tables:
-        state = "playing" if ad.playing else "lobby"
-        print(f"  {ad.name!r}: {ad.preset}, {ad.seats_taken}/{ad.seats_wanted} seats, {state}, "
-              f"at {ad.host}:{ad.port}, opener's key {ad.fingerprint}")
-    print("join one: p2pclue join --table NAME [--code CODE] --bot detective|random; "
-          "watch one: p2pclue watch --table NAME")
+        line = (_("{name}: {rules}, {taken}/{wanted} seats, playing, at {address}, opener's "
+                  "key {key}") if ad.playing else
+                _("{name}: {rules}, {taken}/{wanted} seats, in the lobby, at {address}, "
+                  "opener's key {key}"))
+        print("  " + line.format(name=repr(ad.name), rules=ad.preset, taken=ad.seats_taken,
+                                 wanted=ad.seats_wanted, address=f"{ad.host}:{ad.port}",
+                                 key=ad.fingerprint))
+    print(_("join one: p2pclue join --table NAME [--code CODE] --bot detective|random; "
+            "watch one: p2pclue watch --table NAME"))
     return 0
 
 
@@ -203,7 +215,8 @@ async def _join(args: argparse.Namespace) -> int:
     interfaces = discovery.interfaces(args.interface, _environ())
     name = args.name or (f"{args.bot.title()} bot" if args.bot else profile.name)
     seat = Seat(profile, name, interfaces=interfaces)
-    say(f"you are {name}; your key's fingerprint: {discovery.fingerprint(profile.public)}")
+    say(_("you are {name}; your key's fingerprint: {key}").format(
+        name=name, key=discovery.fingerprint(profile.public)))
     _offer_resume(profile.games, say)
     views = _view_printer(say)
     bots: list[asyncio.Task[tuple[NetSession, api.Ended]]] = []
@@ -214,14 +227,18 @@ async def _join(args: argparse.Namespace) -> int:
 
         def opened(o: Opened) -> None:
             opened_at.append(o)
-            say(f"table {o.name!r} open at {o.host}:{o.port}"
-                + (f"; table code: {o.code}" if o.code else " (no code)"))
+            address = f"{o.host}:{o.port}"
+            say((_("table {name} open at {address}; table code: {code}") if o.code
+                 else _("table {name} open at {address} (no code)")).format(
+                name=repr(o.name), address=address, code=o.code))
             if o.announce_error:
-                say(f"could not announce it on the LAN ({o.announce_error}); others can "
-                    f"join with --peer {o.host}:{o.port} --table {o.name!r}")
-            say(f"others join with: p2pclue join --table {o.name!r}"
-                + (f" --code {o.code}" if o.code else "")
-                + f"  (or --peer {o.host}:{o.port})")
+                say(_("could not announce it on the LAN ({error}); others can join with "
+                      "--peer {address} --table {name}").format(
+                    error=o.announce_error, address=address, name=repr(o.name)))
+            command = f"p2pclue join --table {o.name!r}" + (f" --code {o.code}" if o.code
+                                                             else "")
+            say(_("others join with: {command}  (or --peer {address})").format(
+                command=command, address=address))
             for k in range(args.bots):
                 bots.append(asyncio.ensure_future(_bot_guest(
                     args, k, o.host, o.port, table_name, code, interfaces)))
@@ -233,8 +250,8 @@ async def _join(args: argparse.Namespace) -> int:
         table_name, host, port = await _locate(args, interfaces, say)
         session = await join_table(seat, table_name, host, port, args.code, on_view=views,
                                    transcript=args.transcript, wait=args.wait)
-    say(f"the game starts; table check: {table_check(session.config)} "
-        "(compare it aloud: every screen shows the same)")
+    say(_("the game starts; table check: {check} (compare it aloud: every screen shows the "
+          "same)").format(check=table_check(session.config)))
     ended = await _play(session, args, say)
     for task in bots:
         await task
@@ -252,18 +269,21 @@ async def _resume(args: argparse.Namespace) -> int:
         return 0
     chosen = [g for g in games if not args.resume or g.name.startswith(args.resume)]
     if not chosen:
-        what = f"no unfinished game {args.resume!r}" if args.resume else "no unfinished game"
-        raise UsageError(f"{what} in {profile.games}")
+        raise UsageError((_("no unfinished game {game} in {folder}") if args.resume
+                          else _("no unfinished game in {folder}")).format(
+            game=repr(args.resume), folder=profile.games))
     if args.bot is None:
-        raise UsageError("for now a resumed seat is played with --bot detective|random")
+        raise UsageError(_("for now a resumed seat is played with --bot detective|random"))
     interfaces = discovery.interfaces(args.interface, _environ())
     saved = chosen[0].load_start()
     me = saved.start.config.players[
         [p.identity for p in saved.start.config.players].index(profile.public)]
     seat = Seat(profile, args.name or me.name, interfaces=interfaces)
-    say(f"resuming game {chosen[0].name} from {chosen[0].path}")
+    say(_("resuming game {game} from {path}").format(game=chosen[0].name, path=chosen[0].path))
     session = await resume_game(seat, chosen[0])
-    say(f"replayed {len(session.peer.entries)} messages; reconnecting to the table")
+    say(ngettext("replayed {count} message; reconnecting to the table",
+                 "replayed {count} messages; reconnecting to the table",
+                 len(session.peer.entries)).format(count=len(session.peer.entries)))
     ended = await _play(session, args, say)
     return _report(session, ended, args)
 
@@ -271,8 +291,8 @@ async def _resume(args: argparse.Namespace) -> int:
 def _offer_resume(profile_games: Path, say: Printer) -> None:
     games = unfinished_games(profile_games)
     if games:
-        say(f"an unfinished game can be resumed: p2pclue join --resume {games[0].name} "
-            f"(all: p2pclue join --resume list)")
+        say(_("an unfinished game can be resumed: p2pclue join --resume {game} (all: "
+              "p2pclue join --resume list)").format(game=games[0].name))
 
 
 async def _locate(args: argparse.Namespace, interfaces: list[str],
@@ -285,11 +305,13 @@ async def _locate(args: argparse.Namespace, interfaces: list[str],
         return args.table, host, port
     from p2pclue.net.play import find_table
 
-    what = f"the table {args.table!r}" if args.table else "a table"
-    say(f"looking for {what} on the LAN (up to {args.wait:g} s)...")
+    say((_("looking for the table {name} on the LAN (up to {seconds} s)...") if args.table
+         else _("looking for a table on the LAN (up to {seconds} s)...")).format(
+        name=repr(args.table), seconds=f"{args.wait:g}"))
     ad = await find_table(interfaces, args.table, args.wait)
-    say(f"found {ad.name!r} at {ad.host}:{ad.port} ({ad.preset}, {ad.seats_taken}/"
-        f"{ad.seats_wanted} seats, opener's key {ad.fingerprint})")
+    say(_("found {name} at {address} ({rules}, {taken}/{wanted} seats, opener's key "
+          "{key})").format(name=repr(ad.name), address=f"{ad.host}:{ad.port}", rules=ad.preset,
+                           taken=ad.seats_taken, wanted=ad.seats_wanted, key=ad.fingerprint))
     return ad.name, ad.host, ad.port
 
 
@@ -359,23 +381,26 @@ def _tell(narrator: Narrator, event: api.SessionEvent, say: Printer, private: bo
         for line in narrator.lines(event.event):
             say(line)
     elif isinstance(event, api.Presence):
-        who = event.name if event.seat is not None else f"{event.name} (spectator)"
+        who = event.name if event.seat is not None else _("{name} (spectator)").format(
+            name=event.name)
         if not event.present:
             say.away.add(who)
-            say(f"{who} is away")
+            say(_("{player} is away").format(player=who))
         elif who in say.away:
             say.away.discard(who)
-            say(f"{who} is back")
+            say(_("{player} is back").format(player=who))
         else:
-            say(f"{who} is here")
+            say(_("{player} is here").format(player=who))
     elif isinstance(event, api.Waiting):
         waited = max(0.0, time.monotonic() - event.since)
         left = max(0.0, event.deadline - time.monotonic())
-        say(f"waiting for {narrator.who(event.seat)} for {waited:.0f} s "
-            f"(the table votes in {left:.0f} s if still silent)")
+        say(_("waiting for {player} for {waited} s (the table votes in {left} s if still "
+              "silent)").format(player=narrator.who(event.seat), waited=f"{waited:.0f}",
+                                left=f"{left:.0f}"))
     elif isinstance(event, api.Ended):
-        say(f"game over: {event.status}; transcript {event.transcript} "
-            f"({'audit: ' + event.message})")
+        say(_("game over: {status}; transcript {path} (audit: {audit})").format(
+            status=_(STATUS_WORDS.get(event.status, event.status)), path=event.transcript,
+            audit=event.message))
 
 
 def _report(session: NetSession, ended: api.Ended, args: argparse.Namespace) -> int:
@@ -386,8 +411,10 @@ def _report(session: NetSession, ended: api.Ended, args: argparse.Namespace) -> 
         result = state.result or "nobody"
     raw = ended.transcript.read_bytes() if ended.transcript is not None else b""
     if blame is not None:
-        who = "nobody" if blame.culprit is None else f"seat {blame.culprit}"
-        print(f"halted: {who} blamed ({blame.check}): {blame.reason}", file=sys.stderr)
+        # Translators: {check} and {reason} come from the protocol checks, in English.
+        print((_("halted: nobody blamed ({check}): {reason}") if blame.culprit is None
+               else _("halted: seat {seat} blamed ({check}): {reason}")).format(
+            seat=blame.culprit, check=blame.check, reason=blame.reason), file=sys.stderr)
     if args.json:
         print(json.dumps({
             "result": result,
@@ -416,17 +443,19 @@ async def _watch(args: argparse.Namespace) -> int:
     say = Printer(args.quiet)
     profile = load(args.profile)
     interfaces = discovery.interfaces(args.interface, _environ())
-    seat = Seat(profile, args.name or "spectator", interfaces=interfaces)
+    seat = Seat(profile, args.name or _("spectator"), interfaces=interfaces)
     table_name, host, port = await _locate(args, interfaces, say)
     session = await join_table(seat, table_name, host, port, args.code, role="spectator",
                                on_view=_view_printer(say), transcript=args.transcript,
                                wait=args.wait)
-    say(f"watching; table check: {table_check(session.config)}")
+    say(_("watching; table check: {check}").format(check=table_check(session.config)))
     narrator = Narrator(session.config)
     run = asyncio.ensure_future(session.run())
     ended = await follow(session, lambda e: _tell(narrator, e, say, private=False))
     await run
-    print(f"{ended.status}: transcript {ended.transcript}; audit: {ended.message}")
+    print(_("{status}: transcript {path}; audit: {audit}").format(
+        status=_(STATUS_WORDS.get(ended.status, ended.status)), path=ended.transcript,
+        audit=ended.message))
     return 0 if ended.audit_ok else 1
 
 

@@ -9,6 +9,10 @@ without rolling (R22), a player who rolls may stay where the rules allow it.
 
 The narrator follows the tokens itself (start squares, moves, passages, R20 and
 R28), so it needs nothing but the public events.
+
+Every sentence is a whole translatable message (``p2pclue.i18n``): no sentence is
+glued from translated fragments, and cards enter sentences through the forms each
+language gives them ("into the Kitchen", "do kuchyně", "부엌으로").
 """
 
 from __future__ import annotations
@@ -21,24 +25,28 @@ from p2pclue.cli.terminal import Style
 from p2pclue.engine import events as ev
 from p2pclue.engine.config import GameConfig
 from p2pclue.engine.errors import Blame
+from p2pclue.i18n import (
+    N_,
+    _,
+    card_in,
+    card_into,
+    card_name,
+    card_of,
+    card_the,
+    card_with,
+    listing,
+    ngettext,
+    pgettext,
+)
 from p2pclue.rules.board import Square, classic_board
-from p2pclue.rules.cards import Category, card
 from p2pclue.rules.movement import Position
 
 INDENT = "   "
 
 
 def card_phrase(index: int) -> str:
-    """A card as a sentence names it: people by name, things and rooms with "the"."""
-    c = card(index)
-    return c.name if c.category is Category.SUSPECT else f"the {c.name}"
-
-
-def listing(items: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    """A card as a sentence names it: people by name, things and rooms with their article."""
+    return card_the(index)
 
 
 def cards_text(cards: Sequence[int]) -> str:
@@ -48,31 +56,42 @@ def cards_text(cards: Sequence[int]) -> str:
 
 def triple_text(triple: Sequence[int]) -> str:
     s, w, r = triple
-    return f"{card_phrase(s)} with {card_phrase(w)} in {card_phrase(r)}"
+    # Translators: a suggestion or an accusation: "Miss Scarlett with the Rope in the Hall".
+    return _("{suspect} {with_weapon} {in_room}").format(
+        suspect=card_name(s), with_weapon=card_with(w), in_room=card_in(r))
 
 
-def number(n: int) -> str:
-    """"a 4", "an 8", "an 11"."""
-    return f"an {n}" if n in (8, 11, 18) else f"a {n}"
+def dice_text(dice: Sequence[int]) -> str:
+    """What was rolled, as the sentences "{player} rolls {dice} ..." want it."""
+    if len(dice) == 1:
+        n = dice[0]
+        if n in (8, 11, 18):
+            # Translators: one die rolled, English "an 8"; write it as "a {n}" is written.
+            return pgettext("one die", "an {n}").format(n=n)
+        # Translators: one die rolled, English "a 4".
+        return pgettext("one die", "a {n}").format(n=n)
+    # Translators: dice rolled and their total: "3 and 4 (7)".
+    return _("{dice} ({total})").format(dice=listing([str(d) for d in dice]), total=sum(dice))
 
 
 def place(position: Position) -> str:
     """Where a token stands, as a person says it: the room, or the nearest room's door."""
     board = classic_board()
     if isinstance(position, int):
-        return f"in {card_phrase(position)}"
+        return card_in(position)
     room = board.room_at(position)
     if room is not None:
-        return f"in {card_phrase(room)}"
+        return card_in(room)
     if position in board.start_squares.values():
-        return "on the starting square"
+        return _("on the starting square")
     nearest = board.nearest_room(position)
     if nearest is None:
-        return "in the corridor"
+        return _("in the corridor")
     steps, room = nearest
     if steps == 1:
-        return f"at the door of {card_phrase(room)}"
-    return f"{steps} steps from {card_phrase(room)}"
+        return _("at the door {of_room}").format(of_room=card_of(room))
+    return ngettext("{steps} step from the door {of_room}", "{steps} steps from the door {of_room}",
+                    steps).format(steps=steps, of_room=card_of(room))
 
 
 def event_json(event: ev.Event) -> dict[str, Any]:
@@ -130,10 +149,13 @@ class Narrator:
     def who(self, seat: int) -> str:
         """A player's name and suspect, for headings and the end of the game."""
         p = self.config.players[seat]
-        return self.style.suspect(f"{p.name} ({card(p.suspect).name})", p.suspect)
+        # Translators: a player and the suspect they play: "Alice (Miss Scarlett)".
+        return self.style.suspect(_("{player} ({suspect})").format(
+            player=p.name, suspect=card_name(p.suspect)), p.suspect)
 
     def _proven(self) -> str:
-        return self.style.event("(proven)", "proof")
+        # Translators: said of a refutation (or "I cannot refute") proven in zero knowledge.
+        return self.style.event(_("(proven)"), "proof")
 
     def _card(self, index: int) -> str:
         return self.style.event(card_phrase(index), "card")
@@ -142,29 +164,35 @@ class Narrator:
 
     def introduction(self) -> Iterator[str]:
         """Who plays whom, before the deal starts."""
-        yield "Around the table: " + listing([
-            f"{self.name(i)} plays {card(p.suspect).name}"
-            for i, p in enumerate(self.config.players)]) + "."
+        yield _("Around the table: {players}.").format(players=listing([
+            _("{player} plays {suspect}").format(player=self.name(i),
+                                                 suspect=card_name(p.suspect))
+            for i, p in enumerate(self.config.players)]))
         rules = self.config.rules
-        notes = [text for on, text in (
-            (rules.two_dice, "two dice are rolled"),
-            (rules.enter_exact, "a room is entered only with the exact roll"),
-            (rules.must_leave, "a player in a room must leave it on the next turn"),
-            (rules.weapon_swap, "a named weapon swaps places with one already in the room"),
+        # Translators: items of the list "House rules (cz): ..."; each a clause of its own.
+        notes = [_(text) for on, text in (
+            (rules.two_dice, N_("two dice are rolled")),
+            (rules.enter_exact, N_("a room is entered only with the exact roll")),
+            (rules.must_leave, N_("a player in a room must leave it on the next turn")),
+            (rules.weapon_swap, N_("a named weapon swaps places with one already in the room")),
         ) if on]
         if notes:
-            yield f"House rules ({rules.name()}): " + listing(notes) + "."
+            yield _("House rules ({preset}): {notes}.").format(preset=rules.name(),
+                                                               notes=listing(notes))
 
     def lines(self, event: ev.Event) -> Iterator[str]:
         match event:
             case ev.WeaponsPlaced(rooms=rooms):
-                yield "The weapons are hidden around the house: " + listing(
-                    [f"{card_phrase(w)} in {card_phrase(r)}" for w, r in rooms]) + "."
+                yield _("The weapons are hidden around the house: {places}.").format(
+                    places=listing([_("{weapon} {in_room}").format(
+                        weapon=card_phrase(w), in_room=card_in(r)) for w, r in rooms]))
                 if self._hands is not None:
                     for seat, hand in sorted(self._hands.items()):
-                        yield f"{INDENT}{self.name(seat)} was dealt {cards_text(hand)}."
+                        yield INDENT + _("{player} was dealt {cards}.").format(
+                            player=self.name(seat), cards=cards_text(hand))
             case ev.LeftoversShown(cards=cards):
-                yield f"Cards left over, shown to everyone: {cards_text(cards)}."
+                yield _("Cards left over, shown to everyone: {cards}.").format(
+                    cards=cards_text(cards))
             case ev.DiceRolled(seat=seat, dice=dice):
                 yield from self._turn_start(seat)
                 self._roll = (seat, dice)
@@ -172,28 +200,33 @@ class Narrator:
                 yield from self._turn_start(seat)
                 self._token_to(seat, room)
                 self._moved_this_turn = True
-                yield (f"{INDENT}{self.name(seat)} takes the secret passage to "
-                       f"{card_phrase(room)}.")
+                yield INDENT + _("{player} takes the secret passage {into_room}.").format(
+                    player=self.name(seat), into_room=card_into(room))
             case ev.Moved(seat=seat, path=path, room=room):
                 yield self._move(seat, path, room)
             case ev.Suggested(seat=seat, suspect=s, weapon=w, room=r):
                 yield from self._turn_start(seat)
                 yield from self._suggestion(seat, s, w, r)
             case ev.Passed(seat=seat):
-                yield f"{INDENT * 2}{self.name(seat)} has none of them {self._proven()}."
+                yield INDENT * 2 + _("{player} has none of them {proven}.").format(
+                    player=self.name(seat), proven=self._proven())
                 self._passes += 1
                 if self._passes == self.config.n_players - 1:
-                    yield f"{INDENT * 2}Nobody can show a card!"
+                    yield INDENT * 2 + _("Nobody can show a card!")
             case ev.Refuted(refuter=refuter, suggester=suggester):
-                what = "a card"
                 if self._shown:
-                    what = self._card(self._shown.pop(0))
-                yield (f"{INDENT * 2}{self.name(refuter)} shows {self.name(suggester)} {what} "
-                       f"{self._proven()}.")
+                    yield INDENT * 2 + _("{refuter} shows {suggester} {card} {proven}.").format(
+                        refuter=self.name(refuter), suggester=self.name(suggester),
+                        card=self._card(self._shown.pop(0)), proven=self._proven())
+                else:
+                    yield INDENT * 2 + _("{refuter} shows {suggester} a card {proven}.").format(
+                        refuter=self.name(refuter), suggester=self.name(suggester),
+                        proven=self._proven())
             case ev.Accused(seat=seat, triple=triple):
                 yield from self._turn_start(seat)
                 yield from self._stay()
-                yield f"{INDENT}{self.name(seat)} accuses: it was {triple_text(triple)}!"
+                yield INDENT + _("{player} accuses: it was {triple}!").format(
+                    player=self.name(seat), triple=triple_text(triple))
             case ev.AccusationDecided(seat=seat, correct=correct):
                 yield from self._decided(seat, correct)
             case ev.TurnEnded(seat=seat):
@@ -202,46 +235,54 @@ class Narrator:
                 self._brought.pop(seat, None)
             case ev.GameOver(result=result, winner=winner, envelope=envelope):
                 yield from self._stay()
-                verdict = (self.style.event("wins!", "win")
-                           if result == "won" and winner is not None else "")
-                if verdict and not self._last_accusation_right:  # R29
-                    verdict = "is the last player still in the game, and " + verdict
-                who = (f"{self.who(winner)} {verdict}" if winner is not None and verdict
-                       else "Everybody accused wrongly: nobody wins.")
-                yield f"{who} The envelope held {triple_text(envelope)}."
+                if result == "won" and winner is not None:
+                    verdict = (_("{player} wins!") if self._last_accusation_right  # R29
+                               else _("{player} is the last player still in the game, and wins!"))
+                    who = self.style.event(verdict.format(player=self.who(winner)), "win")
+                else:
+                    who = _("Everybody accused wrongly: nobody wins.")
+                yield _("{verdict} The envelope held {triple}.").format(
+                    verdict=who, triple=triple_text(envelope))
             case ev.Finished():
-                yield ("After the game every hand was revealed and checked against every "
-                       "proof: nobody cheated.")
+                yield _("After the game every hand was revealed and checked against every "
+                        "proof: nobody cheated.")
             case ev.PlayerLeft(seat=seat, hand=hand):
                 self._in_turn = False
-                yield (f"{self.name(seat)} has to go and leaves the table; their cards, laid "
-                       f"face up: {cards_text(hand)}.")
+                yield _("{player} has to go and leaves the table; their cards, laid face up: "
+                        "{cards}.").format(player=self.name(seat), cards=cards_text(hand))
             case ev.LeaveQueued():
-                yield f"{INDENT}You will leave as soon as the table waits for you."
+                yield INDENT + _("You will leave as soon as the table waits for you.")
             case ev.VoteCounted(seat=seat, choice=choice, silent=silent, abandon=ab,
                                 needed=needed):
-                what = "end the game" if choice == "abandon" else "wait"
-                yield (f"{INDENT}{self.name(seat)} votes to {what} while waiting for "
-                       f"{self.name(silent)} ({len(ab)} of {needed} needed to end it).")
+                vote = (_("{player} votes to end the game while waiting for {silent} ({count} "
+                          "of {needed} needed to end it).") if choice == "abandon"
+                        else _("{player} votes to wait for {silent} ({count} of {needed} needed "
+                               "to end it)."))
+                yield INDENT + vote.format(player=self.name(seat), silent=self.name(silent),
+                                           count=len(ab), needed=needed)
             case ev.Abandoned(silent=silent, voters=voters, forfeit=forfeit, result=result,
                               winner=winner):
-                yield (f"The table ended the game as abandoned while waiting for "
-                       f"{self.name(silent)} (signed by "
-                       f"{listing([self.name(v) for v in voters])}).")
+                yield _("The table ended the game as abandoned while waiting for {silent} "
+                        "(signed by {voters}).").format(
+                    silent=self.name(silent), voters=listing([self.name(v) for v in voters]))
                 if forfeit:
-                    yield (f"{self.name(silent)} withheld the last step of checking their own "
-                           "accusation: it counts as wrong, and they are out.")
+                    yield _("{player} withheld the last step of checking their own accusation: "
+                            "it counts as wrong, and they are out.").format(
+                        player=self.name(silent))
                     if winner is not None:
-                        yield (f"{self.who(winner)} is the last player still in the game, and "
-                               + self.style.event("wins!", "win"))
+                        yield self.style.event(_(
+                            "{player} is the last player still in the game, and wins!").format(
+                            player=self.who(winner)), "win")
                     elif result == "nobody":
-                        yield "Everybody accused wrongly: nobody wins."
+                        yield _("Everybody accused wrongly: nobody wins.")
             case ev.Halted(blame=blame):
                 yield from self._stay()
                 culprit = (self.who(blame.culprit) if blame.culprit is not None
-                           else "a player who cannot be identified")
-                yield self.style.event("GAME HALTED: ", "halt") + (
-                    f"{culprit} broke the protocol ({blame.check}): {blame.reason}")
+                           else _("a player who cannot be identified"))
+                # Translators: {check} and {reason} come from the protocol checks, in English.
+                yield _("{halted} {culprit} broke the protocol ({check}): {reason}").format(
+                    halted=self.style.event(_("GAME HALTED:"), "halt"), culprit=culprit,
+                    check=blame.check, reason=blame.reason)
             case _:
                 return
 
@@ -258,25 +299,32 @@ class Narrator:
         self._moved_this_turn = False
         self.turn += 1
         where = self.tokens.get(self.config.players[seat].suspect)
-        at = f", {place(where)}" if where is not None else ""
-        yield self.style.event(f"Turn {self.turn}: ", "heading") + self.who(seat) + at
-
-    def _rolled(self, dice: tuple[int, ...]) -> str:
-        if len(dice) == 1:
-            return f"rolls {number(dice[0])}"
-        return f"rolls {' and '.join(map(str, dice))} ({sum(dice)})"
+        heading = self.style.event(_("Turn {number}:").format(number=self.turn), "heading")
+        if where is None:
+            yield _("{heading} {player}").format(heading=heading, player=self.who(seat))
+        else:
+            yield _("{heading} {player}, {place}").format(
+                heading=heading, player=self.who(seat), place=place(where))
 
     def _move(self, seat: int, path: tuple[Square, ...], room: int | None) -> str:
-        rolled = f"{self._rolled(self._roll[1])} and " if self._roll else ""
+        dice = dice_text(self._roll[1]) if self._roll else None
         self._roll = None
         self._moved_this_turn = True
-        steps = len(path)
-        squares = f"{steps} square{'s' if steps != 1 else ''}"
+        player = self.name(seat)
         if room is not None:
             self._token_to(seat, room)
-            return f"{INDENT}{self.name(seat)} {rolled}goes into {card_phrase(room)}."
+            text = (_("{player} goes {into_room}.") if dice is None
+                    else _("{player} rolls {dice} and goes {into_room}."))
+            return INDENT + text.format(player=player, dice=dice, into_room=card_into(room))
         self._token_to(seat, path[-1])
-        return f"{INDENT}{self.name(seat)} {rolled}moves {squares}, stopping {place(path[-1])}."
+        n = len(path)
+        if dice is None:
+            text = ngettext("{player} moves {n} square, stopping {place}.",
+                            "{player} moves {n} squares, stopping {place}.", n)
+        else:
+            text = ngettext("{player} rolls {dice} and moves {n} square, stopping {place}.",
+                            "{player} rolls {dice} and moves {n} squares, stopping {place}.", n)
+        return INDENT + text.format(player=player, dice=dice, n=n, place=place(path[-1]))
 
     def _stay(self) -> Iterator[str]:
         """A roll with no move after it: say why the player did not move."""
@@ -285,23 +333,25 @@ class Narrator:
         seat, dice = self._roll
         self._roll = None
         where = self.tokens.get(self.config.players[seat].suspect)
-        rolled = self._rolled(dice)
         if isinstance(where, int) and not self.config.rules.must_leave:
-            yield (f"{INDENT}{self.name(seat)} {rolled} and chooses to stay "
-                   f"{place(where)} (a player may stay in a room).")
+            yield INDENT + _("{player} rolls {dice} and chooses to stay {place} (a player may "
+                             "stay in a room).").format(player=self.name(seat),
+                                                        dice=dice_text(dice), place=place(where))
         elif where is not None:
-            yield (f"{INDENT}{self.name(seat)} {rolled} but every way is blocked by other "
-                   f"players, so stays {place(where)}.")
+            yield INDENT + _("{player} rolls {dice} but every way is blocked by other players, "
+                             "so stays {place}.").format(player=self.name(seat),
+                                                         dice=dice_text(dice), place=place(where))
 
     def _suggestion(self, seat: int, suspect: int, weapon: int, room: int) -> Iterator[str]:
         yield from self._stay()
         if not self._moved_this_turn and seat in self._brought:
-            yield (f"{INDENT}{self.name(seat)} was brought into {card_phrase(room)} by "
-                   f"{self.name(self._brought[seat])}'s suggestion, so may suggest there "
-                   "without rolling.")
+            yield INDENT + _("{player} was brought {into_room} by {other}'s suggestion, so may "
+                             "suggest there without rolling.").format(
+                player=self.name(seat), into_room=card_into(room),
+                other=self.name(self._brought[seat]))
         self._passes = 0
-        yield (f"{INDENT}{self.name(seat)} suggests it was "
-               f"{triple_text((suspect, weapon, room))}.")
+        yield INDENT + _("{player} suggests it was {triple}.").format(
+            player=self.name(seat), triple=triple_text((suspect, weapon, room)))
         before = self.tokens.get(suspect)
         if before is None or before == room:
             return
@@ -309,19 +359,22 @@ class Narrator:
         other = self._seat_of(suspect)
         if other is not None and other != seat:
             self._brought[other] = seat
-            yield f"{INDENT}{self.who(other)} is brought into {card_phrase(room)}."
+            yield INDENT + _("{player} is brought {into_room}.").format(
+                player=self.who(other), into_room=card_into(room))
         elif other is None:
-            yield f"{INDENT}{card(suspect).name}'s token is brought into {card_phrase(room)}."
+            yield INDENT + _("{suspect}'s token is brought {into_room}.").format(
+                suspect=card_name(suspect), into_room=card_into(room))
 
     def _decided(self, seat: int, correct: bool) -> Iterator[str]:
         self._last_accusation_right = correct
         if correct:
-            yield f"{INDENT * 2}" + self.style.event("Right!", "win")
+            yield INDENT * 2 + self.style.event(_("Right!"), "win")
             return
         self._in_turn = False  # an eliminated player's turn ends at once (R27)
         self._brought.pop(seat, None)
-        yield (f"{INDENT * 2}" + self.style.event("Wrong!", "wrong") + f" {self.name(seat)} is "
-               "out of the game, but still answers the others' suggestions.")
+        yield INDENT * 2 + _("{wrong} {player} is out of the game, but still answers the "
+                             "others' suggestions.").format(
+            wrong=self.style.event(_("Wrong!"), "wrong"), player=self.name(seat))
         suspect = self.config.players[seat].suspect
         where = self.tokens.get(suspect)
         board = classic_board()
@@ -330,8 +383,8 @@ class Narrator:
         nearest = board.nearest_room(where)
         if nearest is not None:  # R28: the token must not block a door
             self.tokens[suspect] = nearest[1]
-            yield (f"{INDENT * 2}{self.name(seat)}'s token is moved off the doorway into "
-                   f"{card_phrase(nearest[1])}.")
+            yield INDENT * 2 + _("{player}'s token is moved off the doorway {into_room}.").format(
+                player=self.name(seat), into_room=card_into(nearest[1]))
 
     def _token_to(self, seat: int, position: Position) -> None:
         self.tokens[self.config.players[seat].suspect] = position

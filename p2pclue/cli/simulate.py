@@ -27,6 +27,7 @@ from p2pclue.engine import events as ev
 from p2pclue.engine.cheats import CHEATS, PHASED, impossible
 from p2pclue.engine.config import GameConfig
 from p2pclue.engine.peer import Peer, Status
+from p2pclue.i18n import N_, _, listing, ngettext
 from p2pclue.net.store import StoreError, TranscriptFile
 from p2pclue.rules.variants import preset
 
@@ -35,39 +36,44 @@ EXIT_USAGE = 2
 EXIT_CHEAT_MISSED = 4
 DEAL_ROUNDS = ("join", "keys", "envelope", "deal", "unlayer", "reveal")
 DEAL_WORDS = {
-    "join": "joining the table",
-    "keys": "making a key and proving it",
-    "envelope": "shuffling the envelope cards and proving it",
-    "deal": "shuffling the deck and proving it",
-    "unlayer": "unlocking the other players' cards and proving it",
-    "reveal": "drawing the weapons' places together",
+    # Translators: what a player is doing while the cards are dealt, after "{player} is".
+    "join": N_("joining the table"),
+    "keys": N_("making a key and proving it"),
+    "envelope": N_("shuffling the envelope cards and proving it"),
+    "deal": N_("shuffling the deck and proving it"),
+    "unlayer": N_("unlocking the other players' cards and proving it"),
+    "reveal": N_("drawing the weapons' places together"),
 }
 
 
 def register(subparsers: Any) -> None:
     p: argparse.ArgumentParser = subparsers.add_parser(
-        "simulate", help="play a whole game of bots through the real protocol",
-        description="Play a whole game of bots, each a full protocol peer with its own "
-                    "secrets, through the real cryptography, in one process.",
-        epilog="Exit status: 0 a finished game; 1 abandoned; 2 bad arguments; 3 halted with "
-               "a seat blamed (what a cheat run should end with); 4 the cheat never happened.",
+        "simulate", help=_("play a whole game of bots through the real protocol"),
+        description=_("Play a whole game of bots, each a full protocol peer with its own "
+                      "secrets, through the real cryptography, in one process."),
+        epilog=_("Exit status: 0 a finished game; 1 abandoned; 2 bad arguments; 3 halted with "
+                 "a seat blamed (what a cheat run should end with); 4 the cheat never happened."),
     )
     p.add_argument("--players", type=int, default=4, choices=range(3, 7), metavar="3..6")
     p.add_argument("--rules", default="classic", choices=("classic", "cz"))
-    p.add_argument("--seed", type=int, help="reproduce a game (default: a random seed)")
-    p.add_argument("--bot", default=DEFAULT_BOT, choices=sorted(BOTS), help="which bots play")
+    p.add_argument("--seed", type=int, help=_("reproduce a game (default: a random seed)"))
+    p.add_argument("--bot", default=DEFAULT_BOT, choices=sorted(BOTS),
+                   help=_("which bots play"))
     p.add_argument("--transcript", metavar="PATH",
-                   help="write the transcript here, message by message as the game goes")
-    p.add_argument("--json", action="store_true", help="end with one JSON line of the result")
-    p.add_argument("--quiet", action="store_true", help="print only the result")
+                   help=_("write the transcript here, message by message as the game goes"))
+    p.add_argument("--json", action="store_true",
+                   help=_("end with one JSON line of the result"))
+    p.add_argument("--quiet", action="store_true", help=_("print only the result"))
     p.add_argument("--cheat", choices=sorted(CHEATS), metavar="KIND",
-                   help="make one seat cheat (see --list-cheats)")
+                   help=_("make one seat cheat (see --list-cheats)"))
     p.add_argument("--cheater", type=int, metavar="SEAT",
-                   help="the cheating seat (with --cheat; default 1)")
+                   help=_("the cheating seat (with --cheat; default 1)"))
     p.add_argument("--cheat-phase", metavar="PHASE",
-                   help="with --cheat, where a cheat possible at several points happens: "
-                        + "; ".join(f"{k}: {'/'.join(v)}" for k, v in PHASED.items()))
-    p.add_argument("--list-cheats", action="store_true", help="list the cheat kinds and exit")
+                   help=_("with --cheat, where a cheat possible at several points happens: "
+                          "{phases}").format(phases="; ".join(
+                              f"{k}: {'/'.join(v)}" for k, v in PHASED.items())))
+    p.add_argument("--list-cheats", action="store_true",
+                   help=_("list the cheat kinds and exit"))
     p.set_defaults(func=run, usage=p.format_usage)
 
 
@@ -79,12 +85,13 @@ def run(args: argparse.Namespace) -> int:
     problem = _cheat_options_problem(args)
     if problem is not None:
         sys.stderr.write(args.usage())
-        print(f"p2pclue simulate: error: {problem}", file=sys.stderr)
+        print(_("p2pclue simulate: error: {problem}").format(problem=problem), file=sys.stderr)
         return EXIT_USAGE
     cheater = (1 if args.cheater is None else args.cheater) if args.cheat else None
     why_not = impossible(args.cheat, args.cheat_phase, preset(args.rules)) if args.cheat else None
     if why_not is not None:
-        print(f"p2pclue simulate: --cheat {args.cheat} cannot happen: {why_not}", file=sys.stderr)
+        print(_("p2pclue simulate: --cheat {cheat} cannot happen: {reason}").format(
+            cheat=args.cheat, reason=why_not), file=sys.stderr)
         return EXIT_USAGE
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     rules = preset(args.rules)
@@ -94,12 +101,13 @@ def run(args: argparse.Namespace) -> int:
         try:
             store = TranscriptFile.create(Path(args.transcript), config)
         except StoreError as exc:
-            print(f"p2pclue simulate: {exc}", file=sys.stderr)
+            print(_("p2pclue simulate: {error}").format(error=exc), file=sys.stderr)
             return EXIT_USAGE
     try:
         return _play(args, seed, cheater, config, store)
     except StoreError as exc:
-        print(f"p2pclue simulate: the transcript could not be written: {exc}", file=sys.stderr)
+        print(_("p2pclue simulate: the transcript could not be written: {error}").format(
+            error=exc), file=sys.stderr)
         return EXIT_USAGE
     finally:
         if store is not None:
@@ -113,16 +121,18 @@ def _cheat_options_problem(args: argparse.Namespace) -> str | None:
                                           ("--cheat-phase", args.cheat_phase))
                  if value is not None]
         if stray:
-            return (f"{' and '.join(stray)} only appl{'ies' if len(stray) == 1 else 'y'} "
-                    "with --cheat KIND")
+            return ngettext("{options} only applies with --cheat KIND",
+                            "{options} only apply with --cheat KIND",
+                            len(stray)).format(options=listing(stray))
         return None
     if args.cheater is not None and not 0 <= args.cheater < args.players:
-        return f"--cheater must be a seat from 0 to {args.players - 1}"
+        return _("--cheater must be a seat from 0 to {last}").format(last=args.players - 1)
     phases = PHASED.get(args.cheat, ())
     if args.cheat_phase is not None and args.cheat_phase not in phases:
-        choices = f"one of {', '.join(phases)}" if phases else "it has no phases"
-        return (f"--cheat-phase {args.cheat_phase!r} does not apply to --cheat {args.cheat} "
-                f"({choices})")
+        choices = (_("one of {phases}").format(phases=", ".join(phases)) if phases
+                   else _("it has no phases"))
+        return _("--cheat-phase {phase!r} does not apply to --cheat {kind} ({choices})").format(
+            phase=args.cheat_phase, kind=args.cheat, choices=choices)
     return None
 
 
@@ -131,9 +141,13 @@ def _play(args: argparse.Namespace, seed: int, cheater: int | None, config: Game
     quiet = args.quiet
     style = Style(wants_colour(sys.stdout))
     if not quiet:
-        print(f"p2pclue simulate: {args.players} players, rules {args.rules}, bots {args.bot}, "
-              f"seed {seed}" + (f"; {config.players[cheater].name} (seat {cheater}) will cheat "
-                             f"({args.cheat})" if cheater is not None else ""))
+        fields = {"players": args.players, "rules": args.rules, "bot": args.bot, "seed": seed,
+                  "cheater": config.players[cheater].name if cheater is not None else "",
+                  "seat": cheater, "kind": args.cheat}
+        print((_("p2pclue simulate: {players} players, rules {rules}, bots {bot}, seed {seed}; "
+                 "{cheater} (seat {seat}) will cheat ({kind})") if cheater is not None
+               else _("p2pclue simulate: {players} players, rules {rules}, bots {bot}, "
+                      "seed {seed}")).format(**fields))
     narrator = Narrator(config, style=style)
     if not quiet:
         for line in narrator.introduction():
@@ -165,7 +179,7 @@ def _play(args: argparse.Namespace, seed: int, cheater: int | None, config: Game
 
     try:
         if not quiet:
-            progress.show("Dealing the cards: every player shuffles and proves it...")
+            progress.show(_("Dealing the cards: every player shuffles and proves it..."))
         game = play(preset(args.rules), args.players, seed, BOTS[args.bot],
                     cheat=args.cheat, cheater=cheater, cheat_phase=args.cheat_phase,
                     watch=watch, on_event=tell, on_peers=peers.extend)
@@ -180,8 +194,11 @@ def _play(args: argparse.Namespace, seed: int, cheater: int | None, config: Game
     if store is not None:
         store.close(transcript.footer)
         if not quiet:
-            print(f"Transcript: {store.path} ({len(raw)} bytes, {len(peer.entries)} messages); "
-                  f"check it with: p2pclue audit {store.path}")
+            print(ngettext("Transcript: {path} ({size} bytes, {count} message); check it with: "
+                           "p2pclue audit {path}",
+                           "Transcript: {path} ({size} bytes, {count} messages); check it with: "
+                           "p2pclue audit {path}", len(peer.entries)).format(
+                path=store.path, size=len(raw), count=len(peer.entries)))
     missed = cheater is not None and not getattr(game.peers[cheater], "cheated", False)
     return _result(args, peer, seed, raw, quiet, cheater if missed else None)
 
@@ -197,8 +214,9 @@ def _deal_progress(accepted: ev.Accepted, config: GameConfig) -> str:
     step = min(accepted.index + 2, n * rounds)
     kind = DEAL_ROUNDS[min((step - 1) // n, rounds - 1)]
     seat = (step - 1) % n
-    return (f"Dealing the cards, step {step} of {n * rounds}: "
-            f"{config.players[seat].name} is {DEAL_WORDS[kind]}...")
+    return _("Dealing the cards, step {step} of {steps}: {player} is {doing}...").format(
+        step=step, steps=n * rounds, player=config.players[seat].name,
+        doing=_(DEAL_WORDS[kind]))
 
 
 def _result(args: argparse.Namespace, peer: Peer, seed: int, raw: bytes,
@@ -210,7 +228,7 @@ def _result(args: argparse.Namespace, peer: Peer, seed: int, raw: bytes,
     elif peer.status is Status.COMPLETE and state is not None:
         result = state.result or "nobody"
     else:
-        print("The game did not finish: a player fell silent.", file=sys.stderr)
+        print(_("The game did not finish: a player fell silent."), file=sys.stderr)
         result = "abandoned"
     if args.json:
         print(json.dumps({
@@ -228,8 +246,8 @@ def _result(args: argparse.Namespace, peer: Peer, seed: int, raw: bytes,
             "transcript_sha256": hashlib.sha256(raw).hexdigest(),
         }, sort_keys=True))
     if missed_cheater is not None:
-        print(f"the cheat never happened: seat {missed_cheater} never had the chance to "
-              f"{args.cheat} ({result})")
+        print(_("the cheat never happened: seat {seat} never had the chance to {cheat} "
+                "({result})").format(seat=missed_cheater, cheat=args.cheat, result=result))
         return EXIT_CHEAT_MISSED
     if result == "halted":
         return EXIT_HALTED

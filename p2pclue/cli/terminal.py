@@ -9,8 +9,10 @@ place, so standard output stays the story (and a pipe sees no progress at all).
 from __future__ import annotations
 
 import os
+import shutil
 from typing import TextIO
 
+from p2pclue.i18n import truncate
 from p2pclue.rules.cards import SUSPECTS
 
 RESET = "\x1b[0m"
@@ -73,7 +75,10 @@ class ProgressLine:
     def show(self, text: str) -> None:
         if not self.enabled:
             return
-        self.stream.write("\r\x1b[2K" + text)
+        # One terminal line, measured in columns (Korean takes two per syllable): a line
+        # that wrapped could not be rewritten in place.
+        width = shutil.get_terminal_size().columns - 1
+        self.stream.write("\r\x1b[2K" + truncate(text, max(width, 10)))
         self.stream.flush()
         self._shown = True
 

@@ -49,6 +49,8 @@ from zeroconf import (
 )
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
+from p2pclue.i18n import _
+
 log = logging.getLogger("p2pclue.net.discovery")
 
 SERVICE_TYPE = "_p2pclue._tcp.local."
@@ -112,13 +114,17 @@ def interfaces(cli_values: list[str], environ: Mapping[str, str]) -> list[str]:
         try:
             address = ipaddress.ip_address(value)
         except ValueError:
-            raise InterfaceError(f"{value!r} is not an IP address") from None
+            raise InterfaceError(_("{value} is not an IP address").format(
+                value=repr(value))) from None
         if not isinstance(address, ipaddress.IPv4Address):
-            raise InterfaceError(f"{value} is IPv6; p2pclue uses IPv4 only")
+            raise InterfaceError(_("{value} is IPv6; p2pclue uses IPv4 only").format(
+                value=value))
         if address.is_unspecified or address.is_multicast:
-            raise InterfaceError(f"{value} is not the address of one interface")
+            raise InterfaceError(_("{value} is not the address of one interface").format(
+                value=value))
         if str(address) not in local and not address.is_loopback:
-            raise InterfaceError(f"no interface of this machine has the address {value}")
+            raise InterfaceError(_("no interface of this machine has the address {value}")
+                                 .format(value=value))
         if str(address) not in chosen:
             chosen.append(str(address))
     return chosen
@@ -203,8 +209,9 @@ async def _zeroconf(addresses: list[str]) -> tuple[AsyncZeroconf, str | None]:
         aiozc = AsyncZeroconf(interfaces=choice, ip_version=IPVersion.V4Only)
         await aiozc.zeroconf.async_wait_for_start()
     except (OSError, RuntimeError) as exc:
-        raise DiscoveryError(f"cannot start mDNS on {addresses or 'all interfaces'}: "
-                             f"{exc}") from None
+        raise DiscoveryError((_("cannot start mDNS on {addresses}: {error}") if addresses
+                              else _("cannot start mDNS on all interfaces: {error}")).format(
+            addresses=addresses, error=exc)) from None
     device = _confine(aiozc.zeroconf, addresses) if addresses else None
     return aiozc, device
 
@@ -288,7 +295,7 @@ class Announcer:
             await (await self._zc.async_register_service(info, allow_name_change=True))
         except NonUniqueNameException:
             await self.close()
-            raise DiscoveryError("another table took this name on the network") from None
+            raise DiscoveryError(_("another table took this name on the network")) from None
         except BaseException:
             await self.close()
             raise
@@ -457,7 +464,7 @@ async def probe(host: str, port: int, timeout: float = 1.0,
     """
     try:
         async with asyncio.timeout(timeout):
-            _, writer = await asyncio.open_connection(
+            _reader, writer = await asyncio.open_connection(
                 host, port, local_addr=None if local_host is None else (local_host, 0))
     except (OSError, TimeoutError):
         return False
@@ -486,7 +493,7 @@ def multicast_available(interface: str = "127.0.0.1", timeout: float = 1.0) -> b
         send.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_LOOP, 1)
         token = os.urandom(16)
         send.sendto(token, (group, port))
-        data, _ = recv.recvfrom(64)
+        data, _sender = recv.recvfrom(64)
         return data == token
     except OSError:
         return False

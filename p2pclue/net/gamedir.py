@@ -27,6 +27,7 @@ from typing import Any
 from p2pclue.engine.errors import WireError
 from p2pclue.engine.peer_secrets import PeerSecrets, SecretsError
 from p2pclue.engine.wire import pack, unpack_canonical
+from p2pclue.i18n import _
 from p2pclue.net.lobby import LobbyError, Start, verify_start
 from p2pclue.net.store import StoreError
 
@@ -71,8 +72,9 @@ def write_atomic(path: Path, data: bytes, mode: int = 0o600) -> None:
     except OSError as exc:
         with contextlib.suppress(OSError):
             tmp.unlink()
-        reason = "the disk is full" if exc.errno == 28 else (exc.strerror or str(exc))
-        raise StoreError(f"cannot write {path}: {reason}") from None
+        reason = _("the disk is full") if exc.errno == 28 else (exc.strerror or str(exc))
+        raise StoreError(_("cannot write {path}: {error}").format(path=path,
+                                                                  error=reason)) from None
 
 
 class GameDir:
@@ -108,11 +110,13 @@ class GameDir:
             if not isinstance(table, bytes) or not (code is None or isinstance(code, str)):
                 raise WireError("bad table id or code")
         except FileNotFoundError:
-            raise StoreError(f"{self.path} holds no started game") from None
+            raise StoreError(_("{path} holds no started game").format(path=self.path)) from None
         except OSError as exc:
-            raise StoreError(f"cannot read {path}: {exc.strerror}") from None
+            raise StoreError(_("cannot read {path}: {error}").format(
+                path=path, error=exc.strerror)) from None
         except (WireError, LobbyError) as exc:
-            raise StoreError(f"{path} is damaged: {exc}") from None
+            raise StoreError(_("{path} is damaged: {error}").format(path=path,
+                                                                    error=exc)) from None
         return SavedStart(start, table, code, host, port)
 
     def save_secrets(self, secrets: PeerSecrets) -> None:
@@ -122,12 +126,15 @@ class GameDir:
         path = self.path / SECRETS_NAME
         try:
             if path.stat().st_mode & 0o077:
-                raise StoreError(f"{path} is readable by others; run: chmod 600 {path}")
+                raise StoreError(_("{path} is readable by others; run: chmod 600 {path}")
+                                 .format(path=path))
             return PeerSecrets.from_bytes(path.read_bytes())
         except FileNotFoundError:
-            raise StoreError(f"{self.path} holds no secrets of this player") from None
+            raise StoreError(_("{path} holds no secrets of this player").format(
+                path=self.path)) from None
         except OSError as exc:
-            raise StoreError(f"cannot read {path}: {exc.strerror}") from None
+            raise StoreError(_("cannot read {path}: {error}").format(
+                path=path, error=exc.strerror)) from None
         except SecretsError as exc:
             raise StoreError(f"{path}: {exc}") from None
 

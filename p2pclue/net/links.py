@@ -36,6 +36,7 @@ from collections.abc import Awaitable, Callable
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from p2pclue.engine.wire import MAX_FRAME_BYTES
+from p2pclue.i18n import _
 from p2pclue.net.framing import FrameDecoder, FramingError
 from p2pclue.net.pairing import (
     MAX_HANDSHAKE_RECORD,
@@ -281,7 +282,8 @@ async def dial(
         raise
     if expect_identity is not None and established.remote_identity != expect_identity:
         await _close_writer(writer)
-        raise LinkError(f"{host}:{port} answered with another identity key than expected")
+        raise LinkError(_("{address} answered with another identity key than expected").format(
+            address=f"{host}:{port}"))
     peer = writer.get_extra_info("peername")
     return Link(reader, writer, established, (str(peer[0]), int(peer[1])), decoder, pending)
 
@@ -293,7 +295,7 @@ def _check_code(code: str | None) -> None:
         try:
             normalize_code(code)
         except ValueError as exc:
-            raise LinkError(f"unusable table code: {exc}") from None
+            raise LinkError(_("unusable table code: {error}").format(error=exc)) from None
 
 
 def _is_loopback(address: str) -> bool:
@@ -471,7 +473,8 @@ async def listen(
     try:
         server = await asyncio.start_server(listener._accept, host, port, reuse_address=True)
     except OSError as exc:
-        raise LinkError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+        raise LinkError(_("cannot listen on {address}: {error}").format(
+            address=f"{host}:{port}", error=exc.strerror or exc)) from None
     listener._server = server
     sockname = server.sockets[0].getsockname()
     listener.host, listener.port = str(sockname[0]), int(sockname[1])

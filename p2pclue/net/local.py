@@ -32,6 +32,7 @@ from p2pclue.engine.config import GameConfig
 from p2pclue.engine.errors import LocalProtocolError
 from p2pclue.engine.peer import Choice, Peer, Stage, Status
 from p2pclue.engine.transcript import parse
+from p2pclue.i18n import _
 from p2pclue.net.api import Ended, Engine, Progress, SessionEvent, Waiting, YourChoice
 from p2pclue.net.store import StoreError, TranscriptFile
 from p2pclue.rules.state import GameState
@@ -288,7 +289,7 @@ class LocalSession:
             self._store = TranscriptFile.create(path, self.config)
             self.transcript_path = path
         except (OSError, StoreError) as exc:
-            self._store_error = f"the transcript cannot be saved: {exc}"
+            self._store_error = _("the transcript cannot be saved: {error}").format(error=exc)
 
     def _append_entries(self) -> None:
         store = self._store
@@ -298,7 +299,8 @@ class LocalSession:
             while store.entries < len(self.me.entries):
                 store.append(self.me.entries[store.entries])
         except StoreError as exc:
-            self._store_error = f"the transcript could not be written: {exc}"
+            self._store_error = _("the transcript could not be written: {error}").format(
+                error=exc)
             self._store = None
 
     async def _finish(self) -> None:
@@ -314,13 +316,14 @@ class LocalSession:
                 self._store.close(transcript.footer)
                 path = self._store.path
             except StoreError as exc:
-                self._store_error = f"the transcript could not be finished: {exc}"
+                self._store_error = _("the transcript could not be finished: {error}").format(
+                    error=exc)
         verdict = await self._engine(lambda: audit(parse(raw), raw))
         ok = verdict.valid
-        message = ("audit: valid, every signature, proof and rule checked" if ok else
-                   f"audit: INVALID: {verdict.violation}")
+        message = (_("audit: valid, every signature, proof and rule checked") if ok else
+                   _("audit: INVALID: {violation}").format(violation=verdict.violation))
         if self._store_error:
-            message = f"{self._store_error}; {message}"
+            message = _("{problem}; {verdict}").format(problem=self._store_error, verdict=message)
         status = {Status.COMPLETE: "complete", Status.HALTED: "halted"}.get(
             me.status, "abandoned")
         self.events.put_nowait(Ended(status, path, ok, message))

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from p2pclue import PROTOCOL_VERSION
+from p2pclue.i18n import _
 from p2pclue.net import discovery
 from p2pclue.net.gamedir import GameDir, SavedStart
 from p2pclue.net.lobby import GuestLobby, HostLobby, LobbyView, TableInfo
@@ -43,7 +44,7 @@ def table_id(name: str) -> bytes:
 def parse_peer(text: str) -> tuple[str, int]:
     host, sep, port = text.rpartition(":")
     if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise ValueError(f"--peer wants HOST:PORT, not {text!r}")
+        raise ValueError(_("--peer wants HOST:PORT, not {text}").format(text=repr(text)))
     return host, int(port)
 
 
@@ -86,7 +87,7 @@ def _session(seat: Seat, seated: Seated, transcript: Path | None,
              host_addr: tuple[str, int] | None = None) -> NetSession:
     config = seated.start.config
     if seat.profile.seen(config.session):
-        raise TableClosed("this game was played before: refusing to play it again")
+        raise TableClosed(_("this game was played before: refusing to play it again"))
     seat.profile.remember(config.session)
     game = None
     if config.players and seat.profile.public in {p.identity for p in config.players}:
@@ -109,7 +110,7 @@ async def resume_game(seat: Seat, game: GameDir) -> NetSession:
     me = seat.profile.public
     mine = next((a for a in start.addresses if a.identity == me), None)
     if mine is None or me not in {p.identity for p in start.config.players}:
-        raise TableClosed("this game directory is not one of this profile's seats")
+        raise TableClosed(_("this game directory is not one of this profile's seats"))
     mesh = Mesh(seat.profile.identity, saved.table_id, saved.code,
                 accept=lambda ident: ident in {a.identity for a in start.addresses})
     try:
@@ -197,12 +198,13 @@ async def find_table(interfaces: list[str], name: str | None, timeout: float
         try:
             return await browser.wait_for(name, timeout)
         except (TimeoutError, LookupError):
-            what = f"the table {name!r}" if name else "any table"
-            raise NoTable(
-                f"found no answer for {what} within {timeout:g} s. If the table is open, "
-                "multicast may be blocked on this network (Wi-Fi client isolation, some "
-                "company LANs): join it directly with --peer HOST:PORT --table NAME, "
-                "as shown on the opener's screen.") from None
+            found = (_("found no answer for the table {name} within {seconds} s.") if name
+                     else _("found no answer for any table within {seconds} s.")).format(
+                name=repr(name), seconds=f"{timeout:g}")
+            raise NoTable(found + " " + _(
+                "If the table is open, multicast may be blocked on this network (Wi-Fi "
+                "client isolation, some company LANs): join it directly with --peer "
+                "HOST:PORT --table NAME, as shown on the opener's screen.")) from None
     finally:
         with contextlib.suppress(Exception):
             await browser.close()
@@ -247,13 +249,15 @@ async def join_table(
             except (OSError, links.Unreachable, links.HandshakeTimeout, links.LinkClosed,
                     links.Busy) as exc:
                 if loop.time() + delay > end:
-                    raise NoTable(f"cannot reach the table at {host}:{port}: {exc}") from None
+                    raise NoTable(_("cannot reach the table at {address}: {error}").format(
+                        address=f"{host}:{port}", error=exc)) from None
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 2.0)
             except links.WrongCode:
-                raise TableClosed("the table refused the code (wrong code?)") from None
+                raise TableClosed(_("the table refused the code (wrong code?)")) from None
             except links.LinkError as exc:
-                raise TableClosed(f"the table refused the link: {exc}") from None
+                raise TableClosed(_("the table refused the link: {error}").format(
+                    error=exc)) from None
         return _session(seat, seated, transcript, (host, port))
     except BaseException:
         await mesh.close()

@@ -21,6 +21,8 @@ import platformdirs
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from p2pclue.i18n import _
+
 PROFILE_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,40}$")
 DEFAULT_PROFILE = "default"
 MAX_SEEN = 100_000
@@ -82,13 +84,15 @@ class Profile:
 def load(name: str = DEFAULT_PROFILE, environ: Mapping[str, str] | None = None) -> Profile:
     """Open a profile, creating its directory and identity key on first use."""
     if not PROFILE_NAME.match(name):
-        raise ProfileError(f"a profile name is 1-40 letters, digits, '.', '_' or '-': {name!r}")
+        raise ProfileError(_("a profile name is 1-40 letters, digits, '.', '_' or '-': "
+                             "{name}").format(name=repr(name)))
     root = data_root(environ) / "profiles" / name
     try:
         root.mkdir(parents=True, exist_ok=True, mode=0o700)
         return Profile(name, root, _identity(root / "identity.pem"))
     except OSError as exc:
-        raise ProfileError(f"cannot use the profile directory {root}: {exc.strerror}") from None
+        raise ProfileError(_("cannot use the profile directory {folder}: {error}").format(
+            folder=root, error=exc.strerror)) from None
 
 
 def _identity(path: Path) -> Ed25519PrivateKey:
@@ -109,12 +113,13 @@ def _identity(path: Path) -> Ed25519PrivateKey:
 
 def _read_identity(path: Path) -> Ed25519PrivateKey:
     if path.stat().st_mode & 0o077:
-        raise ProfileError(f"{path} is readable by others; run: chmod 600 {path}")
+        raise ProfileError(_("{path} is readable by others; run: chmod 600 {path}").format(
+            path=path))
     try:
         key = serialization.load_pem_private_key(path.read_bytes(), password=None)
     except ValueError:
-        raise ProfileError(f"{path} is not a p2pclue identity key") from None
+        raise ProfileError(_("{path} is not a p2pclue identity key").format(path=path)) from None
     if not isinstance(key, Ed25519PrivateKey):
-        raise ProfileError(f"{path} is not an Ed25519 key")
+        raise ProfileError(_("{path} is not an Ed25519 key").format(path=path))
     return key
 

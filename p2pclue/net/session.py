@@ -33,6 +33,7 @@ from p2pclue.engine.peer import Choice, Peer, Status
 from p2pclue.engine.peer_secrets import SecretsError
 from p2pclue.engine.transcript import parse
 from p2pclue.engine.wire import split_frame
+from p2pclue.i18n import _, ngettext
 from p2pclue.net import api, links
 from p2pclue.net.gamedir import GameDir
 from p2pclue.net.lobby import MAX_SPECTATORS, Start
@@ -135,18 +136,20 @@ class NetSession:
 
     def _resume(self, identity: Ed25519PrivateKey, now: float) -> TranscriptFile:
         if self._game is None or self.seat is None:
-            raise StoreError("only a player's own game directory can be resumed")
+            raise StoreError(_("only a player's own game directory can be resumed"))
         secrets = self._game.load_secrets()
         store, config, entries = TranscriptFile.reopen(self.transcript_path)
         if config != self.config:
             store.abandon()
-            raise StoreError(f"{self.transcript_path} belongs to another game")
+            raise StoreError(_("{path} belongs to another game").format(
+                path=self.transcript_path))
         try:
             self.resumed_events = self.peer.restore(secrets, entries, now)
         except (EngineError, SecretsError) as exc:
             store.abandon()
-            raise StoreError(f"cannot resume from {self._game.path}: {exc} (the transcript "
-                             "was damaged or changed by another program)") from None
+            raise StoreError(_("cannot resume from {path}: {error} (the transcript was "
+                               "damaged or changed by another program)").format(
+                path=self._game.path, error=exc)) from None
         self._saved_secrets = -1  # saved again before the first send, whatever changed
         for event in self.resumed_events:  # front ends and bots rebuild their view
             self.events.put_nowait(api.Engine(event))
@@ -245,7 +248,7 @@ class NetSession:
             try:  # before any frame that commits to the new secret leaves
                 self._game.save_secrets(self.peer.export_secrets())
             except StoreError as exc:
-                self._fail(f"cannot save this game's secrets: {exc}")
+                self._fail(_("cannot save this game's secrets: {error}").format(error=exc))
                 return
             self._saved_secrets = self.peer.secrets_version
         new = entries[self._written:]
@@ -256,7 +259,7 @@ class NetSession:
                     # one fsync after the last covers them all (before anything is sent)
                     self._store.append(raw, sync=mine and i == len(new) - 1)
             except StoreError as exc:
-                self._fail(f"cannot write the transcript: {exc}")
+                self._fail(_("cannot write the transcript: {error}").format(error=exc))
                 return
             self._written = len(entries)
             self._silences = 0
@@ -405,7 +408,8 @@ class NetSession:
             self._store.close(transcript.footer)
         except (StoreError, ValueError) as exc:
             self.ended = api.Ended(transcript.footer.status, None, None,
-                                   f"the transcript could not be finished: {exc}")
+                                   _("the transcript could not be finished: {error}").format(
+                                       error=exc))
             self.events.put_nowait(self.ended)
             return
         self._mesh.broadcast(TAG_SYNC, {"t": "done", "n": len(peer.entries)})
@@ -451,8 +455,11 @@ def _audit_file(path: Path) -> tuple[bool | None, str]:
         raw = path.read_bytes()
         verdict = audit(parse(raw), raw)
     except (OSError, EngineError) as exc:
-        return False, f"the saved transcript cannot be read: {exc}"
+        return False, _("the saved transcript cannot be read: {error}").format(error=exc)
     if verdict.valid:
-        return True, f"valid ({verdict.result}, {verdict.entries} messages)"
+        return True, ngettext("valid ({result}, {count} message)",
+                              "valid ({result}, {count} messages)", verdict.entries).format(
+            result=verdict.result, count=verdict.entries)
     v = verdict.violation
-    return False, f"invalid: {v.reason if v else 'unknown'}"
+    # Translators: {reason} comes from the protocol checks, in English.
+    return False, _("invalid: {reason}").format(reason=v.reason if v else "unknown")

@@ -30,6 +30,7 @@ from p2pclue.engine.transcript import (
     opening_bytes,
     parse_unfinished,
 )
+from p2pclue.i18n import _
 
 NAME_MAX_BYTES = 255
 """The longest file name (in bytes) on the usual file systems (ext4, btrfs, APFS, NTFS)."""
@@ -47,26 +48,28 @@ def check_writable(path: Path) -> None:
     """
     text = str(path)
     if not text or path.name in ("", ".", ".."):
-        raise StoreError(f"{text or 'the transcript path'!r} is not a file name")
+        raise StoreError(_("{path!r} is not a file name").format(
+            path=text or _("the transcript path")))
     if len(os.fsencode(path.name)) > NAME_MAX_BYTES:
-        raise StoreError(f"the file name is too long ({len(os.fsencode(path.name))} bytes; "
-                         f"the limit is {NAME_MAX_BYTES})")
+        raise StoreError(_("the file name is too long ({size} bytes; the limit is {limit})").format(
+            size=len(os.fsencode(path.name)), limit=NAME_MAX_BYTES))
     folder = path.parent
     try:
         if path.is_dir():
-            raise StoreError(f"{path} is a folder, not a file")
+            raise StoreError(_("{path} is a folder, not a file").format(path=path))
         if not folder.exists():
-            raise StoreError(f"the folder {folder} does not exist")
+            raise StoreError(_("the folder {folder} does not exist").format(folder=folder))
         if not folder.is_dir():
-            raise StoreError(f"{folder} is not a folder")
+            raise StoreError(_("{folder} is not a folder").format(folder=folder))
         if path.exists():
             mode = path.stat().st_mode
             if not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(
                     path, os.W_OK):
-                raise StoreError(f"{path} is read-only")
+                raise StoreError(_("{path} is read-only").format(path=path))
         elif not folder.stat().st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) \
                 or not os.access(folder, os.W_OK | os.X_OK):
-            raise StoreError(f"cannot create files in {folder} (permission denied)")
+            raise StoreError(_("cannot create files in {folder} (permission denied)").format(
+                folder=folder))
     except OSError as exc:
         raise StoreError(_os_message(path, exc)) from None
 
@@ -103,7 +106,7 @@ class TranscriptFile:
         entries are returned for the peer to replay (which verifies every one)."""
         config, entries = read_unfinished(path)
         if is_finished(path):
-            raise StoreError(f"{path} is a finished game")
+            raise StoreError(_("{path} is a finished game").format(path=path))
         good = len(opening_bytes(config)) + sum(len(entry_bytes(e)) for e in entries)
         try:
             handle = open(path, "r+b")  # noqa: SIM115 (held open for the whole game)
@@ -154,8 +157,9 @@ class TranscriptFile:
             if os.fstat(handle.fileno()).st_size != self._size or not _same_file(
                     self.path, handle):
                 self._release()
-                raise StoreError(f"{self.path} was changed by another program; nothing more "
-                                 "is written to it (the game's verified state is kept)")
+                raise StoreError(_("{path} was changed by another program; nothing more is "
+                                   "written to it (the game's verified state is kept)").format(
+                    path=self.path))
             handle.write(data)
             handle.flush()
             if sync:
@@ -206,11 +210,14 @@ def read_unfinished(path: Path) -> tuple[GameConfig, list[bytes]]:
     try:
         return parse_unfinished(data)
     except TranscriptError as exc:
-        raise StoreError(f"{path} is not a readable transcript: {exc}") from None
+        raise StoreError(_("{path} is not a readable transcript: {error}").format(
+            path=path, error=exc)) from None
 
 
 def _os_message(path: Path, exc: OSError, verb: str = "write") -> str:
     reason = exc.strerror or str(exc)
     if exc.errno == errno.ENOSPC:
-        reason = "the disk is full"
-    return f"cannot {verb} {path}: {reason}"
+        reason = _("the disk is full")
+    template = _("cannot read {path}: {error}") if verb == "read" \
+        else _("cannot write {path}: {error}")
+    return template.format(path=path, error=reason)

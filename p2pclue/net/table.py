@@ -17,6 +17,7 @@ import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from p2pclue.i18n import _, card_name, ngettext
 from p2pclue.net import links
 from p2pclue.net.lobby import (
     GuestLobby,
@@ -65,7 +66,7 @@ async def _next(mesh: Mesh, actions: asyncio.Queue[LobbyAction] | None) -> Item 
         return await mesh.inbox.get()
     inbox = asyncio.ensure_future(mesh.inbox.get())
     local = asyncio.ensure_future(actions.get())
-    done, _ = await asyncio.wait({inbox, local}, return_when=asyncio.FIRST_COMPLETED)
+    done, _pending = await asyncio.wait({inbox, local}, return_when=asyncio.FIRST_COMPLETED)
     for task, other in ((inbox, local), (local, inbox)):
         if task in done:
             if other in done:  # both arrived: keep the other for next time
@@ -147,7 +148,7 @@ async def guest_lobby(lobby: GuestLobby, mesh: Mesh, host: str, port: int, on_vi
         elif isinstance(item, Ready):
             mesh.send(host_ident, TAG_LOBBY, lobby.set_ready(item.ready))
         elif isinstance(item, LinkDown) and item.identity == host_ident:
-            raise TableClosed("the table closed before the game started")
+            raise TableClosed(_("the table closed before the game started"))
         elif isinstance(item, Received) and item.tag == TAG_LOBBY \
                 and item.identity == host_ident:
             try:
@@ -183,7 +184,7 @@ async def complete_mesh(start: Start, mesh: Mesh, host_addr: tuple[str, int] | N
 
 async def _dial_until(mesh: Mesh, ident: bytes, host: str, port: int) -> None:
     delay = 0.1
-    for _ in range(DIAL_ATTEMPTS):
+    for _attempt in range(DIAL_ATTEMPTS):
         if ident in mesh.linked():
             return
         try:
@@ -200,16 +201,18 @@ async def _dial_until(mesh: Mesh, ident: bytes, host: str, port: int) -> None:
 
 def describe(view: LobbyView) -> list[str]:
     """The lobby as plain lines (the plain front end; the TUI draws its own)."""
-    from p2pclue.rules.cards import card
-
     t = view.table
-    lines = [f"Table {t.name!r}: {t.rules.name()} rules, {len(view.players)}/{t.wanted} seats"]
+    lines = [_("Table {name}: {rules} rules, {taken}/{wanted} seats").format(
+        name=repr(t.name), rules=t.rules.name(), taken=len(view.players), wanted=t.wanted)]
     for m in view.players:
-        sus = card(m.suspect).name if m.suspect is not None else "no suspect yet"
-        lines.append(f"  {m.name} as {sus}{' (ready)' if m.ready else ''}")
+        sus = card_name(m.suspect) if m.suspect is not None else _("no suspect yet")
+        line = _("{player} as {suspect} (ready)") if m.ready else _("{player} as {suspect}")
+        lines.append("  " + line.format(player=m.name, suspect=sus))
     for m in view.spectators:
-        lines.append(f"  {m.name} watching")
+        lines.append("  " + _("{player} watching").format(player=m.name))
     if view.failed_attempts:
-        lines.append(f"  {view.failed_attempts} failed attempt(s) with a wrong code")
+        lines.append("  " + ngettext("{count} failed attempt with a wrong code",
+                                     "{count} failed attempts with a wrong code",
+                                     view.failed_attempts).format(count=view.failed_attempts))
     return lines
 

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import sys
 
+from p2pclue.i18n import N_, _
 from p2pclue.net.api import Session
 
-NOT_A_TERMINAL = (
+NOT_A_TERMINAL = N_(
     "p2pclue: standard output is not a terminal, so the full-screen table cannot be drawn.\n"
     "Use --plain for line-by-line play (screen readers, pipes), --bot to let a bot play "
     "this seat, or watch to follow a game as a spectator."
 )
+"""Marked for translation; print ``_(NOT_A_TERMINAL)``."""
 
 
 async def run_ui(session: Session, *, plain: bool = False) -> int:
@@ -31,7 +33,7 @@ async def run_ui(session: Session, *, plain: bool = False) -> int:
 
         return await run_plain(session)
     if not (sys.stdout.isatty() and sys.stdin.isatty()):
-        print(NOT_A_TERMINAL, file=sys.stderr)
+        print(_(NOT_A_TERMINAL), file=sys.stderr)
         await session.close()
         return 2
     from p2pclue.tui.app import TableApp

@@ -26,9 +26,9 @@ from prompt_toolkit.styles import Style
 from p2pclue.engine.audit import audit
 from p2pclue.engine.errors import LocalProtocolError, TranscriptError
 from p2pclue.engine.transcript import parse
+from p2pclue.i18n import _
 from p2pclue.net.api import Ended, Session
 from p2pclue.rules.board import Square
-from p2pclue.rules.cards import card
 from p2pclue.tui import knowledge as kn
 from p2pclue.tui import view
 from p2pclue.tui.model import (
@@ -41,6 +41,7 @@ from p2pclue.tui.model import (
     Submit,
     UIModel,
 )
+from p2pclue.tui.story import triple_text
 
 STYLE = Style.from_dict({
     "status": "reverse bold",
@@ -63,7 +64,7 @@ MONO_STYLE = Style.from_dict({
 
 KEYS = ["r", "p", "e", "m", "s", "a", "h", "n", "q", "y", "j", "k", "?", "up", "down", "left",
         "right", "enter", "escape", "tab", "f1", "c-c",
-        *"bcdgilo", *"123456789"]
+        *"bcdfgilotuvwxz", *"123456789"]  # room initials in every language
 
 
 def wants_color() -> bool:
@@ -156,7 +157,7 @@ class TableApp:
         try:
             await self.session.submit(intent)  # type: ignore[arg-type]
         except LocalProtocolError as exc:
-            self.model.message = f"Not allowed now: {exc}"
+            self.model.message = _("Not allowed now: {reason}").format(reason=exc)
         self.app.invalidate()
 
     async def _leave(self) -> None:
@@ -193,12 +194,12 @@ class TableApp:
     async def _hint(self, room: int) -> None:
         best = await asyncio.to_thread(kn.best_suggestion, self.model.view.notepad, room)
         if best is None:
-            self.model.hint = "no hint yet: the notepad is still starting"
+            self.model.hint = _("no hint yet: the notepad is still starting")
         else:
             s, w = best
             self.model.hint_pick = best
-            self.model.hint = (f"suggest {card(s).name} with the {card(w).name} in the "
-                               f"{card(room).name} (teaches you most)")
+            self.model.hint = _("suggest {triple} (teaches you most)").format(
+                triple=triple_text((s, w, room)))
             p = self.model.picker
             if p is not None and p.purpose == "suggest":
                 p.cursor = p.options.index(best[len(p.chosen)])
@@ -222,7 +223,7 @@ class TableApp:
         try:
             self.model.end.hands = await asyncio.to_thread(read)
         except (OSError, TranscriptError):
-            self.model.message = "the transcript could not be read back"
+            self.model.message = _("the transcript could not be read back")
         self.app.invalidate()
 
     # ---- session events -----------------------------------------------------------------

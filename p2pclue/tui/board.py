@@ -18,8 +18,8 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.utils import get_cwidth
 
+from p2pclue.i18n import card_name, current_language
 from p2pclue.rules.board import Board, Square, classic_board
-from p2pclue.rules.cards import card
 from p2pclue.rules.state import GameState
 
 CELL = 2
@@ -29,6 +29,14 @@ TOKEN_TEXT = ("#ffffff", "#000000", "#000000", "#000000", "#000000", "#000000")
 WEAPON_SHORT = {6: "Candle", 7: "Dagger", 8: "Pipe", 9: "Revolver", 10: "Rope", 11: "Wrench"}
 WEAPON_TINY = {6: "Cs", 7: "Dg", 8: "Pi", 9: "Rv", 10: "Ro", 11: "Wr"}
 ROOM_SHORT = {16: "Billiard", 15: "Dining", 14: "Conservatory"}
+"""English short labels; other languages shorten a name to its first word."""
+
+
+def weapon_short(weapon: int) -> str:
+    """A weapon's label on the board, in the reader's language."""
+    if current_language() == "en":
+        return WEAPON_SHORT[weapon]
+    return card_name(weapon).split()[0]
 
 OFF = ""
 CORRIDOR = "#d7c58f"
@@ -127,9 +135,10 @@ def _room_labels(pic: BoardPicture, tall: bool, color: bool) -> dict[tuple[int, 
     board = classic_board()
     for room, all_slots in label_slots(tall).items():
         slots = [sl for sl in all_slots if sl[2] >= 3] or list(all_slots)
-        name = card(room).name
+        name = card_name(room)
         if not any(sl[2] * CELL >= get_cwidth(name) for sl in slots):
-            name = ROOM_SHORT.get(room, name.split()[0])
+            short = ROOM_SHORT.get(room) if current_language() == "en" else None
+            name = short or name.split()[0]
         first = next((sl for sl in slots if sl[2] * CELL >= get_cwidth(name)),
                      max(slots, key=lambda sl: sl[2]))
         rest = [sl for sl in slots if sl != first]
@@ -139,7 +148,7 @@ def _room_labels(pic: BoardPicture, tall: bool, color: bool) -> dict[tuple[int, 
             people += [(TOKEN_CODES[s], _token_style(s, pic.me, color)), (" ", "")]
         arms = pic.weapons.get(room, ())
         arm_style = "fg:#ffd787" if color else "reverse"
-        wide = _join([(WEAPON_SHORT[w], arm_style) for w in arms])
+        wide = _join([(weapon_short(w), arm_style) for w in arms])
         tiny = _join([(WEAPON_TINY[w], arm_style) for w in arms])
         name_part: list[tuple[str, str]] = [(name, label)]
         if len(rest) >= 2:

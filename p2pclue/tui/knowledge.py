@@ -28,6 +28,7 @@ from p2pclue.deduce import (
 )
 from p2pclue.deduce.advice import Advisor
 from p2pclue.engine import events as ev
+from p2pclue.i18n import _
 from p2pclue.rules.cards import CARDS
 
 
@@ -122,9 +123,11 @@ def snapshot(notepad: Notepad | None) -> NotepadView:
 def explain(notepad: Notepad | None, card: int, owner: int) -> str:
     """The notepad's reason for one cell, in words (slow: off the UI thread)."""
     if notepad is None:
-        return "The notepad starts when the cards are dealt."
+        return _("The notepad starts when the cards are dealt.")
     if notepad.contradiction is not None:
-        return f"The notepad found a contradiction: {notepad.contradiction}"
+        # Translators: {contradiction} comes from the notepad's reasoning, in English.
+        return _("The notepad found a contradiction: {contradiction}").format(
+            contradiction=notepad.contradiction)
     return notepad.explain(card, owner)
 
 

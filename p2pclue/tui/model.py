@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from p2pclue.engine import events as ev
 from p2pclue.engine.config import GameConfig
 from p2pclue.engine.peer import Choice
+from p2pclue.i18n import _, card_name, card_the, fold, listing
 from p2pclue.net.api import Ended, Engine, Presence, Progress, SessionEvent, Waiting, YourChoice
 from p2pclue.rules import game as rg
 from p2pclue.rules.board import Square, classic_board
@@ -129,9 +130,11 @@ class Picker:
 
     @property
     def title(self) -> str:
-        what = ("suspect", "weapon", "room")[len(self.chosen)]
-        verb = "Suggest" if self.purpose == "suggest" else "Accuse"
-        return f"{verb}: pick the {what}"
+        titles = ((_("Suggest: pick the suspect"), _("Suggest: pick the weapon"),
+                   _("Suggest: pick the room")) if self.purpose == "suggest"
+                  else (_("Accuse: pick the suspect"), _("Accuse: pick the weapon"),
+                        _("Accuse: pick the room")))
+        return titles[len(self.chosen)]
 
     @property
     def steps(self) -> int:
@@ -160,11 +163,13 @@ class UIModel:
         self.knowledge = Knowledge(seat if seat is not None else 0, self.n, names)
         self.screen = Screen.DEALING
         self.overlay: Overlay | None = None
+        self.help_page = 0
+        """The help's page (the view clamps it to the pages there are)."""
         self.mode = Mode.WATCH
         self._mode_before_notepad = Mode.WATCH
         self.story: list[str] = []
         self.progress: Progress | None = None
-        self.progress_text = "Waiting for the table..."
+        self.progress_text = _("Waiting for the table...")
         self.waiting: Waiting | None = None
         self.choice: Choice | None = None
         self.state: GameState | None = None
@@ -207,46 +212,47 @@ class UIModel:
         out: list[Action] = []
         st, mode = self.state, self.mode
         if self.screen is Screen.END:
-            return [Action("q", "leave")]
+            return [Action("q", _("leave"))]
         if mode is Mode.TURN and st is not None:
             if st.phase is Phase.AWAIT_TURN_START:
-                out.append(Action("r", "roll"))
+                out.append(Action("r", _("roll")))
                 if rg.can_take_passage(st):
-                    out.append(Action("p", "passage"))
+                    out.append(Action("p", _("passage")))
             if rg.can_suggest(st):
-                out.append(Action("s", "suggest"))
+                out.append(Action("s", _("suggest")))
             if rg.can_accuse(st):
-                out.append(Action("a", "accuse"))
+                out.append(Action("a", _("accuse")))
             if st.phase is Phase.AWAIT_SUGGESTION_OR_END:
-                out.append(Action("e", "end turn"))
+                out.append(Action("e", _("end turn")))
             if st.phase is Phase.AWAIT_MOVE:
-                out.append(Action("m", "move"))
+                out.append(Action("m", _("move")))
         elif mode is Mode.MOVE and st is not None:
             if self.destinations:  # blocked in: offer only what works (stay)
-                out += [Action("arrows", "pick"), Action("Enter", "go")]
+                out += [Action(_("arrows"), _("pick")), Action("Enter", _("go"))]
             if rg.may_stay(st):
-                out.append(Action("e", "stay"))
+                out.append(Action("e", _("stay")))
             if rg.can_accuse(st):
-                out.append(Action("a", "accuse"))
-            out.append(Action("Esc", "back"))
+                out.append(Action("a", _("accuse")))
+            out.append(Action("Esc", _("back")))
         elif mode is Mode.PICK:
-            out += [Action("arrows", "pick"), Action("Enter", "choose"), Action("Esc", "back")]
+            out += [Action(_("arrows"), _("pick")), Action("Enter", _("choose")),
+                    Action("Esc", _("back"))]
         elif mode is Mode.CONFIRM:
-            out += [Action("y", "accuse"), Action("n", "back")]
+            out += [Action("y", _("accuse")), Action("n", _("back"))]
         elif mode is Mode.SHOW:
-            out += [Action("arrows", "pick"), Action("Enter", "show")]
+            out += [Action(_("arrows"), _("pick")), Action("Enter", _("show"))]
         elif mode is Mode.NOTEPAD:
-            out += [Action("arrows", "cell"), Action("n", "back")]
+            out += [Action(_("arrows"), _("cell")), Action("n", _("back"))]
         # n and h only where they work: a list pick or a confirmation keeps its keys
         # (in a confirmation n means "back"), a suggestion's pick keeps its hint.
         if mode in (Mode.WATCH, Mode.TURN, Mode.MOVE, Mode.SHOW) and self.screen is Screen.GAME:
-            out.append(Action("n", "notepad"))
+            out.append(Action("n", _("notepad")))
         hall_in_reach = mode is Mode.MOVE and self._room_by_initial("h") is not None
         if self.screen is Screen.GAME and not hall_in_reach and (  # then h picks the Hall
                 mode in (Mode.WATCH, Mode.TURN, Mode.MOVE, Mode.SHOW)
                 or (mode is Mode.PICK and self.picker is not None
                     and self.picker.purpose == "suggest")):
-            out.append(Action("h", "hint"))
+            out.append(Action("h", _("hint")))
         return out
 
     def deal_fraction(self) -> float:
@@ -277,7 +283,8 @@ class UIModel:
             case Engine(event=e):
                 out += self._engine_event(e)
             case Presence(name=name, present=present):
-                self._tell(f"{name} {'is back' if present else 'is away'}.")
+                self._tell((_("{player} is back.") if present else _("{player} is away."))
+                           .format(player=name))
             case Ended():
                 self.end.ended = event
                 self.screen = Screen.END
@@ -312,7 +319,7 @@ class UIModel:
             self.destinations = dict(rg.legal_destinations(self.state))
             self.cursor = self._first_destination()
             if not self.destinations:
-                self.message = "You are blocked in: press e to stay."
+                self.message = _("You are blocked in: press e to stay.")
         elif isinstance(e, ev.GameOver):
             self.end.result, self.end.winner, self.end.envelope = e.result, e.winner, e.envelope
         elif isinstance(e, ev.Moved | ev.PassageTaken) and e.seat == self.seat:
@@ -353,7 +360,12 @@ class UIModel:
         """One key (``"r"``, ``"up"``, ``"enter"``, ``"escape"``, ``"f1"``...)."""
         self.message = "" if key not in ("h",) else self.message
         if self.overlay is Overlay.HELP:
-            self.overlay = None
+            if key in ("down", "pagedown", " "):  # the help is longer than 80 x 24 in
+                self.help_page += 1  # every language: it turns pages (the view clamps)
+            elif key in ("up", "pageup"):
+                self.help_page = max(0, self.help_page - 1)
+            else:
+                self.overlay, self.help_page = None, 0
             return []
         if self.overlay is Overlay.QUIT:
             if key in ("y", "q"):
@@ -387,9 +399,9 @@ class UIModel:
         if key == "h":
             room = self.my_room()
             if room is None:
-                self.hint = "Hints name the best suggestion in the room you are in."
+                self.hint = _("Hints name the best suggestion in the room you are in.")
                 return []
-            self.hint = "Thinking..."
+            self.hint = _("Thinking...")
             return [NeedHint(room)]
         return []
 
@@ -467,10 +479,13 @@ class UIModel:
             if picked is not None:
                 self.cursor = picked
                 return []
-            named = [r.name for r in ROOMS if r.name.lower().startswith(key.lower())]
+            named = [card_the(r.index) for r in ROOMS
+                     if fold(card_name(r.index)).startswith(fold(key))
+                     or r.name.lower().startswith(key.lower())]
             if named and key not in ("h", "n"):  # h and n keep their own meaning
-                rooms = " and ".join(f"the {n}" for n in named)
-                self.message = f"{rooms[:1].upper()}{rooms[1:]}: out of reach with this roll."
+                rooms = listing(named)
+                self.message = _("{rooms}: out of reach with this roll.").format(
+                    rooms=rooms[:1].upper() + rooms[1:])
                 return []
         return self._common(key)
 
@@ -496,7 +511,8 @@ class UIModel:
         rooms: list[Square] = []
         for sq in sorted(self.destinations):
             room = board.room_at(sq)
-            if room is not None and card(room).name.lower().startswith(key.lower()) \
+            if room is not None and (fold(card_name(room)).startswith(fold(key)) or
+                                     card(room).name.lower().startswith(key.lower())) \
                     and all(board.room_at(r) != room for r in rooms):
                 rooms.append(sq)
         if not rooms:
@@ -551,7 +567,7 @@ class UIModel:
             elif self.hint_pick is not None:  # the hinted weapon after the hinted suspect
                 p.cursor = p.options.index(self.hint_pick[len(p.chosen)])
         elif key == "h" and p.purpose == "suggest" and p.room is not None:
-            self.hint = "Thinking..."
+            self.hint = _("Thinking...")
             return [NeedHint(p.room)]
         elif key.isdigit() and 1 <= int(key) <= len(options):
             p.cursor = int(key) - 1
@@ -578,13 +594,14 @@ class UIModel:
             return ""
         odds = [self.view.envelope.get(c) for c in self.accusation]
         if any(o is None for o in odds):
-            return "Your notepad is not certain of the envelope."
+            return _("Your notepad is not certain of the envelope.")
         joint = 1.0
         for o in odds:
             joint *= o or 0.0
-        return (f"Your notepad is NOT certain: these three are in the envelope with about "
-                f"{joint:.0%} odds (each: " + ", ".join(f"{o:.0%}" for o in odds if o is not None)
-                + "). A wrong accusation puts you out of the game.")
+        return _("Your notepad is NOT certain: these three are in the envelope with about "
+                 "{joint} odds (each: {each}). A wrong accusation puts you out of the "
+                 "game.").format(joint=f"{joint:.0%}",
+                                 each=", ".join(f"{o:.0%}" for o in odds if o is not None))
 
     def _key_confirm(self, key: str) -> list[Command]:
         if key == "y" and self.accusation is not None:

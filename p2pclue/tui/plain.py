@@ -15,10 +15,11 @@ from typing import TextIO
 
 from p2pclue.engine import events as ev
 from p2pclue.engine.errors import LocalProtocolError
+from p2pclue.i18n import _, card_into, card_name, card_with, parse_card
 from p2pclue.net.api import Ended, Progress, Session, YourChoice
 from p2pclue.rules import game as rg
 from p2pclue.rules.board import classic_board
-from p2pclue.rules.cards import ROOMS, SUSPECTS, WEAPONS, card
+from p2pclue.rules.cards import ROOMS, SUSPECTS, WEAPONS, Card, CardNameError
 from p2pclue.rules.state import Phase
 from p2pclue.tui import knowledge as kn
 from p2pclue.tui.model import UIModel
@@ -53,17 +54,35 @@ class PlainUI:
             raise _Leave()
         return line.strip()
 
-    async def choose(self, title: str, options: list[str], *, extra: str = "") -> int:
-        """A numbered list; returns the index picked (q leaves, ? helps, n notepad)."""
+    async def choose(self, title: str, options: list[str], *, extra: str = "",
+                     cards: list[int] | None = None) -> int:
+        """A numbered list; returns the index picked (q leaves, ? helps, n notepad).
+
+        When the options are ``cards``, a card's name or alias may be typed instead of
+        its number, in the player's language or in English.
+        """
         while True:
             self.say(title)
             for i, o in enumerate(options, 1):
                 self.say(f"  {i}. {o}")
-            answer = (await self.ask(f"number{extra} (n notepad, h hint, ? help, q quit): "))
+            prompt = (_("number or name (n notepad, h hint, ? help, q quit): ") if cards
+                      else _("number (n notepad, h hint, ? help, q quit): "))
+            answer = (await self.ask(prompt))
             if answer.isdigit() and 1 <= int(answer) <= len(options):
                 return int(answer) - 1
+            if cards and len(answer) > 1:
+                try:
+                    index = parse_card(answer)
+                except CardNameError as exc:
+                    self.say(str(exc))
+                    continue
+                if index in cards:
+                    return cards.index(index)
+                self.say(_("{card} is not one of these.").format(card=card_name(index)))
+                continue
             if answer == "q":
-                if (await self.ask("Leave the table? The game ends for everyone. y/n: ")) == "y":
+                if (await self.ask(_("Leave the table? The game ends for everyone. y/n: "))) \
+                        == "y":
                     raise _Leave()
             elif answer == "?":
                 for para in rules_summary(self.session.config.rules):
@@ -73,7 +92,7 @@ class PlainUI:
             elif answer == "h":
                 await self.hint()
             else:
-                self.say(f"Please type a number from 1 to {len(options)}.")
+                self.say(_("Please type a number from 1 to {last}.").format(last=len(options)))
 
     async def refresh_notepad(self) -> None:
         self.model.view = await asyncio.to_thread(kn.build_snapshot,
@@ -83,21 +102,24 @@ class PlainUI:
         await self.refresh_notepad()
         env = self.model.view.envelope
         if not env:
-            self.say("The notepad starts when the cards are dealt.")
+            self.say(_("The notepad starts when the cards are dealt."))
             return
-        for group, cards in (("Suspects", SUSPECTS), ("Weapons", WEAPONS), ("Rooms", ROOMS)):
-            parts = [f"{c.name} {env.get(c.index, 0):.0%}" for c in cards]
-            self.say(f"{group} (odds in the envelope): " + ", ".join(parts))
+        for group, cards in ((_("Suspects (odds in the envelope): {odds}"), SUSPECTS),
+                             (_("Weapons (odds in the envelope): {odds}"), WEAPONS),
+                             (_("Rooms (odds in the envelope): {odds}"), ROOMS)):
+            parts = [f"{card_name(c.index)} {env.get(c.index, 0):.0%}" for c in cards]
+            self.say(group.format(odds=", ".join(parts)))
 
     async def hint(self) -> None:
         room = self.model.my_room()
         if room is None:
-            self.say("Hints name the best suggestion in the room you are in.")
+            self.say(_("Hints name the best suggestion in the room you are in."))
             return
         await self.refresh_notepad()
         best = await asyncio.to_thread(kn.best_suggestion, self.model.view.notepad, room)
         if best is not None:
-            self.say(f"Hint: suggest {card(best[0]).name} with the {card(best[1]).name}.")
+            self.say(_("Hint: suggest {suspect} {with_weapon}.").format(
+                suspect=card_name(best[0]), with_weapon=card_with(best[1])))
 
     def tell_story(self) -> None:
         for line in self.model.story[self._told:]:
@@ -112,14 +134,14 @@ class PlainUI:
                 self.model.on_event(event, self.session.state, self.session.hand)
                 if isinstance(event, Progress) and event.stage != self._last_stage:
                     self._last_stage = event.stage
-                    self.say(f"Dealing: {self.model.progress_text}")
+                    self.say(_("Dealing: {progress}").format(progress=self.model.progress_text))
                 self.tell_story()
                 if isinstance(event, YourChoice):
                     await self.answer(event)
                 if isinstance(event, Ended):
                     return 0 if event.audit_ok else 1
         except _Leave:
-            self.say("Leaving the table.")
+            self.say(_("Leaving the table."))
             await self.session.close()
             await runner
             while not self.session.events.empty():
@@ -127,7 +149,7 @@ class PlainUI:
                 if isinstance(event, Ended):
                     self.say(event.message)
                     if event.transcript is not None:
-                        self.say(f"Transcript: {event.transcript}")
+                        self.say(_("Transcript: {path}").format(path=event.transcript))
             return 0
         finally:
             await self.session.close()
@@ -144,7 +166,7 @@ class PlainUI:
                 await self.session.submit(intent)
                 return
             except LocalProtocolError as exc:
-                self.say(f"Not allowed: {exc}")
+                self.say(_("Not allowed: {reason}").format(reason=exc))
 
     async def decide(self, event: YourChoice) -> ev.Intent | None:
         choice = event.choice
@@ -158,10 +180,10 @@ class PlainUI:
             quiet = await asyncio.to_thread(kn.quietest_card, self.model.view.notepad,
                                             choice.options, s.suggester)
             who = self.model.name(s.suggester)
-            labels = [card(c).name + (f" (tells {who} least)" if c == quiet else "")
-                      for c in choice.options]
-            k = await self.choose(f"{who.capitalize()} asks you to refute. Show which card?",
-                                  labels)
+            labels = [_("{card}  (tells {player} least)").format(card=card_name(c), player=who)
+                      if c == quiet else card_name(c) for c in choice.options]
+            k = await self.choose(_("{player} asks you to refute. Show which card?").format(
+                player=who.capitalize()), labels, cards=list(choice.options))
             self.model.knowledge.i_showed(choice.options[k])
             return ev.ShowCard(choice.options[k])
         return await self.turn(st)
@@ -172,11 +194,11 @@ class PlainUI:
         assert isinstance(st, GameState)
         options: list[tuple[str, Callable[[], object]]] = []
         if st.phase is Phase.AWAIT_TURN_START:
-            options.append(("roll the dice", lambda: ev.RollDice()))
+            options.append((_("roll the dice"), lambda: ev.RollDice()))
             if rg.can_take_passage(st):
                 there = classic_board().passages[st.token_of(st.current_seat)]  # type: ignore[index]
-                options.append((f"take the secret passage to the {card(there).name}",
-                                lambda: ev.TakePassage()))
+                options.append((_("take the secret passage {into_room}").format(
+                    into_room=card_into(there)), lambda: ev.TakePassage()))
         if st.phase is Phase.AWAIT_MOVE:
             board = classic_board()
             dests = rg.legal_destinations(st)
@@ -188,23 +210,25 @@ class PlainUI:
                 if room in seen:
                     continue
                 seen.add(room)
-                options.append((f"go into the {card(room).name}", partial(ev.MoveAlong, dests[sq])))
-            for sq in sorted(sq for sq in dests if board.room_at(sq) is None):
-                options.append((f"go to {square_words(sq)} (row {sq[0]}, column {sq[1]})",
+                options.append((_("go {into_room}").format(into_room=card_into(room)),
                                 partial(ev.MoveAlong, dests[sq])))
+            for sq in sorted(sq for sq in dests if board.room_at(sq) is None):
+                options.append((_("go to {place} (row {row}, column {column})").format(
+                    place=square_words(sq), row=sq[0], column=sq[1]),
+                    partial(ev.MoveAlong, dests[sq])))
             if rg.may_stay(st):
-                options.append(("stay where you are", lambda: ev.EndTurn()))
+                options.append((_("stay where you are"), lambda: ev.EndTurn()))
         if rg.can_suggest(st):
-            options.append(("suggest", lambda: "suggest"))
+            options.append((_("suggest"), lambda: "suggest"))
         if rg.can_accuse(st):
-            options.append(("accuse", lambda: "accuse"))
+            options.append((_("accuse"), lambda: "accuse"))
         if st.phase is Phase.AWAIT_SUGGESTION_OR_END:
-            options.append(("end your turn", lambda: ev.EndTurn()))
-        k = await self.choose("Your turn:", [o[0] for o in options])
+            options.append((_("end your turn"), lambda: ev.EndTurn()))
+        k = await self.choose(_("Your turn:"), [o[0] for o in options])
         picked = options[k][1]()
         if picked == "suggest":
-            s = await self.choose("Suggest which suspect?", [c.name for c in SUSPECTS])
-            w = await self.choose("With which weapon?", [c.name for c in WEAPONS])
+            s = await self._pick(_("Suggest which suspect?"), SUSPECTS)
+            w = await self._pick(_("With which weapon?"), WEAPONS)
             return ev.MakeSuggestion(SUSPECTS[s].index, WEAPONS[w].index)
         if picked == "accuse":
             return await self.accuse()
@@ -212,18 +236,23 @@ class PlainUI:
         return picked  # type: ignore[return-value]
 
     async def accuse(self) -> ev.Intent | None:
-        s = await self.choose("Accuse which suspect?", [c.name for c in SUSPECTS])
-        w = await self.choose("With which weapon?", [c.name for c in WEAPONS])
-        r = await self.choose("In which room?", [c.name for c in ROOMS])
+        s = await self._pick(_("Accuse which suspect?"), SUSPECTS)
+        w = await self._pick(_("With which weapon?"), WEAPONS)
+        r = await self._pick(_("In which room?"), ROOMS)
         self.model.accusation = (SUSPECTS[s].index, WEAPONS[w].index, ROOMS[r].index)
         warning = self.model.accusation_warning()
         self.model.accusation = None
         if warning:
             self.say(warning)
-        if (await self.ask("Accuse? y/n: ")) != "y":
-            self.say("Not accused.")
+        if (await self.ask(_("Accuse? y/n: "))) != "y":
+            self.say(_("Not accused."))
             return None
         return ev.MakeAccusation(SUSPECTS[s].index, WEAPONS[w].index, ROOMS[r].index)
+
+    async def _pick(self, title: str, pool: tuple[Card, ...]) -> int:
+        """One card of ``pool``, by number or by name (in the player's language or English)."""
+        return await self.choose(title, [card_name(c.index) for c in pool],
+                                 cards=[c.index for c in pool])
 
 
 async def run_plain(session: Session, out: TextIO | None = None,

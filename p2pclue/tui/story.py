@@ -2,6 +2,8 @@
 
 A small presenter of its own (the CLI narrator tells a third person's story, and
 cli/ sits above tui/ in the layers); it names a triple the way the narrator does.
+Every sentence is a whole translatable message, with a "you" form where the local
+player is the subject (languages conjugate differently for "you" and "she").
 """
 
 from __future__ import annotations
@@ -10,24 +12,43 @@ from collections.abc import Iterator
 
 from p2pclue.engine import events as ev
 from p2pclue.engine.config import GameConfig
+from p2pclue.i18n import (
+    N_,
+    _,
+    card_in,
+    card_into,
+    card_name,
+    card_of,
+    card_with,
+    ngettext,
+)
 from p2pclue.rules.board import Square, classic_board
-from p2pclue.rules.cards import card
 from p2pclue.rules.setup import first_seat
 
 STAGE_WORDS = {
-    "join": "sits down at the table",
-    "keys": "makes a secret key and proves it",
-    "envelope": "shuffles the envelope",
-    "deal": "shuffles the deck",
-    "unlayer": "unlocks the others' cards",
-    "random": "draws where the weapons lie",
-    "reveal": "draws where the weapons lie",
+    # Translators: the deal's progress; {step} of {steps} counts its messages.
+    "join": (N_("You sit down at the table, {step} of {steps}"),
+             N_("{player} sits down at the table, {step} of {steps}")),
+    "keys": (N_("You make a secret key and prove it, {step} of {steps}"),
+             N_("{player} makes a secret key and proves it, {step} of {steps}")),
+    "envelope": (N_("You shuffle the envelope, {step} of {steps}"),
+                 N_("{player} shuffles the envelope, {step} of {steps}")),
+    "deal": (N_("You shuffle the deck, {step} of {steps}"),
+             N_("{player} shuffles the deck, {step} of {steps}")),
+    "unlayer": (N_("You unlock the others' cards, {step} of {steps}"),
+                N_("{player} unlocks the others' cards, {step} of {steps}")),
+    "random": (N_("You draw where the weapons lie, {step} of {steps}"),
+               N_("{player} draws where the weapons lie, {step} of {steps}")),
+    "reveal": (N_("You draw where the weapons lie, {step} of {steps}"),
+               N_("{player} draws where the weapons lie, {step} of {steps}")),
 }
+"""Per stage of the deal: the sentence when you work, and when someone else does."""
 
 
 def triple_text(triple: tuple[int, int, int]) -> str:
     s, w, r = triple
-    return f"{card(s).name} with the {card(w).name} in the {card(r).name}"
+    return _("{suspect} {with_weapon} {in_room}").format(
+        suspect=card_name(s), with_weapon=card_with(w), in_room=card_in(r))
 
 
 def square_words(square: Square) -> str:
@@ -39,9 +60,11 @@ def square_words(square: Square) -> str:
         if steps is not None and (best is None or steps < best[0]):
             best = (steps, room)
     if best is None:
-        return "the corridor"
+        return _("the corridor")
     steps, room = best
-    return f"the corridor, {steps} step{'s' if steps != 1 else ''} from the {card(room).name}"
+    return ngettext("the corridor, {steps} step from the door {of_room}",
+                    "the corridor, {steps} steps from the door {of_room}",
+                    steps).format(steps=steps, of_room=card_of(room))
 
 
 class Story:
@@ -52,10 +75,11 @@ class Story:
         """The card the local player chose to show, told when the proof is accepted."""
 
     def who(self, seat: int | None) -> str:
+        """A player as a sentence names them in the middle: a name, or "you"."""
         if seat is None:
-            return "nobody"
+            return _("nobody")
         if seat == self.me:
-            return "you"
+            return _("you")
         return self.config.players[seat].name
 
     def Who(self, seat: int | None) -> str:
@@ -63,86 +87,102 @@ class Story:
         return w[:1].upper() + w[1:]
 
     def suspect_of(self, seat: int) -> str:
-        return card(self.config.players[seat].suspect).name
+        return card_name(self.config.players[seat].suspect)
+
+    def _say(self, seat: int | None, mine: str, theirs: str, **fields: object) -> str:
+        """``mine`` when the local player is the subject, else ``theirs`` with {player}."""
+        if seat is not None and seat == self.me:
+            return _(mine).format(**fields)
+        return _(theirs).format(player=self.Who(seat), **fields)
 
     def progress(self, stage: str, seat: int, step: int, steps: int) -> str:
-        verb = STAGE_WORDS.get(stage, f"works on {stage}")
-        if seat == self.me:
-            verb = {"sits down at the table": "sit down at the table",
-                    "makes a secret key and proves it": "make a secret key and prove it",
-                    "unlocks the others' cards": "unlock the others' cards",
-                    "draws where the weapons lie": "draw where the weapons lie"}.get(
-                verb, verb.replace("shuffles", "shuffle"))
-        return f"{self.Who(seat)} {verb}, {step} of {steps}"
+        mine, theirs = STAGE_WORDS.get(stage, (
+            N_("You work on {stage}, {step} of {steps}"),
+            N_("{player} works on {stage}, {step} of {steps}")))
+        return self._say(seat, mine, theirs, stage=stage, step=step, steps=steps)
 
     def lines(self, event: ev.Event) -> Iterator[str]:
         me = self.me
         match event:
             case ev.HandDealt(cards=cards):
-                yield "You were dealt: " + ", ".join(card(c).name for c in cards) + "."
+                yield _("You were dealt: {cards}.").format(
+                    cards=", ".join(card_name(c) for c in cards))
             case ev.LeftoversShown(cards=cards):
-                yield "Left over, face up for all: " + ", ".join(card(c).name for c in cards)
+                yield _("Left over, face up for all: {cards}").format(
+                    cards=", ".join(card_name(c) for c in cards))
             case ev.WeaponsPlaced():
-                yield "The weapons are placed. " + ("Your turn first." if self._first() == me
-                                                    else f"{self.Who(self._first())} starts.")
+                yield self._say(self._first(), N_("The weapons are placed. Your turn first."),
+                                N_("The weapons are placed. {player} starts."))
                 if me is not None:  # the first screen says what the game is about
-                    yield ("Find the three cards in the envelope: who, with which weapon, "
-                           "in which room. ? shows the keys and rules.")
+                    yield _("Find the three cards in the envelope: who, with which weapon, "
+                            "in which room. ? shows the keys and rules.")
             case ev.DiceRolled(seat=seat, dice=dice):
                 total = sum(dice)
                 shown = " + ".join(map(str, dice)) + (f" = {total}" if len(dice) > 1 else "")
-                yield f"{self.Who(seat)} rolled {shown}."
+                yield self._say(seat, N_("You rolled {dice}."), N_("{player} rolled {dice}."),
+                                dice=shown)
             case ev.PassageTaken(seat=seat, room=room):
-                yield f"{self.Who(seat)} took the secret passage to the {card(room).name}."
+                yield self._say(seat, N_("You took the secret passage {into_room}."),
+                                N_("{player} took the secret passage {into_room}."),
+                                into_room=card_into(room))
             case ev.Moved(seat=seat, path=path, room=room):
-                where = (f"the {card(room).name}" if room is not None
-                         else square_words(path[-1]))
-                yield f"{self.Who(seat)} moved to {where}."
+                if room is not None:
+                    yield self._say(seat, N_("You moved {into_room}."),
+                                    N_("{player} moved {into_room}."), into_room=card_into(room))
+                else:
+                    yield self._say(seat, N_("You moved to {place}."),
+                                    N_("{player} moved to {place}."),
+                                    place=square_words(path[-1]))
             case ev.Suggested(seat=seat, suspect=s, weapon=w, room=r):
-                verb = "suggest" if seat == me else "suggests"
-                yield f"{self.Who(seat)} {verb}: {triple_text((s, w, r))}."
+                yield self._say(seat, N_("You suggest: {triple}."),
+                                N_("{player} suggests: {triple}."), triple=triple_text((s, w, r)))
                 called = self._seat_of(s)
                 if called is not None and called != seat:
                     # the suspect's token is brought into the room: say so, or a player
                     # finds their token somewhere else without knowing why
-                    yield (f"  You are called to the {card(r).name}." if called == me
-                           else f"  {self.Who(called)} is called to the {card(r).name}.")
+                    yield "  " + self._say(called, N_("You are called {into_room}."),
+                                           N_("{player} is called {into_room}."),
+                                           into_room=card_into(r))
             case ev.Passed(seat=seat):
-                yield ("  You cannot refute (proven)." if seat == me
-                       else f"  {self.Who(seat)} cannot refute (proven).")
+                yield "  " + self._say(seat, N_("You cannot refute (proven)."),
+                                       N_("{player} cannot refute (proven)."))
             case ev.Refuted(refuter=refuter, suggester=suggester):
                 if refuter == me and self.shown is not None:
-                    yield (f"  You showed {self.who(suggester)}: {card(self.shown).name} "
-                           "(proven).")
+                    yield "  " + _("You showed {player}: {card} (proven).").format(
+                        player=self.who(suggester), card=card_name(self.shown))
                     self.shown = None
                 elif refuter == me:
-                    yield f"  You showed {self.who(suggester)} a card (proven)."
+                    yield "  " + _("You showed {player} a card (proven).").format(
+                        player=self.who(suggester))
                 elif suggester != me:
-                    yield f"  {self.Who(refuter)} showed {self.who(suggester)} a card (proven)."
+                    yield "  " + _("{refuter} showed {suggester} a card (proven).").format(
+                        refuter=self.Who(refuter), suggester=self.who(suggester))
             case ev.CardShownToMe(refuter=refuter, card=c):
-                yield f"  {self.Who(refuter)} showed you: {card(c).name}."
+                yield "  " + _("{player} showed you: {card}.").format(
+                    player=self.Who(refuter), card=card_name(c))
             case ev.Accused(seat=seat, triple=triple):
-                verb = "accuse" if seat == me else "accuses"
-                yield f"{self.Who(seat)} {verb}: {triple_text(triple)}!"
+                yield self._say(seat, N_("You accuse: {triple}!"),
+                                N_("{player} accuses: {triple}!"), triple=triple_text(triple))
             case ev.AccusationDecided(seat=seat, correct=correct):
                 if correct:
-                    yield "  ...and is right (checked by all together)."
+                    yield "  " + _("...and is right (checked by all together).")
                 else:
-                    out = "you are" if seat == me else f"{self.who(seat)} is"
-                    yield f"  ...wrong: {out} out, but still show cards."
+                    yield "  " + self._say(seat, N_("...wrong: you are out, but still show cards."),
+                                           N_("...wrong: {player} is out, but still shows cards."))
             case ev.GameOver(result=result, winner=winner, envelope=envelope):
                 if result == "won":
-                    yield f"{self.Who(winner)} {'win' if winner == me else 'wins'}!"
+                    yield self._say(winner, N_("You win!"), N_("{player} wins!"))
                 else:
-                    yield "Everybody accused wrongly: nobody wins."
-                yield f"The envelope held {triple_text(envelope)}."
+                    yield _("Everybody accused wrongly: nobody wins.")
+                yield _("The envelope held {triple}.").format(triple=triple_text(envelope))
             case ev.Finished():
-                yield "Every secret was revealed and checked."
+                yield _("Every secret was revealed and checked.")
             case ev.Halted(blame=blame):
-                yield (f"GAME HALTED: {self.who(blame.culprit)} broke {blame.check}: "
-                       f"{blame.reason}")
+                # Translators: {check} and {reason} come from the protocol checks, in English.
+                yield _("GAME HALTED: {player} broke {check}: {reason}").format(
+                    player=self.who(blame.culprit), check=blame.check, reason=blame.reason)
             case ev.PeerSilent(seat=seat):
-                yield f"{self.Who(seat)} has gone silent."
+                yield _("{player} has gone silent.").format(player=self.Who(seat))
             case _:
                 return
 

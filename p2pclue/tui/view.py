@@ -18,12 +18,15 @@ from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.utils import get_cwidth
 
 from p2pclue.deduce import Mark
+from p2pclue.i18n import N_, _, card_in, card_name, current_language, truncate
+from p2pclue.i18n import rules_summary as rules_in_short
 from p2pclue.rules.board import Square
-from p2pclue.rules.cards import CARDS, SUSPECTS, card
+from p2pclue.rules.cards import CARDS, SUSPECTS
 from p2pclue.rules.variants import Rules
 from p2pclue.tui import board as bd
 from p2pclue.tui.knowledge import ENVELOPE
 from p2pclue.tui.model import Mode, Overlay, Screen, UIModel
+from p2pclue.tui.story import triple_text
 from p2pclue.tui.text import centre, fit, line_fragments, pad, wrap
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
@@ -32,6 +35,8 @@ NOTEPAD_LINES = 22
 STORY_PANE_MIN = 6
 """Spare lines below the notepad from which the story moves there."""
 SPINNER = "|/-\\"
+STATUS_WORDS = {"complete": N_("complete"), "halted": N_("halted"), "abandoned": N_("abandoned")}
+"""How a game ended, as the end screen says it (the status codes stay English)."""
 CARD_SHORT = {"Miss Scarlett": "Scarlett", "Colonel Mustard": "Mustard", "Mrs White": "White",
               "Reverend Green": "Green", "Mrs Peacock": "Peacock", "Professor Plum": "Plum",
               "Candlestick": "Candlestick", "Billiard Room": "Billiard", "Conservatory":
@@ -63,8 +68,9 @@ def shape(model: UIModel, width: int, height: int) -> tuple[object, ...]:
 def root(model: UIModel, width: int, height: int, on_click: OnClick) -> Container:
     """The whole screen for this model at this size."""
     if width < MIN_WIDTH or height < MIN_HEIGHT:
-        msg = f"p2pclue needs at least {MIN_WIDTH} x {MIN_HEIGHT}; this terminal is " \
-              f"{width} x {height}. Enlarge it, or play with --plain."
+        msg = _("p2pclue needs at least {min_width} x {min_height}; this terminal is "
+                "{width} x {height}. Enlarge it, or play with --plain.").format(
+            min_width=MIN_WIDTH, min_height=MIN_HEIGHT, width=width, height=height)
         return _window(lambda: [("", "\n".join(wrap(msg, max(width, 10))))])
     top = _window(lambda: status_line(model, width), height=1, style="class:status")
     bottom = _window(lambda: action_bar(model, width), height=1, style="class:bar")
@@ -125,41 +131,43 @@ def status_line(model: UIModel, width: int) -> StyleAndTextTuples:
     if model.seat is not None:
         me = model.config.players[model.seat]
         out = st is not None and model.seat in st.eliminated and model.screen is Screen.GAME
-        parts.append(f"you: {card(me.suspect).name}" + (" (out)"
-                                                         if out else ""))
+        parts.append(_("you: {suspect} (out)") if out else _("you: {suspect}"))
+        parts[-1] = parts[-1].format(suspect=card_name(me.suspect))
     if st is not None and model.screen is Screen.GAME:
-        parts.append(f"turn {st.turn_number}")
+        parts.append(_("turn {number}").format(number=st.turn_number))
     w = model.waiting
     if w is not None and model.screen is Screen.GAME:
         secs = max(0, int(time.monotonic() - w.since))
-        who = "you" if w.seat == model.seat else model.config.players[w.seat].name
+        who = _("you") if w.seat == model.seat else model.config.players[w.seat].name
         limit = max(0, int(w.deadline - w.since))
-        parts.append(f"waiting for {who} {secs}s" + (f" of {limit}s" if limit else ""))
+        parts.append((_("waiting for {player} {secs}s of {limit}s") if limit
+                      else _("waiting for {player} {secs}s")).format(
+            player=who, secs=secs, limit=limit))
     return [("class:status", pad(" · ".join(parts), width))]
 
 
 def action_bar(model: UIModel, width: int) -> StyleAndTextTuples:
     if model.overlay is Overlay.QUIT:
         # the keys first: at 80 columns the explanation is what gets cut
-        text = " Leave the table?  y: leave  n: stay  (the game ends for everyone; " \
-               "the transcript is kept)"
+        text = " " + _("Leave the table?  y: leave  n: stay  (the game ends for everyone; "
+                       "the transcript is kept)")
         return [("class:warn", pad(text, width))]
     if model.overlay is Overlay.HELP:
-        return [("class:bar", pad(" any key: back to the game", width))]
+        return [("class:bar", pad(" " + _("Esc or any letter: back to the game"), width))]
     out: StyleAndTextTuples = [("class:bar", " ")]
     used = 1
     for a in model.actions():
         piece = f"{a.key}:{a.label}"
         out += [("class:key", piece), ("class:bar", " ")]
         used += get_cwidth(piece) + 1
-    tail = "?:help" if model.screen is Screen.END else "?:help q:quit"
+    tail = _("?:help") if model.screen is Screen.END else _("?:help q:quit")
     rest = width - used
     if rest >= get_cwidth(tail):
         out.append(("class:bar", " " * (rest - get_cwidth(tail)) + tail))
     else:  # never hide how to get help or leave: the tail wins over the last actions
         keep: StyleAndTextTuples = []
         room = width - get_cwidth(tail) - 1
-        for style, text, *_ in out:
+        for style, text, *_rest in out:
             if get_cwidth(text) > room:
                 break
             keep.append((style, text))
@@ -178,9 +186,9 @@ def board_fragments(model: UIModel, tall: bool, on_click: OnClick) -> StyleAndTe
 
 def hand_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     if model.seat is None:
-        return [("", "spectator: no cards")]
-    names = ", ".join(card(c).name for c in model.hand) or "(not dealt yet)"
-    lines = wrap("Your cards: " + names, width, "  ")[:height]
+        return [("", _("spectator: no cards"))]
+    names = ", ".join(card_name(c) for c in model.hand) or _("(not dealt yet)")
+    lines = wrap(_("Your cards: {cards}").format(cards=names), width, "  ")[:height]
     return line_fragments([("class:hand", ln) for ln in lines], width)
 
 
@@ -195,7 +203,7 @@ def panel(model: UIModel, width: int, height: int, *, story: bool = True
     if mode is Mode.SHOW:
         return show_lines(model, width, height)
     if mode is Mode.NOTEPAD:
-        lines = [("class:title", "Why (notepad):")]
+        lines = [("class:title", _("Why (notepad):"))]
         for ln in model.explanation.splitlines() or ["..."]:
             lines += [("", w) for w in wrap(ln, width, "  ")]
         return line_fragments(lines[:height], width)
@@ -209,19 +217,22 @@ def story_lines(model: UIModel, width: int, height: int, *, with_story: bool = T
     if model.message:
         head += [("class:warn", ln) for ln in wrap(model.message, width)]
     if model.hint:
-        head += [("class:hint", ln) for ln in wrap("Hint: " + model.hint, width)]
+        head += [("class:hint", ln) for ln in wrap(
+            _("Hint: {hint}").format(hint=model.hint), width)]
     if model.mode is Mode.TURN:
-        head += [("class:title", ln) for ln in wrap("Your turn: " + ", ".join(
-            f"{a.key} {a.label}" for a in model.actions() if a.key not in ("n", "h")), width)]
+        head += [("class:title", ln) for ln in wrap(_("Your turn: {actions}").format(
+            actions=", ".join(f"{a.key} {a.label}" for a in model.actions()
+                              if a.key not in ("n", "h"))), width)]
     elif model.mode is Mode.MOVE:
         head += [("class:title", ln) for ln in wrap(
-            "Where to? Arrows, a room's initial or the mouse; Enter goes." if model.destinations
-            else "Nowhere to go: e to stay.", width)]
+            _("Where to? Arrows, a room's initial or the mouse; Enter goes.")
+            if model.destinations else _("Nowhere to go: e to stay."), width)]
     if story_only:
         head = []
     elif not with_story:
         if not head and model.waiting is not None and model.waiting.seat != model.seat:
-            head.append(("class:dim", f"Waiting for {model.name(model.waiting.seat)}..."))
+            head.append(("class:dim", _("Waiting for {player}...").format(
+                player=model.name(model.waiting.seat))))
         return line_fragments(head[:height], width)
     room_for_story = max(0, height - len(head))
     body: list[str] = []
@@ -251,11 +262,11 @@ def _columns(items: list[tuple[str, str]], width: int, height: int) -> list[tupl
     out: list[tuple[str, str]] = []
     for r in range(rows):
         row_items = [items[c * rows + r] for c in range(cols) if c * rows + r < len(items)]
-        style = next((s for s, _ in row_items if s), "")
+        style = next((s for s, _text in row_items if s), "")
         if len(row_items) == 1:
             out.append(row_items[0])
         else:
-            out.append((style, "".join(pad(t, col_w) for _, t in row_items)))
+            out.append((style, "".join(pad(t, col_w) for _style, t in row_items)))
     return out
 
 
@@ -289,16 +300,18 @@ def _list_fragments(title: list[tuple[str, str]], items: list[tuple[str, str]], 
 def picker_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     p = model.picker
     assert p is not None
-    title = [("class:title", p.title + ("" if p.room is None else
-                                        f" (in the {card(p.room).name})"))]
+    title = [("class:title", p.title + ("" if p.room is None else f" ({card_in(p.room)})"))]
     if p.chosen:
-        title.append(("", "so far: " + ", ".join(card(c).name for c in p.chosen)))
+        title.append(("", _("so far: {cards}").format(
+            cards=", ".join(card_name(c) for c in p.chosen))))
     if model.hint and p.purpose == "suggest":
-        hint = wrap("Hint: " + model.hint, width, "  ")
+        hint_text = _("Hint: {hint}").format(hint=model.hint)
+        hint = wrap(hint_text, width, "  ")
         if height - len(title) - len(hint) < len(p.options):  # keep the list in one column
-            hint = [fit("Hint: " + model.hint, width)]
+            hint = [fit(hint_text, width)]
         title += [("class:hint", ln) for ln in hint]
-    names = [card(c).name + (" (yours)" if c in model.hand else "") for c in p.options]
+    names = [_("{card} (yours)").format(card=card_name(c)) if c in model.hand
+             else card_name(c) for c in p.options]
     one_column = height - len(title) >= len(names)
     name_w = max(get_cwidth(n) for n in names) if one_column else 0
     items = []
@@ -314,13 +327,13 @@ def confirm_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples
     assert model.accusation is not None
     s, w, r = model.accusation
     lines = [("class:title", ln) for ln in wrap(
-        f"Accuse {card(s).name} with the {card(w).name} in the {card(r).name}?", width)]
+        _("Accuse {triple}?").format(triple=triple_text((s, w, r))), width)]
     warning = model.accusation_warning()
     if warning:
         lines += [("class:warn", ln) for ln in wrap(warning, width)]
     else:
-        lines.append(("class:good", "Your notepad is certain of all three."))
-    lines.append(("class:title", "y: accuse   n: back"))
+        lines.append(("class:good", _("Your notepad is certain of all three.")))
+    lines.append(("class:title", _("y: accuse   n: back")))
     return line_fragments(lines[:height], width)
 
 
@@ -332,14 +345,15 @@ def show_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
         s = st.pending_suggestion
         suggester = s.suggester
         title += [("class:title", ln) for ln in wrap(
-            f"{model.name(s.suggester).capitalize()} suggests {card(s.suspect).name}, "
-            f"{card(s.weapon).name}, {card(s.room).name}. Show which card?", width)]
-    who = model.name(suggester) if suggester is not None else "them"
+            _("{player} suggests {suspect}, {weapon}, {room}. Show which card?").format(
+                player=model.name(s.suggester).capitalize(), suspect=card_name(s.suspect),
+                weapon=card_name(s.weapon), room=card_name(s.room)), width)]
+    who = model.name(suggester) if suggester is not None else _("them")
     items = []
     for c in model.show_options:
-        note = f"  (tells {who} least)" if c == model.quiet_card and \
-            len(model.show_options) > 1 else ""
-        items.append(("", card(c).name + note))
+        items.append(("", _("{card}  (tells {player} least)").format(card=card_name(c), player=who)
+                      if c == model.quiet_card and len(model.show_options) > 1
+                      else card_name(c)))
     return _list_fragments(title, items, model.show_cursor, width, height)
 
 
@@ -350,11 +364,11 @@ def notepad(model: UIModel, width: int, height: int, tall: bool) -> StyleAndText
     env_w = 5
     name_w = min(18, max(6, width - n * col_w - env_w))
     lines: StyleAndTextTuples = []
-    header = pad("Notepad", name_w)
+    header = pad(_("Notepad"), name_w)
     for s in range(n):
-        label = "Me" if s == model.seat else model.config.players[s].name[:2]
-        header += pad(" " + label, col_w)
-    header += pad(" Env", env_w)
+        label = _("Me") if s == model.seat else model.config.players[s].name[:2]
+        header += pad(" " + truncate(label, col_w - 1, ""), col_w)
+    header += pad(" " + truncate(_("Env"), env_w - 1, ""), env_w)
     lines.append(("class:title", pad(header, width)))
     row_cursor, col_cursor = model.note_cursor
     in_notepad = model.mode is Mode.NOTEPAD
@@ -362,9 +376,12 @@ def notepad(model: UIModel, width: int, height: int, tall: bool) -> StyleAndText
         if i in (6, 12):
             pass
         lines.append(("", "\n"))
-        name = c.name if tall else CARD_SHORT.get(c.name, c.name)
-        if get_cwidth(name) > name_w:
-            name = CARD_TINY.get(c.name, name)
+        name = card_name(c.index)
+        if current_language() == "en":
+            if not tall:
+                name = CARD_SHORT.get(name, name)
+            if get_cwidth(name) > name_w:
+                name = CARD_TINY.get(c.name, name)
         base = "class:mine" if c.index in model.hand else (
             "class:suspect" if c in SUSPECTS else "")
         lines.append((base, pad(name, name_w)))
@@ -394,7 +411,7 @@ def notepad(model: UIModel, width: int, height: int, tall: bool) -> StyleAndText
 
 
 def _legend() -> str:
-    return "✓ held  · not held  ? unknown  Env: odds in the envelope"
+    return _("✓ held  · not held  ? unknown  Env: odds in the envelope")
 
 
 def _mark_text(model: UIModel, c: int, owner: int) -> str:
@@ -431,15 +448,16 @@ def dealing(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     spin = SPINNER[int(time.monotonic() * 8) % len(SPINNER)]
     lines: list[tuple[str, str]] = [("", "")] * max(0, height // 2 - 6)
     lines += [
-        ("class:title", centre("Dealing the cards: nobody sees them, everybody checks", width)),
+        ("class:title", centre(_("Dealing the cards: nobody sees them, everybody checks"),
+                               width)),
         ("", ""),
         ("", centre(f"{spin} {model.progress_text}", width)),
         ("", ""),
         ("class:bar", centre("[" + "█" * filled + "·" * (bar_w - filled) + f"] {frac:4.0%}",
                              width)),
         ("", ""),
-        ("class:dim", centre("Each player shuffles and locks the deck in turn, with a proof "
-                             "the others check.", width)),
+        ("class:dim", centre(_("Each player shuffles and locks the deck in turn, with a proof "
+                               "the others check."), width)),
     ]
     for line in model.story[-3:]:
         lines.append(("class:dim", centre(line, width)))
@@ -448,86 +466,85 @@ def dealing(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
 
 def end_screen(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     end = model.end
-    lines: list[tuple[str, str]] = [("class:title", centre("The game is over", width)), ("", "")]
+    lines: list[tuple[str, str]] = [("class:title", centre(_("The game is over"), width)),
+                                    ("", "")]
     if end.envelope is not None:
-        s, w, r = end.envelope
-        lines.append(("class:good", f"The envelope: {card(s).name} with the {card(w).name} "
-                                    f"in the {card(r).name}."))
+        lines.append(("class:good", _("The envelope: {triple}.").format(
+            triple=triple_text(end.envelope))))
     if end.result == "won" and end.winner is not None:
-        who = "You win!" if end.winner == model.seat else \
-            f"{model.config.players[end.winner].name} ({card(model.config.players[end.winner].suspect).name}) wins."  # noqa: E501
+        winner = model.config.players[end.winner]
+        who = _("You win!") if end.winner == model.seat else \
+            _("{player} ({suspect}) wins.").format(player=winner.name,
+                                                   suspect=card_name(winner.suspect))
         lines.append(("class:title", who))
     elif end.result == "nobody":
-        lines.append(("", "Nobody wins: every accusation was wrong."))
+        lines.append(("", _("Nobody wins: every accusation was wrong.")))
     lines.append(("", ""))
     e = end.ended
     if e is not None:
         verdict = {True: "class:good", False: "class:warn", None: ""}[e.audit_ok]
         lines += [(verdict, ln) for ln in wrap(e.message, width)]
-        where = str(e.transcript) if e.transcript is not None else "not saved"
-        lines += [("", ln) for ln in wrap(f"Transcript ({e.status}): {where}", width)]
+        where = str(e.transcript) if e.transcript is not None else _("not saved")
+        lines += [("", ln) for ln in wrap(_("Transcript ({status}): {where}").format(
+            status=_(STATUS_WORDS.get(e.status, e.status)), where=where), width)]
         lines += [("class:dim", ln) for ln in wrap(
-            "Anyone can check it again: p2pclue audit <transcript>", width)]
+            _("Anyone can check it again: p2pclue audit <transcript>"), width)]
     lines.append(("", ""))
     if end.hands is not None:
-        lines.append(("class:title", "Every hand, revealed and checked:"))
+        lines.append(("class:title", _("Every hand, revealed and checked:")))
         for seat, hand in sorted(end.hands.items()):
             p = model.config.players[seat]
-            who = "You" if seat == model.seat else p.name
-            for ln in wrap(f"  {who} ({card(p.suspect).name}): "
-                           + ", ".join(card(c).name for c in hand), width, "      "):
+            who = _("You") if seat == model.seat else p.name
+            for ln in wrap("  " + _("{player} ({suspect}): {cards}").format(
+                    player=who, suspect=card_name(p.suspect),
+                    cards=", ".join(card_name(c) for c in hand)), width, "      "):
                 lines.append(("", ln))
     elif end.ended is not None:
-        lines.append(("class:dim", "Reading the hands from the transcript..."))
+        lines.append(("class:dim", _("Reading the hands from the transcript...")))
     lines.append(("", ""))
-    lines.append(("class:title", "q: leave"))
+    lines.append(("class:title", _("q: leave")))
     return line_fragments(lines[:height], width)
 
 
 def rules_summary(rules: Rules) -> list[str]:
-    dice = "two dice" if rules.two_dice else "one die"
-    return [
-        "The goal: be first to name the three cards hidden in the envelope: who, with "
-        "which weapon, in which room. The notepad keeps track of what you learn.",
-        f"Rules: {rules.name()}. Roll {dice}, move that many squares "
-        f"({'squares may be revisited' if rules.revisit_ok else 'never the same square twice'}"
-        f"; {'enter a room only with the exact roll' if rules.enter_exact else 'a room may be entered with fewer steps'}).",  # noqa: E501
-        "In a room, suggest a suspect and a weapon (that room is the scene). Players to "
-        "your left refute in turn: the first who holds a named card shows you one, with a "
-        "proof; those who cannot refute prove it.",
-        "Corner rooms have secret passages (**) to the opposite corner.",
-        "Accuse once per game, anywhere on your turn: right wins, wrong puts you out (you "
-        "still show cards)." + (" The last player not out wins." if rules.last_standing_wins
-                                else ""),
-    ]
+    """The rules in short for the help screen, in the reader's language (``p2pclue.i18n``)."""
+    return rules_in_short(rules)
 
 
 def help_text(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     keys = [
-        ("r / p", "roll the dice / take the secret passage"),
-        ("arrows, initial", "pick a destination after a roll (or click it); Enter goes"),
-        ("e", "end the turn (after a roll: stay where you are)"),
-        ("s / a", "suggest (in a room) / accuse (asks to confirm)"),
-        ("arrows, Enter", "choose from a list; when asked, pick the card to show"),
-        ("h", "hint: the most informative suggestion in your room"),
-        ("n or Tab", "notepad: move over cells, read why each is marked"),
-        ("? F1 / q", "this help / leave (asks first)"),
+        (_("r / p"), _("roll the dice / take the secret passage")),
+        (_("arrows, initial"), _("pick a destination after a roll (or click it); Enter goes")),
+        ("e", _("end the turn (after a roll: stay where you are)")),
+        (_("s / a"), _("suggest (in a room) / accuse (asks to confirm)")),
+        (_("arrows, Enter"), _("choose from a list; when asked, pick the card to show")),
+        ("h", _("hint: the most informative suggestion in your room")),
+        (_("n or Tab"), _("notepad: move over cells, read why each is marked")),
+        (_("? F1 / q"), _("this help / leave (asks first)")),
     ]
-    lines: list[tuple[str, str]] = [("class:title", "Keys")]
+    lines: list[tuple[str, str]] = [("class:title", _("Keys"))]
     key_w = 16 if width < 100 else 30
     for k, what in keys:
         for i, ln in enumerate(wrap(what, width - key_w - 3)):
             lines.append(("", f"  {pad(k if i == 0 else '', key_w)} {ln}"))
     lines.append(("", ""))
-    lines.append(("class:title", "Rules in short"))
+    marks = (_("orange: doors; green: where you can go") if model.color
+             else _("##: doors; :: where you can go, [] your pick"))  # NO_COLOR has no orange
+    lines += [("class:dim", ln) for ln in wrap(
+        _("Board: Sc Mu Wh Gr Pe Pl are the suspects' tokens (yours underlined); {marks}. "
+          "Notepad: ✓ held, · not held, ? unknown.").format(marks=marks), width)]
+    lines.append(("", ""))
+    lines.append(("class:title", _("Rules in short")))
     for para in rules_summary(model.config.rules):
         lines += [("", ln) for ln in wrap(para, width, "  ")]
-    lines.append(("", ""))
-    marks = ("orange: doors; green: where you can go" if model.color
-             else "##: doors; :: where you can go, [] your pick")  # NO_COLOR has no orange
-    lines += [("class:dim", ln) for ln in wrap(
-        f"Board: Sc Mu Wh Gr Pe Pl are the suspects' tokens (yours underlined); {marks}. "
-        "Notepad: ✓ held, · not held, ? unknown.", width)]
     if len(lines) > height:  # 80 x 24: the board's legend matters more than blank lines
         lines = [ln for ln in lines if ln[1]]
+    if len(lines) > height:  # still too long (every language at 80 x 24): pages
+        per_page = max(1, height - 1)
+        pages = -(-len(lines) // per_page)
+        page = model.help_page = min(model.help_page, pages - 1)  # Up after the end works
+        footer = (_("Page {page} of {pages}: Space or Down for more, Up to go back")
+                  if page < pages - 1 else _("Page {page} of {pages}: Up to go back"))
+        lines = lines[page * per_page:(page + 1) * per_page]
+        lines.append(("class:title", footer.format(page=page + 1, pages=pages)))
     return line_fragments(lines[:height], width)

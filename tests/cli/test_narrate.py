@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from p2pclue.bots.protocol import make_config
-from p2pclue.cli.narrate import Narrator, card_phrase, event_json, listing, number, place
+from p2pclue.cli.narrate import Narrator, card_phrase, dice_text, event_json, listing, place
 from p2pclue.cli.terminal import Style
 from p2pclue.engine import events as ev
 from p2pclue.engine.config import GameConfig
@@ -36,7 +36,7 @@ def test_every_card_has_the_right_article() -> None:
             assert phrase == f"the {c.name}", phrase
     assert listing(["a"]) == "a" and listing(["a", "b"]) == "a and b"
     assert listing(["a", "b", "c"]) == "a, b and c"
-    assert [number(n) for n in (1, 8, 11, 12)] == ["a 1", "an 8", "an 11", "a 12"]
+    assert [dice_text((n,)) for n in (1, 8, 11, 12)] == ["a 1", "an 8", "an 11", "a 12"]
 
 
 def test_places_are_rooms_doors_and_distances() -> None:
@@ -44,7 +44,7 @@ def test_places_are_rooms_doors_and_distances() -> None:
     assert place((24, 7)) == "on the starting square"
     assert place((7, 4)) == "at the door of the Kitchen"
     far = place((17, 1))
-    assert re.fullmatch(r"\d+ steps from the [A-Z][a-z]+( Room)?", far), far
+    assert re.fullmatch(r"\d+ steps from the door of the [A-Z][a-z]+( Room)?", far), far
     assert not re.search(r"\d+, \d+", far)
 
 
@@ -56,7 +56,7 @@ def test_names_not_seats_and_the_r22_explanation() -> None:
     text = tell(n, ev.PassageTaken(0, STUDY), ev.Suggested(0, suspect_b, ROPE, STUDY),
                 ev.Refuted(2, 0, (suspect_b, ROPE, STUDY)), ev.TurnEnded(0),
                 ev.Suggested(1, cfg.players[0].suspect, DAGGER, STUDY))
-    assert f"{a} takes the secret passage to the Study." in text
+    assert f"{a} takes the secret passage into the Study." in text
     assert f"{a} suggests it was {CARDS[suspect_b].name} with the Rope in the Study." in text
     assert f"{b} ({CARDS[suspect_b].name}) is brought into the Study." in text
     assert f"{c} shows {a} a card (proven)." in text

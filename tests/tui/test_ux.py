@@ -7,9 +7,12 @@ import dataclasses
 import re
 from pathlib import Path
 
+import pytest
+
 from p2pclue.bots.protocol import make_config
 from p2pclue.engine import events as ev
 from p2pclue.engine.peer import Choice
+from p2pclue.i18n import LANGUAGES, install
 from p2pclue.net.api import Engine, YourChoice
 from p2pclue.rules import game as rg
 from p2pclue.rules.actions import Roll
@@ -123,13 +126,13 @@ def test_the_story_says_who_is_called_and_which_card_you_showed() -> None:
     other = model.config.players[2].suspect
     st = dataclasses.replace(state, phase=Phase.AWAIT_REFUTATION)
     model.on_event(Engine(ev.Suggested(1, me, 6, 12)), st, ())
-    assert model.story[-1] == "  You are called to the Kitchen."
+    assert model.story[-1] == "  You are called into the Kitchen."
     model.on_event(YourChoice(Choice("show", (12,))), st, (12,))
     model.press("enter")
     model.on_event(Engine(ev.Refuted(0, 1, (me, 6, 12))), st, (12,))
     assert model.story[-1] == "  You showed Bruno: Kitchen (proven)."
     model.on_event(Engine(ev.Suggested(1, other, 7, 13)), st, ())
-    assert model.story[-1] == "  Chiara is called to the Ballroom."
+    assert model.story[-1] == "  Chiara is called into the Ballroom."
 
 
 def test_notepad_reasons_name_the_turn_the_status_line_shows() -> None:
@@ -286,3 +289,30 @@ def test_with_the_hall_in_reach_h_is_not_offered_as_hint() -> None:
     assert "h:hint" not in _bar(model)
     model.press("h")
     assert model.cursor is not None and board.room_at(model.cursor) == 19
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_the_whole_help_is_readable_at_80x24_by_turning_pages(lang: str) -> None:
+    config, _ = make_config(preset("cz"), 3, seed=1)
+    model = UIModel(config, 0)
+    install(lang)
+    try:
+        model.press("?")
+        pages = ["".join(t for _s, t, *_ in view.help_text(model, 80, 22))]
+        for _turn in range(10):
+            model.press(" ")
+            page = "".join(t for _s, t, *_ in view.help_text(model, 80, 22))
+            if page == pages[-1]:  # the last page: Space stays on it
+                break
+            pages.append(page)
+        assert 2 <= len(pages) < 10  # longer than one screen in every language, and it ends
+        assert all(len(p.rstrip("\n").split("\n")) <= 22 for p in pages)
+        words = " ".join(pages).split()
+        for para in view.rules_summary(config.rules):  # every paragraph reaches the screen
+            assert para.split()[-1] in words
+        model.press("up")
+        assert "".join(t for _s, t, *_ in view.help_text(model, 80, 22)) == pages[-2]
+        model.press("escape")
+        assert model.overlay is None and model.help_page == 0
+    finally:
+        install("en")

@@ -1,0 +1,81 @@
+"""Translations: the language p2pclue speaks to people, card names, display width.
+
+Usage from the outer layers::
+
+    from p2pclue.i18n import _, ngettext, install, resolve_language
+    install(resolve_language(args.lang, os.environ))
+    print(_("Turn {number}: {player}").format(number=n, player=who))
+
+Messages are ``str.format`` templates with named fields; translators may
+reorder the fields but never rename them (a test checks every catalog).
+Machine-readable output must never pass through these functions.
+"""
+
+from __future__ import annotations
+
+from p2pclue.i18n.cards import (
+    card_in,
+    card_into,
+    card_name,
+    card_of,
+    card_the,
+    card_with,
+    fold,
+    local_names,
+    parse_card,
+)
+from p2pclue.i18n.languages import (
+    DEFAULT_LANGUAGE,
+    LANGUAGES,
+    LanguageChoice,
+    choose_language,
+    language_code,
+    resolve_language,
+)
+from p2pclue.i18n.options import (
+    ColumnsHelpFormatter,
+    LocalizedArgumentParser,
+    add_lang_option,
+    apply_language,
+    prescan_lang,
+)
+from p2pclue.i18n.rules_text import rules_summary
+from p2pclue.i18n.text import listing
+from p2pclue.i18n.translate import N_, _, current_language, install, ngettext, pgettext
+from p2pclue.i18n.width import fit, pad, text_width, truncate, wrap
+
+__all__ = [
+    "DEFAULT_LANGUAGE",
+    "LANGUAGES",
+    "N_",
+    "ColumnsHelpFormatter",
+    "LanguageChoice",
+    "LocalizedArgumentParser",
+    "_",
+    "add_lang_option",
+    "apply_language",
+    "card_in",
+    "card_into",
+    "card_name",
+    "card_of",
+    "card_the",
+    "card_with",
+    "choose_language",
+    "current_language",
+    "fit",
+    "fold",
+    "install",
+    "language_code",
+    "listing",
+    "local_names",
+    "ngettext",
+    "pad",
+    "parse_card",
+    "pgettext",
+    "prescan_lang",
+    "resolve_language",
+    "rules_summary",
+    "text_width",
+    "truncate",
+    "wrap",
+]

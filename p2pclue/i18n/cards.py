@@ -1,0 +1,199 @@
+"""Card names for people, in each language, and reading a card name someone typed.
+
+The names, their sources and the story phrases live in ``cards.toml`` (next to
+this module); English comes from ``p2pclue.rules.cards``. A card is always
+identified by its stable index (``p2pclue.rules.cards``): names are display only.
+"""
+
+from __future__ import annotations
+
+import tomllib
+import unicodedata
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from p2pclue.i18n.languages import DEFAULT_LANGUAGE, LANGUAGES
+from p2pclue.i18n.translate import _, current_language
+from p2pclue.rules.cards import CARDS, Card, CardNameError, Category
+
+
+@dataclass(frozen=True, slots=True)
+class LocalName:
+    """One card as one language names it."""
+
+    index: int
+    name: str
+    aliases: tuple[str, ...]
+    source: str
+    """Key of ``sources`` in cards.toml."""
+    in_phrase: str
+    """How the story says "in this room" (rooms; the name elsewhere)."""
+    with_phrase: str
+    """How the story says "with this weapon" (weapons; the name elsewhere)."""
+    the_phrase: str
+    """The card with its article where the language has one ("the Rope", "la corde")."""
+    into_phrase: str
+    """"into this room" (rooms; the name elsewhere)."""
+    of_phrase: str
+    """"of this room", as in "at the door of the Kitchen" (rooms; the name elsewhere)."""
+    quote: str | None = None
+    note: str | None = None
+
+
+class CardDataError(RuntimeError):
+    """cards.toml is malformed: a packaging or editing mistake, caught by the tests."""
+
+
+@cache
+def _data() -> dict[str, Any]:
+    raw = (resources.files("p2pclue.i18n") / "cards.toml").read_text(encoding="utf-8")
+    return tomllib.loads(raw)
+
+
+def sources() -> dict[str, str]:
+    """Every source a name can cite, by key."""
+    return dict(_data()["sources"])
+
+
+def _entry(card: Card, lang: str, spec: dict[str, Any]) -> LocalName:
+    if lang == DEFAULT_LANGUAGE:
+        name, aliases = card.name, card.aliases
+    else:
+        name, aliases = spec.get("name", ""), tuple(spec.get("aliases", ()))
+    source = spec.get("source", "")
+    if not name or source not in _data()["sources"]:
+        raise CardDataError(f"cards.toml [{lang}] {card.slug}: needs a name and a known source")
+    forms = set(spec) & set(_FORMS[Category.ROOM]) | set(spec) & set(_FORMS[Category.WEAPON])
+    needed = _FORMS[card.category] - {"the"}
+    if not needed <= forms <= _FORMS[card.category]:
+        raise CardDataError(f"cards.toml [{lang}] {card.slug}: story forms {sorted(forms)}, "
+                            f"needs {sorted(needed)}, allows {sorted(_FORMS[card.category])}")
+    return LocalName(card.index, name, aliases, source,
+                     in_phrase=spec.get("in", name), with_phrase=spec.get("with", name),
+                     the_phrase=spec.get("the", name), into_phrase=spec.get("into", name),
+                     of_phrase=spec.get("of", name),
+                     quote=spec.get("quote"), note=spec.get("note"))
+
+
+_FORMS = {
+    Category.SUSPECT: frozenset[str](),
+    Category.WEAPON: frozenset({"with", "the"}),
+    Category.ROOM: frozenset({"in", "into", "of", "the"}),
+}
+"""Story forms each category may (and, but for ``the``, must) give."""
+
+
+@cache
+def local_names(lang: str) -> tuple[LocalName, ...]:
+    """All 21 cards as ``lang`` names them, in index order."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"no card names for language {lang!r}")
+    table = _data().get(lang, {})
+    missing = [c.slug for c in CARDS if c.slug not in table]
+    extra = sorted(set(table) - {c.slug for c in CARDS})
+    if missing or extra:
+        raise CardDataError(f"cards.toml [{lang}]: missing {missing}, unknown {extra}")
+    return tuple(_entry(c, lang, table[c.slug]) for c in CARDS)
+
+
+def _lang(lang: str | None) -> str:
+    return current_language() if lang is None else lang
+
+
+def card_name(index: int, lang: str | None = None) -> str:
+    """The card's name in ``lang`` (default: the installed language)."""
+    return local_names(_lang(lang))[index].name
+
+
+def card_in(index: int, lang: str | None = None) -> str:
+    """"in the Kitchen" in ``lang``, for the game story."""
+    return local_names(_lang(lang))[index].in_phrase
+
+
+def card_with(index: int, lang: str | None = None) -> str:
+    """"with the Rope" in ``lang``, for the game story."""
+    return local_names(_lang(lang))[index].with_phrase
+
+
+def card_the(index: int, lang: str | None = None) -> str:
+    """The card as a sentence names it, with its article where the language has one."""
+    return local_names(_lang(lang))[index].the_phrase
+
+
+def card_into(index: int, lang: str | None = None) -> str:
+    """"into the Kitchen" in ``lang``."""
+    return local_names(_lang(lang))[index].into_phrase
+
+
+def card_of(index: int, lang: str | None = None) -> str:
+    """"of the Kitchen" in ``lang`` (as in "at the door of the Kitchen")."""
+    return local_names(_lang(lang))[index].of_phrase
+
+
+def fold(text: str) -> str:
+    """The form names are compared in: case, accents and punctuation ignored.
+
+    Accents are dropped by decomposing and removing combining marks, then the
+    text is recomposed, so Hangul syllables (which decompose into jamo, not
+    marks) come back whole.
+    """
+    decomposed = unicodedata.normalize("NFD", text.casefold())
+    kept = "".join(c for c in decomposed if not unicodedata.combining(c))
+    for mark in ".,_-'\u2019":
+        kept = kept.replace(mark, " ")
+    return " ".join(unicodedata.normalize("NFC", kept).split())
+
+
+@cache
+def _lookup(lang: str) -> dict[str, int]:
+    """Folded name -> index for ``lang``; English names and slugs are always understood too."""
+    table: dict[str, int] = {}
+    owners: dict[str, str] = {}
+    langs = [lang] if lang == DEFAULT_LANGUAGE else [lang, DEFAULT_LANGUAGE]
+    for source_lang in langs:
+        for entry in local_names(source_lang):
+            for text in (entry.name, *entry.aliases, CARDS[entry.index].slug):
+                key = fold(text)
+                if key in table and table[key] != entry.index:
+                    if owners[key] == lang and source_lang != lang:
+                        continue  # the player's own language wins over English
+                    raise CardDataError(f"{text!r} names two cards in [{source_lang}]")
+                table.setdefault(key, entry.index)
+                owners.setdefault(key, source_lang)
+    return table
+
+
+def _compact(key: str) -> str:
+    return key.replace(" ", "")
+
+
+def parse_card(text: str, lang: str | None = None, category: Category | None = None) -> int:
+    """The index of the card a person typed: a name or alias in ``lang`` or English,
+    or an unambiguous beginning of one. ``CardNameError`` (translated) otherwise.
+
+    Case, accents, dots and hyphens are ignored; so are spaces when the rest
+    matches exactly ("미스스칼렛", "salleamanger").
+    """
+    lang = _lang(lang)
+    key = fold(text)
+    if not key:
+        raise CardNameError(_("empty card name"))
+    pool = {k: i for k, i in _lookup(lang).items()
+            if category is None or CARDS[i].category is category}
+    if key in pool:
+        return pool[key]
+    compact = _compact(key)
+    exact = {i for k, i in pool.items() if _compact(k) == compact}
+    if len(exact) == 1:
+        return exact.pop()
+    hits = {i for k, i in pool.items()
+            if k.startswith(key) or _compact(k).startswith(compact)
+            or any(w.startswith(key) for w in k.split())}
+    if len(hits) == 1:
+        return hits.pop()
+    if not hits:
+        raise CardNameError(_("no card is called {text!r}").format(text=text))
+    names = ", ".join(sorted(card_name(i, lang) for i in hits))
+    raise CardNameError(_("{text!r} could be any of: {names}").format(text=text, names=names))

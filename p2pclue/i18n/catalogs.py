@@ -1,0 +1,256 @@
+"""Maintainer tool for the translation catalogs (needs Babel; players never run it).
+
+    python -m p2pclue.i18n.catalogs update    # extract messages, merge them into every .po
+    python -m p2pclue.i18n.catalogs compile   # write every .mo from its .po
+    python -m p2pclue.i18n.catalogs check     # exit 1 if anything is stale, missing or fuzzy
+
+Workflow: mark a string with ``_``/``ngettext``/``N_``, run ``update``, translate
+the new entries in each ``locale/<lang>/LC_MESSAGES/p2pclue.po``, run ``compile``,
+commit the .po and .mo files. The tests run the same checks as ``check``.
+
+Output is kept reproducible so that the shipped .mo can be compared byte for
+byte with a fresh compilation: no line numbers in references, the template's
+creation date kept while its messages do not change, and a fixed
+``Generated-By`` header instead of the Babel version.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import string
+import sys
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+try:
+    from babel.messages.catalog import Catalog, Message
+    from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po, write_po
+except ImportError:  # players never need this tool; say what maintainers must install
+    sys.exit("p2pclue.i18n.catalogs needs Babel: python3 -m pip install 'p2pclue[test]'")
+
+from p2pclue import __version__
+from p2pclue.i18n.languages import DEFAULT_LANGUAGE, LANGUAGES
+from p2pclue.i18n.translate import DOMAIN
+
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
+COMMENT_TAG = "Translators:"
+GENERATED_BY = "p2pclue.i18n.catalogs (Babel)\n"
+BUGS = "the p2pclue issue tracker"
+_HEADER = ("# {name} messages of p2pclue.\n"
+           "# Written for p2pclue; see docs/translations.md for how each catalog was made\n"
+           "# and checked. Edit msgstr lines only; `python -m p2pclue.i18n.catalogs update`\n"
+           "# rewrites the rest.\n#")
+
+
+class StableCatalog(Catalog):
+    """A Babel catalog whose header does not name the Babel version that wrote it."""
+
+    def _get_mime_headers(self) -> list[tuple[str, str]]:
+        return [(k, GENERATED_BY if k == "Generated-By" else v)
+                for k, v in super()._get_mime_headers()]
+
+
+def _stable(catalog: Catalog) -> Catalog:
+    catalog.__class__ = StableCatalog
+    return catalog
+
+
+def po_path(lang: str) -> Path:
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def mo_path(lang: str) -> Path:
+    return po_path(lang).with_suffix(".mo")
+
+
+def read_catalog(path: Path, lang: str | None = None) -> Catalog:
+    with path.open("rb") as f:
+        return _stable(read_po(f, locale=lang, domain=DOMAIN))
+
+
+def _message_keys(catalog: Catalog) -> list[tuple[object, str | None, object]]:
+    return [(m.id, m.context, sorted(m.locations)) for m in catalog if m.id]
+
+
+def extract_template() -> Catalog:
+    """Every translatable message in the package source, as a template catalog."""
+    template = StableCatalog(project="p2pclue", version=__version__, domain=DOMAIN,
+                             msgid_bugs_address=BUGS, copyright_holder="p2pclue developers",
+                             charset="utf-8", fuzzy=False,
+                             header_comment=_HEADER.format(name="Template"))
+    for filename, _lineno, message, comments, context in extract_from_dir(
+            PACKAGE_DIR, method_map=[("**.py", "python")], keywords=DEFAULT_KEYWORDS,
+            comment_tags=(COMMENT_TAG,), strip_comment_tags=True):
+        template.add(message, None, [(f"p2pclue/{filename}", None)],  # type: ignore[list-item]
+                     auto_comments=comments, context=context)
+    if TEMPLATE.exists():
+        old = read_catalog(TEMPLATE)
+        if _message_keys(old) == _message_keys(template):
+            template.creation_date = old.creation_date
+    return template
+
+
+def _write_po(catalog: Catalog, path: Path) -> bool:
+    buf = io.BytesIO()
+    write_po(buf, catalog, width=96, include_lineno=False, ignore_obsolete=True)
+    return _write_if_changed(path, buf.getvalue())
+
+
+def _write_if_changed(path: Path, data: bytes) -> bool:
+    if path.exists() and path.read_bytes() == data:
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    return True
+
+
+def _english_is_the_source(catalog: Catalog) -> None:
+    """The English catalog translates every message as itself (so wording fixes need no code)."""
+    for message in catalog:
+        if not message.id:
+            continue
+        if isinstance(message.id, tuple | list):
+            message.string = tuple(message.id)
+        else:
+            message.string = message.id
+        message.flags.discard("fuzzy")
+
+
+def update() -> list[str]:
+    """Extract, rewrite the template, merge it into every catalog. Returns what changed."""
+    template = extract_template()
+    changed = []
+    if _write_po(template, TEMPLATE):
+        changed.append(str(TEMPLATE))
+    for lang in sorted(LANGUAGES):
+        path = po_path(lang)
+        if path.exists():
+            catalog = read_catalog(path, lang)
+            catalog.update(template, update_creation_date=True)
+            catalog.creation_date = template.creation_date
+        else:
+            catalog = StableCatalog(locale=lang, domain=DOMAIN, project="p2pclue",
+                                    version=__version__, copyright_holder="p2pclue developers",
+                                    charset="utf-8", creation_date=template.creation_date,
+                                    revision_date=template.creation_date,
+                                    last_translator="p2pclue developers (no native speaker review)",
+                                    language_team=f"{LANGUAGES[lang]} <none>",
+                                    msgid_bugs_address=BUGS, fuzzy=False,
+                                    header_comment=_HEADER.format(name=LANGUAGES[lang]))
+            for m in template:
+                if m.id:
+                    catalog.add(m.id, None, m.locations, auto_comments=m.auto_comments,
+                                context=m.context)
+        if lang == DEFAULT_LANGUAGE:
+            _english_is_the_source(catalog)
+        if _write_po(catalog, path):
+            changed.append(str(path))
+    return changed
+
+
+def compiled(lang: str) -> bytes:
+    """The .mo that compiling this language's .po gives (fuzzy entries left out)."""
+    buf = io.BytesIO()
+    write_mo(buf, read_catalog(po_path(lang), lang), use_fuzzy=False)
+    return buf.getvalue()
+
+
+def compile_all() -> list[str]:
+    return [str(mo_path(lang)) for lang in sorted(LANGUAGES)
+            if _write_if_changed(mo_path(lang), compiled(lang))]
+
+
+def placeholders(text: str) -> set[tuple[str, str | None, str]]:
+    """The ``str.format`` fields of ``text`` (name, conversion, spec); ValueError if malformed."""
+    return {(name, conversion, spec or "")
+            for _, name, spec, conversion in string.Formatter().parse(text) if name is not None}
+
+
+def _forms(value: object) -> tuple[str, ...]:
+    if isinstance(value, tuple | list):
+        return tuple(str(v) for v in value)
+    return (str(value),) if value else ()
+
+
+def message_problems(message: Message, nplurals: int) -> Iterable[str]:
+    """Why one entry of a catalog is not a finished translation."""
+    ids = _forms(message.id)
+    where = repr(ids[0])
+    if message.fuzzy:
+        yield f"{where}: fuzzy"
+    strings = _forms(message.string)
+    if not strings or not all(strings):
+        yield f"{where}: not translated"
+        return
+    if len(ids) > 1 and len(strings) != nplurals:
+        yield f"{where}: {len(strings)} plural forms, the header says {nplurals}"
+    try:
+        wanted = placeholders(ids[-1]) | placeholders(ids[0])
+        for form in strings:
+            if placeholders(form) != wanted:
+                yield f"{where}: placeholders {sorted(placeholders(form))} in {form!r}, " \
+                      f"source has {sorted(wanted)}"
+    except ValueError as exc:
+        yield f"{where}: malformed braces ({exc})"
+
+
+def problems() -> list[str]:
+    """Everything ``check`` complains about; empty when the catalogs are complete and in sync."""
+    found: list[str] = []
+    template = extract_template()
+    wanted = {(m.id, m.context) for m in template if m.id}
+    if not TEMPLATE.exists() or {(m.id, m.context) for m in read_catalog(TEMPLATE) if m.id} \
+            != wanted:
+        found.append(f"{TEMPLATE.name}: stale; run `python -m p2pclue.i18n.catalogs update`")
+    for lang in sorted(LANGUAGES):
+        path = po_path(lang)
+        if not path.exists():
+            found.append(f"{lang}: no catalog at {path}")
+            continue
+        catalog = read_catalog(path, lang)
+        have = {(m.id, m.context) for m in catalog if m.id}
+        for msgid, _ in sorted(wanted - have, key=str):
+            found.append(f"{lang}: missing {msgid!r}")
+        for msgid, _ in sorted(have - wanted, key=str):
+            found.append(f"{lang}: {msgid!r} is no longer in the source")
+        if catalog.obsolete:
+            found.append(f"{lang}: {len(catalog.obsolete)} obsolete entries")
+        for message in catalog:
+            if message.id:
+                found.extend(f"{lang}: {p}" for p in message_problems(message,
+                                                                     catalog.num_plurals))
+        mo = mo_path(lang)
+        if not mo.exists() or mo.read_bytes() != compiled(lang):
+            found.append(f"{lang}: {mo.name} differs from its .po; run `... catalogs compile`")
+    return found
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m p2pclue.i18n.catalogs",
+                                     description="Extract, merge, compile and check the "
+                                                 "p2pclue translation catalogs (Babel).")
+    parser.add_argument("action", choices=("update", "compile", "check"))
+    args = parser.parse_args(argv)
+    if args.action == "update":
+        for path in update():
+            print(f"updated {path}")
+        return 0
+    if args.action == "compile":
+        for path in compile_all():
+            print(f"compiled {path}")
+        return 0
+    found = problems()
+    for line in found:
+        print(line)
+    print(f"{len(found)} problem(s) in {len(LANGUAGES)} catalogs" if found
+          else f"all {len(LANGUAGES)} catalogs complete and compiled")
+    return 1 if found else 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

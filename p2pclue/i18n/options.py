@@ -1,0 +1,102 @@
+"""Command lines in the reader's language: ``--lang``, and argparse's own words.
+
+``p2pclue --lang cs simulate`` and ``p2pclue simulate --lang cs`` must both
+work: the top-level parser owns the default, each subcommand parser adds the
+same option without a default so that it does not overwrite the top-level one.
+The language is found (``prescan_lang``) and installed before any parser is
+built, so that help texts written with ``_()`` are translated when argparse
+stores them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, NoReturn
+
+from p2pclue.i18n.languages import LANGUAGES, resolve_language
+from p2pclue.i18n.translate import _, install
+from p2pclue.i18n.width import wrap
+
+LANG_DEST = "lang"
+
+
+class ColumnsHelpFormatter(argparse.HelpFormatter):
+    """argparse help wrapped by terminal columns, not characters (Korean takes two each),
+    with the "usage:" prefix in the reader's language."""
+
+    def add_usage(self, usage: str | None, actions: Iterable[argparse.Action],
+                  groups: Iterable[argparse._MutuallyExclusiveGroup],
+                  prefix: str | None = None) -> None:
+        super().add_usage(usage, actions, groups, _("usage: ") if prefix is None else prefix)
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return wrap(" ".join(text.split()), width)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return "\n".join(indent + line for line in wrap(" ".join(text.split()), width))
+
+
+class LocalizedArgumentParser(argparse.ArgumentParser):
+    """An argparse parser whose own words (usage, section titles, --help, "error:") are
+    translated, wrapped by columns. Subcommand parsers made from it are of the same kind.
+
+    argparse's detailed error messages ("invalid choice: ...") stay English.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", ColumnsHelpFormatter)
+        super().__init__(*args, **kwargs)
+        self._positionals.title = _("positional arguments")
+        self._optionals.title = _("options")
+        for action in self._actions:
+            if isinstance(action, argparse._HelpAction):
+                action.help = _("show this help message and exit")
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(2, _("{prog}: error: {message}").format(prog=self.prog, message=message)
+                  + "\n")
+
+
+def add_lang_option(parser: argparse.ArgumentParser, *, top_level: bool = False) -> None:
+    """Add ``--lang CODE``; ``top_level`` for the main parser, not for subcommands.
+
+    A parser that already has ``--lang`` is left as it is (calling this twice is harmless).
+    """
+    if "--lang" in parser._option_string_actions:
+        return
+    help_text = _("language of everything shown to people: {languages} (default: LC_ALL, "
+                  "LC_MESSAGES or LANG, else en); never changes --json output").format(
+        languages=", ".join(sorted(LANGUAGES)))
+    parser.add_argument("--lang", metavar="CODE", dest=LANG_DEST, help=help_text,
+                        default=None if top_level else argparse.SUPPRESS)
+
+
+def apply_language(
+    cli_value: str | None, environ: Mapping[str, str] | None = None,
+    notify: Callable[[str], None] | None = None,
+) -> str:
+    """Choose the language (``resolve_language``), install it, return its code."""
+    lang = resolve_language(cli_value, os.environ if environ is None else environ, notify)
+    install(lang)
+    return lang
+
+
+def prescan_lang(argv: Sequence[str]) -> str | None:
+    """The value of the last ``--lang`` in ``argv``, found before the parser exists.
+
+    The language must be installed before the parsers are built, so that their
+    help is translated; argparse itself then parses the same option properly.
+    """
+    found: str | None = None
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(argv):
+            found = argv[i + 1]
+        elif arg.startswith("--lang="):
+            found = arg.split("=", 1)[1]
+    return found

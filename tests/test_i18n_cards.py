@@ -1,0 +1,147 @@
+"""Card names in every language: sourced, distinct, and read back from what people type."""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+
+from p2pclue.i18n import (
+    LANGUAGES,
+    card_in,
+    card_into,
+    card_name,
+    card_of,
+    card_the,
+    card_with,
+    install,
+    local_names,
+    parse_card,
+)
+from p2pclue.i18n.cards import sources
+from p2pclue.rules.cards import CARDS, CardNameError, Category
+
+LANGS = sorted(LANGUAGES)
+
+
+@pytest.fixture(autouse=True)
+def _english_afterwards() -> object:
+    yield
+    install("en")
+
+
+def _typed(lang: str) -> list[tuple[str, int]]:
+    out = []
+    for entry in local_names(lang):
+        for text in (entry.name, *entry.aliases):
+            out.append((text, entry.index))
+    return out
+
+
+def _strip_accents(text: str) -> str:
+    return unicodedata.normalize(
+        "NFC", "".join(c for c in unicodedata.normalize("NFD", text)
+                       if not unicodedata.combining(c)))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_card_has_a_sourced_name(lang: str) -> None:
+    names = local_names(lang)
+    assert [n.index for n in names] == list(range(21))
+    known = sources()
+    for n in names:
+        assert n.name.strip() == n.name and n.name
+        assert n.source in known
+        assert not n.source.startswith("seed-") or n.source == f"seed-{lang}", n
+        assert not n.source.startswith("edition-") or n.source.startswith(f"edition-{lang}")
+        if n.source.startswith("seed-"):
+            assert n.quote, f"{n.name}: a seed name quotes the seed"
+    assert len({n.name.casefold() for n in names}) == 21, "two cards share a name"
+
+
+def test_english_is_the_rules_module() -> None:
+    assert [card_name(c.index, "en") for c in CARDS] == [c.name for c in CARDS]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_story_phrases_name_the_card(lang: str) -> None:
+    for c in CARDS:
+        name = card_name(c.index, lang)
+        forms = (card_in(c.index, lang), card_into(c.index, lang), card_of(c.index, lang),
+                 card_with(c.index, lang), card_the(c.index, lang))
+        if c.category is Category.ROOM:
+            assert card_in(c.index, lang) != name and card_into(c.index, lang) != name
+            assert card_with(c.index, lang) == name
+        elif c.category is Category.WEAPON:
+            assert card_with(c.index, lang) != name
+            assert card_in(c.index, lang) == card_into(c.index, lang) == name
+        else:
+            assert set(forms) == {name}
+    if lang in ("en", "fr", "it"):  # languages with articles say "the Rope", "la corde"
+        assert all(card_the(c.index, lang) != card_name(c.index, lang)
+                   for c in CARDS if c.category is not Category.SUSPECT)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_name_and_alias_round_trips(lang: str) -> None:
+    for text, index in _typed(lang):
+        assert parse_card(text, lang) == index, text
+        assert parse_card(text.upper(), lang) == index, text
+        assert parse_card(f"  {text.lower()} ", lang) == index, text
+        assert parse_card(text, lang, CARDS[index].category) == index, text
+        assert parse_card(_strip_accents(text), lang) == index, text
+        assert parse_card(text.replace(" ", ""), lang) == index, text
+    for c in CARDS:  # English names and slugs are understood in every language
+        assert parse_card(c.slug, lang) == c.index
+        assert parse_card(c.name, lang) == c.index
+
+
+@pytest.mark.parametrize(("lang", "text", "slug"), [
+    ("cs", "dyka", "dagger"), ("cs", "KUCHYN", "kitchen"), ("cs", "hasak", "wrench"),
+    ("cs", "salonek", "lounge"), ("cs", "Peakcock", "peacock"),
+    ("sq", "kame", "dagger"), ("sq", "celes anglez", "wrench"), ("sq", "serre", "conservatory"),
+    ("fr", "salle a manger", "dining_room"), ("fr", "moutarde", "mustard"),
+    ("fr", "Véranda", "conservatory"), ("fr", "veranda", "conservatory"),
+    ("it", "biblio", "library"), ("it", "rivoltella", "revolver"), ("it", "Pavone", "peacock"),
+    ("ko", "미스스칼렛", "scarlett"), ("ko", "라이브러리", "library"), ("ko", "매화 교수", "plum"),
+    ("ko", "플럼", "plum"), ("ko", "밧", "rope"),
+])
+def test_what_people_type(lang: str, text: str, slug: str) -> None:
+    assert CARDS[parse_card(text, lang)].slug == slug
+
+
+def test_ambiguous_and_unknown_names_are_errors_in_the_language() -> None:
+    with pytest.raises(CardNameError, match="Sala da ballo, Sala da pranzo, Sala del biliardo"):
+        parse_card("sala", "it")
+    assert CARDS[parse_card("sala da bal", "it")].slug == "ballroom"
+    assert CARDS[parse_card("sala del", "it")].slug == "billiard_room"
+    install("cs")
+    with pytest.raises(CardNameError, match="žádná karta se nejmenuje 'xyzzy'"):
+        parse_card("xyzzy")
+    with pytest.raises(CardNameError, match="prázdný"):
+        parse_card("  ")
+    install("ko")
+    with pytest.raises(CardNameError, match="카드는 없습니다"):
+        parse_card("없는카드")
+
+
+def test_category_narrows_the_search() -> None:
+    assert CARDS[parse_card("w", "en", Category.SUSPECT)].slug == "white"
+    assert CARDS[parse_card("w", "en", Category.WEAPON)].slug == "wrench"
+    assert CARDS[parse_card("sv", "cs", Category.WEAPON)].slug == "candlestick"
+
+
+def test_default_language_is_the_installed_one() -> None:
+    install("fr")
+    assert card_name(17) == "Bibliothèque"
+    assert parse_card("bibliotheque") == 17
+    install("sq")
+    assert card_in(18) == "në sallë pritjeje"
+
+
+def test_docs_list_every_name() -> None:
+    from pathlib import Path
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "translations.md").read_text("utf-8")
+    for lang in LANGS:
+        for n in local_names(lang):
+            assert n.name in doc, (lang, n.name)
