@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from p2pclue.bots.registry import BOTS
+from p2pclue.bots.registry import BOTS, DEFAULT_LEVEL, LEVEL_NAMES
 from p2pclue.cli.narrate import Narrator
 from p2pclue.engine import events as ev
 from p2pclue.engine.config import MAX_NAME_CHARS
@@ -78,7 +78,12 @@ def register(subparsers: Any) -> None:
                    help="with --create: seat K local bot players too (own keys, own links)")
     p.add_argument("--json", action="store_true",
                    help="end with one JSON line (as simulate --json, plus the transcript path)")
-    p.add_argument("--plain", action="store_true", help="plain text output, no screen")
+    p.add_argument("--plain", action="store_true",
+                   help="line by line (screen readers, pipes): numbered choices, no screen")
+    p.add_argument("--level", choices=LEVEL_NAMES, default=DEFAULT_LEVEL,
+                   help=f"how well the --bots play against you (default {DEFAULT_LEVEL})")
+    # the pause of a --bots bot before it acts (tests set 0)
+    p.add_argument("--bot-think", type=float, default=0.8, help=argparse.SUPPRESS)
     # for ``bench --only lan``: write when things happened here (wall clock) as JSON
     p.add_argument("--timing", type=Path, help=argparse.SUPPRESS)
     p.set_defaults(func=run_join)
@@ -96,9 +101,9 @@ def register(subparsers: Any) -> None:
 
 def run_join(args: argparse.Namespace) -> int:
     try:
-        if args.bot is None and not args.create and not args.table and not args.peer:
-            return asyncio.run(_list(args))
         _check_join(args)
+        if args.bot is None:
+            return _run_human(args)
         return asyncio.run(_join(args))
     except UsageError as exc:
         print(f"p2pclue join: {exc}", file=sys.stderr)
@@ -137,10 +142,17 @@ def _check_join(args: argparse.Namespace) -> None:
     if args.name is not None and not (0 < len(args.name) <= MAX_NAME_CHARS
                                       and args.name.isprintable()):
         raise UsageError(f"--name is 1-{MAX_NAME_CHARS} printable characters")
-    if args.bot is None:
-        raise UsageError("interactive play comes with the terminal UI; for now a seat is "
-                         "played with --bot detective|random (try: p2pclue join --create "
-                         "--no-code --players 4 --bot detective --bots 3)")
+
+
+def _run_human(args: argparse.Namespace) -> int:
+    """A person plays this seat: the lobby and the table on screen (``cli.human``)."""
+    from p2pclue.cli.human import play_human
+
+    try:
+        return asyncio.run(play_human(args, _environ()))
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
 
 
 class Printer:
@@ -153,28 +165,6 @@ class Printer:
     def __call__(self, line: str) -> None:
         if not self.quiet:
             print(line, file=self.stream, flush=True)
-
-
-async def _list(args: argparse.Namespace) -> int:
-    """``p2pclue join`` alone: the tables on this LAN, and how to sit at one."""
-    from p2pclue.net.play import list_tables
-
-    interfaces = discovery.interfaces(args.interface, _environ())
-    wait = min(args.wait, 3.0)
-    print(f"looking for tables on the LAN ({wait:g} s)...")
-    tables = await list_tables(interfaces, wait)
-    if not tables:
-        print("no table found. Open one: p2pclue join --create --bot detective --bots 3\n"
-              "(if a table is open, multicast may be blocked here: use --peer HOST:PORT "
-              "--table NAME)")
-        return 0
-    for ad in tables:
-        state = "playing" if ad.playing else "lobby"
-        print(f"  {ad.name!r}: {ad.preset}, {ad.seats_taken}/{ad.seats_wanted} seats, {state}, "
-              f"at {ad.host}:{ad.port}, opener's key {ad.fingerprint}")
-    print("join one: p2pclue join --table NAME [--code CODE] --bot detective|random; "
-          "watch one: p2pclue watch --table NAME")
-    return 0
 
 
 # ---- join -----------------------------------------------------------------------------

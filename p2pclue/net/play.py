@@ -68,6 +68,8 @@ class Seat:
     suspect: int | None = None
     interfaces: list[str] = field(default_factory=list)
     timeout: float = DEFAULT_TIMEOUT
+    pass_delay: tuple[float, float] = (0.0, 0.0)
+    """A person plays this seat: its "cannot refute" is paced (``HUMAN_PASS_DELAY``)."""
 
     @property
     def listen_host(self) -> str:
@@ -88,7 +90,8 @@ def _session(seat: Seat, seated: Seated, transcript: Path | None) -> NetSession:
     seat.profile.remember(config.session)
     return NetSession(seated.start, seated.mesh, seat.profile.identity,
                       _transcript_path(seat, seated, transcript), name=seat.name,
-                      pending=seated.pending, timeout=seat.timeout)
+                      pending=seated.pending, timeout=seat.timeout,
+                      pass_delay=seat.pass_delay)
 
 
 def _ad(opened: Opened, tid: bytes, rules: Rules, view: LobbyView | None, wanted: int,

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
@@ -57,6 +58,9 @@ LINGER = 10.0
 MAX_DROPPED_KEPT = 16
 """Frames the engine dropped (another game's, unsigned junk) kept for inspection."""
 MAX_SENT_PER_HAVE = 100_000
+HUMAN_PASS_DELAY = (1.0, 3.0)
+"""How long a person's seat holds its automatic "cannot refute" (as ``net.local.Pace``)."""
+_PACE_RNG = random.SystemRandom()
 
 
 class NetSession:
@@ -73,6 +77,7 @@ class NetSession:
         pending: Iterable[Item] = (),
         timeout: float = DEFAULT_TIMEOUT,
         give_up_after: int = GIVE_UP_AFTER,
+        pass_delay: tuple[float, float] = (0.0, 0.0),
     ) -> None:
         self.start_record = start
         self.config: GameConfig = start.config
@@ -105,6 +110,9 @@ class NetSession:
         self.dropped_total = 0
         self._ignored = 0
         self.ended: api.Ended | None = None
+        self.pass_delay = pass_delay
+        """A person's seat: hold its automatic "cannot refute" this long (see ``_hold_pass``)."""
+        self._held: list[tuple[bytes, int | None]] | None = None
         self.on_close: list[Callable[[], Awaitable[None]]] = []
         """Called (and awaited) by ``close``: an announcer to withdraw, for example."""
 
@@ -190,6 +198,7 @@ class NetSession:
 
     def _after_engine(self, events: list[ev.Event]) -> None:
         """Persist what was accepted, then send, then tell the front end."""
+        self._hold_pass(events)
         entries = self.peer.entries
         new = entries[self._written:]
         if new:
@@ -215,6 +224,35 @@ class NetSession:
             if key != self._last_choice:
                 self._last_choice = key
                 self.events.put_nowait(api.YourChoice(choice))
+
+    def _hold_pass(self, events: list[ev.Event]) -> None:
+        """Pace a person's automatic "cannot refute" like a choice (1-3 s, as ``net.local``).
+
+        The engine answers at once when this seat holds none of the named cards; sent at
+        once, the timing would tell the table that. So the frames are held (on disk
+        already: the transcript is written before this returns) and sent after a delay
+        drawn from the time a person takes to pick a card. Frames the engine makes while
+        they are held join them, so the order on the wire never changes.
+        """
+        passed = self.pass_delay[1] > 0 and any(
+            isinstance(e, ev.Passed) and e.seat == self.seat for e in events)
+        if self._held is None and not passed:
+            return
+        if self._held is None:
+            self._held = []
+            low, high = self.pass_delay
+            delay = _PACE_RNG.uniform(low, high)
+            asyncio.get_running_loop().call_later(delay, self._release_held)
+        self._held.extend(self.peer.frames_to_send())
+
+    def _release_held(self) -> None:
+        held, self._held = self._held or [], None
+        if self._closed:
+            return
+        for raw, _to in held:
+            sender = _sender(raw)
+            exclude = {self.config.players[sender].identity} if sender is not None else set()
+            self._mesh.broadcast(TAG_FRAME, raw, exclude)
 
     def _fail(self, message: str) -> None:
         self.peer.abandon()
