@@ -79,15 +79,20 @@ def test_a_person_plays_a_networked_game_by_keys(tmp_path: Path) -> None:
 def test_plain_mode_plays_a_networked_game_over_pipes(tmp_path: Path) -> None:
     env = _net_env(tmp_path)
     transcript = tmp_path / "plain.p2pclue"
-    proc = subprocess.Popen([*JOIN, "--plain", "--transcript", str(transcript)],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    out_file, err_file = tmp_path / "out.txt", tmp_path / "err.txt"
+    with out_file.open("w") as out_w, err_file.open("w") as err_w:
+        proc = subprocess.Popen([*JOIN, "--plain", "--level", "hard", "--transcript",
+                                 str(transcript)],
+                                stdin=subprocess.PIPE, stdout=out_w, stderr=err_w, text=True,
+                                env=env, cwd=ROOT)
     assert proc.stdin is not None
 
-    def answer() -> None:  # a patient person: "1" now and then, until the game is over
+    def answer() -> None:  # "1" now and then (and "y" when asked to confirm), to the end
         try:
-            while proc.poll() is None:
-                proc.stdin.write("1\n")  # type: ignore[union-attr]
+            for n in range(1_000_000):
+                if proc.poll() is not None:
+                    return
+                proc.stdin.write("y\n" if n % 3 == 2 else "1\n")  # type: ignore[union-attr]
                 proc.stdin.flush()  # type: ignore[union-attr]
                 time.sleep(0.05)
         except (BrokenPipeError, ValueError, OSError):
@@ -96,11 +101,14 @@ def test_plain_mode_plays_a_networked_game_over_pipes(tmp_path: Path) -> None:
     feeder = threading.Thread(target=answer, daemon=True)
     feeder.start()
     try:
-        out, err = proc.communicate(timeout=300)
+        proc.wait(timeout=300)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait(10)
+        feeder.join(5)
+        proc.stdin.close()
+    out, err = out_file.read_text(), err_file.read_text()
     assert proc.returncode == 0, out[-3000:] + err[-3000:]
     assert "Table 'e2e'" in out and "Bot 1" in out
     assert "Table check:" in out
