@@ -21,10 +21,10 @@ _SUBCOMMANDS = (join, simulate, audit, bench)
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="p2pclue",
-        description="Clue for 3 to 6 players on one LAN, with nobody to trust. This version "
-                    "plays whole games of bots through the real protocol (simulate), checks "
-                    "any game's transcript (audit) and measures itself (bench); networked "
-                    "play between people (join) is not built yet.",
+        description="Clue for 3 to 6 players on one LAN, with nobody to trust. Open or join "
+                    "a table and play in the terminal (join; try: p2pclue join --create "
+                    "--bots 2), follow a game (watch), play whole games of bots (simulate), "
+                    "check any game's transcript (audit) and measure it all (bench).",
     )
     parser.add_argument("--version", action="version", version=f"p2pclue {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")

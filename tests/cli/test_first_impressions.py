@@ -171,12 +171,13 @@ def test_audit_json_always_ends_with_a_verdict(tmp_path: Path) -> None:
 
 def test_help_says_what_works_now() -> None:
     top = p2pclue("--help")
-    assert top.returncode == 0 and "not built yet" in top.stdout
-    assert "simulate" in top.stdout and "audit" in top.stdout
+    assert top.returncode == 0 and "p2pclue join --create --bots 2" in top.stdout
+    assert "simulate" in top.stdout and "audit" in top.stdout and "watch" in top.stdout
     join = p2pclue("join", "--help")
-    assert join.returncode == 0 and "not built in this version" in join.stdout
-    tried = p2pclue("join")
-    assert tried.returncode == 2 and "not available" in tried.stderr
+    assert join.returncode == 0 and "--plain" in join.stdout and "--level" in join.stdout
+    tried = p2pclue("join")  # through a pipe: no screen to draw, and it says what to do
+    assert tried.returncode == 2 and "not a terminal" in tried.stderr
+    assert "--plain" in tried.stderr and "Traceback" not in tried.stderr
 
 
 def test_the_story_reads_like_a_story(tmp_path: Path) -> None:
@@ -225,6 +226,6 @@ def test_the_readme_quick_start_is_what_ci_runs() -> None:
     commands = re.findall(r"^(python3 -m venv .+)$", quick, re.MULTILINE)
     assert len(commands) == 2, commands
     play, test = commands
-    assert "p2pclue simulate" in play and "pytest" in test
+    assert "p2pclue join --create --bots 2" in play and "pytest" in test
     assert test in ci.splitlines(), ".ci/run runs the README's test command verbatim"
     assert "Python >= 3.11" in readme
