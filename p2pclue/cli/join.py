@@ -1,9 +1,10 @@
 """``p2pclue join`` and ``p2pclue watch``: play or watch a verified game on this LAN.
 
 ``join --create`` opens a table (announced with zeroconf, private behind a table code
-unless ``--no-code``); ``join --table NAME`` (or ``join`` alone: the first table found)
-joins one; ``--peer HOST:PORT`` skips multicast. ``--bot`` plays the seat as a bot and
-``--bots K`` seats K more bot peers in this process, each with its own keys and links.
+unless ``--no-code``); ``join --table NAME`` (or ``join`` alone: pick from the tables
+found) joins one; ``--peer HOST:PORT`` skips multicast. Without ``--bot`` a person plays
+the seat on screen (``cli.human``); ``--bot`` plays it as a bot and ``--bots K`` seats K
+more bot peers in this process, each with its own keys and links.
 The lobby and the game logic live in ``p2pclue.net``; this module only prints.
 """
 
@@ -148,6 +149,11 @@ def _run_human(args: argparse.Namespace) -> int:
     """A person plays this seat: the lobby and the table on screen (``cli.human``)."""
     from p2pclue.cli.human import play_human
 
+    if args.peer:
+        try:
+            parse_peer(args.peer)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
     try:
         return asyncio.run(play_human(args, _environ()))
     except KeyboardInterrupt:

@@ -22,6 +22,7 @@ from typing import TextIO, TypeVar
 from prompt_toolkit.application import Application
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import ColorDepth
@@ -241,7 +242,8 @@ class LobbyScreen:
 
     def _key(self, event: KeyPressEvent) -> None:
         key = event.key_sequence[0].key
-        name = {"c-m": "enter", "c-j": "enter"}.get(str(key), str(getattr(key, "value", key)))
+        value = key.value if isinstance(key, Keys) else key
+        name = {"c-m": "enter", "c-j": "enter"}.get(value, value)
         for action in self.model.press(name):
             self.actions.put_nowait(action)
         self.app.invalidate()

@@ -136,3 +136,42 @@ def test_level_is_checked() -> None:
                             capture_output=True, text=True, timeout=60,
                             env=_net_env(Path("/nonexistent")), cwd=ROOT)
     assert "--level" in helped.stdout and "easy" in helped.stdout
+
+
+def test_join_alone_lists_the_tables_and_sits_at_the_one_chosen(tmp_path: Path) -> None:
+    """Another process opens a table (a bot seat and a bot guest); a person runs ``join``."""
+    env = _net_env(tmp_path)
+    opener = subprocess.Popen(
+        [sys.executable, "-m", "p2pclue", "join", "--create", "--no-code", "--players", "3",
+         "--bot", "random", "--bots", "1", "--table", "Attic", "--profile", "opener",
+         "--quiet"], env=env, cwd=ROOT, stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    prog = PtyProgram([sys.executable, "-m", "p2pclue", "join", "--name", "Pat"], env=env)
+    try:
+        deadline = time.monotonic() + 60
+        while "Attic" not in prog.text():
+            assert time.monotonic() < deadline, prog.text()
+            assert prog.proc.poll() is None, prog.text()
+            prog.pump(0.3)
+        assert "Tables found:" in prog.text() and "/3 seats, lobby" in prog.text()
+        prog.press("\r")
+        deadline = time.monotonic() + 90
+        seen_check = False
+        while "Notepad" not in prog.text():  # the lobby, the check, then the game screen
+            assert time.monotonic() < deadline, prog.text()
+            seen_check = seen_check or "Table check:" in prog.text()
+            prog.pump(0.2)
+        assert seen_check
+        prog.press("q")
+        prog.pump(1.0)
+        prog.press("y")
+        prog.proc.wait(60)
+        assert prog.proc.returncode == 0, prog.text()
+        # the others now wait for the seat that left (the runner's silences); not this test's
+    finally:
+        prog.close()
+        if opener.poll() is None:
+            opener.kill()
+        opener.wait(10)
+        if opener.stderr:
+            opener.stderr.close()
