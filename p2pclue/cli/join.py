@@ -1,9 +1,10 @@
 """``p2pclue join`` and ``p2pclue watch``: play or watch a verified game on this LAN.
 
 ``join --create`` opens a table (announced with zeroconf, private behind a table code
-unless ``--no-code``); ``join --table NAME`` (or ``join`` alone: the first table found)
-joins one; ``--peer HOST:PORT`` skips multicast. ``--bot`` plays the seat as a bot and
-``--bots K`` seats K more bot peers in this process, each with its own keys and links.
+unless ``--no-code``); ``join --table NAME`` (or ``join`` alone: pick from the tables
+found) joins one; ``--peer HOST:PORT`` skips multicast. Without ``--bot`` a person plays
+the seat on screen (``cli.human``); ``--bot`` plays it as a bot and ``--bots K`` seats K
+more bot peers in this process, each with its own keys and links.
 The lobby and the game logic live in ``p2pclue.net``; this module only prints.
 """
 
@@ -20,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from p2pclue.bots.registry import BOTS
+from p2pclue.bots.registry import BOTS, DEFAULT_LEVEL, LEVEL_NAMES
 from p2pclue.cli.narrate import Narrator
 from p2pclue.engine import events as ev
 from p2pclue.engine.config import MAX_NAME_CHARS
@@ -97,6 +98,11 @@ def register(subparsers: Any) -> None:
                    help=_("end with one JSON line (as simulate --json, plus the transcript "
                           "path)"))
     p.add_argument("--plain", action="store_true", help=_("plain text output, no screen"))
+    p.add_argument("--level", choices=LEVEL_NAMES, default=DEFAULT_LEVEL,
+                   help=_("how well the --bots play against you (default {level})").format(
+                       level=DEFAULT_LEVEL))
+    # the pause of a --bots bot before it acts (tests set 0)
+    p.add_argument("--bot-think", type=float, default=0.8, help=argparse.SUPPRESS)
     # for ``bench --only lan``: write when things happened here (wall clock) as JSON
     p.add_argument("--timing", type=Path, help=argparse.SUPPRESS)
     p.set_defaults(func=run_join)
@@ -116,9 +122,9 @@ def run_join(args: argparse.Namespace) -> int:
     try:
         if args.resume is not None:
             return asyncio.run(_resume(args))
-        if args.bot is None and not args.create and not args.table and not args.peer:
-            return asyncio.run(_list(args))
         _check_join(args)
+        if args.bot is None:
+            return _run_human(args)
         return asyncio.run(_join(args))
     except UsageError as exc:
         print(_("p2pclue join: {error}").format(error=exc), file=sys.stderr)
@@ -159,10 +165,23 @@ def _check_join(args: argparse.Namespace) -> None:
                                       and args.name.isprintable()):
         raise UsageError(_("--name is 1-{most} printable characters").format(
             most=MAX_NAME_CHARS))
-    if args.bot is None:
-        raise UsageError(_("interactive play comes with the terminal UI; for now a seat is "
-                           "played with --bot detective|random (try: p2pclue join --create "
-                           "--no-code --players 4 --bot detective --bots 3)"))
+
+
+def _run_human(args: argparse.Namespace) -> int:
+    """A person plays this seat: the lobby and the table on screen (``cli.human``)."""
+    from p2pclue.cli.human import play_human
+
+    if args.peer:
+        try:
+            parse_peer(args.peer)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    _offer_resume(load(args.profile).games, Printer(False, to_stderr=True))
+    try:
+        return asyncio.run(play_human(args, _environ()))
+    except KeyboardInterrupt:
+        print(_("interrupted"), file=sys.stderr)
+        return 130
 
 
 class Printer:
@@ -177,33 +196,6 @@ class Printer:
     def __call__(self, line: str) -> None:
         if not self.quiet:
             print(line, file=self.stream, flush=True)
-
-
-async def _list(args: argparse.Namespace) -> int:
-    """``p2pclue join`` alone: the tables on this LAN, and how to sit at one."""
-    from p2pclue.net.play import list_tables
-
-    _offer_resume(load(args.profile).games, Printer(False))
-    interfaces = discovery.interfaces(args.interface, _environ())
-    wait = min(args.wait, 3.0)
-    print(_("looking for tables on the LAN ({seconds} s)...").format(seconds=f"{wait:g}"))
-    tables = await list_tables(interfaces, wait)
-    if not tables:
-        print(_("no table found. Open one: p2pclue join --create --bot detective --bots 3\n"
-                "(if a table is open, multicast may be blocked here: use --peer HOST:PORT "
-                "--table NAME)"))
-        return 0
-    for ad in tables:
-        line = (_("{name}: {rules}, {taken}/{wanted} seats, playing, at {address}, opener's "
-                  "key {key}") if ad.playing else
-                _("{name}: {rules}, {taken}/{wanted} seats, in the lobby, at {address}, "
-                  "opener's key {key}"))
-        print("  " + line.format(name=repr(ad.name), rules=ad.preset, taken=ad.seats_taken,
-                                 wanted=ad.seats_wanted, address=f"{ad.host}:{ad.port}",
-                                 key=ad.fingerprint))
-    print(_("join one: p2pclue join --table NAME [--code CODE] --bot detective|random; "
-            "watch one: p2pclue watch --table NAME"))
-    return 0
 
 
 # ---- join -----------------------------------------------------------------------------

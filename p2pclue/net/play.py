@@ -70,6 +70,8 @@ class Seat:
     suspect: int | None = None
     interfaces: list[str] = field(default_factory=list)
     timeout: float = DEFAULT_TIMEOUT
+    pass_delay: tuple[float, float] = (0.0, 0.0)
+    """A person plays this seat: its "cannot refute" is paced (``HUMAN_PASS_DELAY``)."""
 
     @property
     def listen_host(self) -> str:
@@ -98,7 +100,7 @@ def _session(seat: Seat, seated: Seated, transcript: Path | None,
     return NetSession(seated.start, seated.mesh, seat.profile.identity,
                       _transcript_path(seat, seated, transcript), name=seat.name,
                       pending=seated.pending, timeout=seat.timeout, game=game,
-                      host_addr=host_addr)
+                      host_addr=host_addr, pass_delay=seat.pass_delay)
 
 
 async def resume_game(seat: Seat, game: GameDir) -> NetSession:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
@@ -63,6 +64,9 @@ MAX_SENT_PER_HAVE = 100_000
 REDIAL_FIRST = 0.05
 REDIAL_MAX = 1.0
 """Back-off for re-dialling a lost player: from 50 ms, doubling, at most 1 s apart."""
+HUMAN_PASS_DELAY = (1.0, 3.0)
+"""How long a person's seat holds its automatic "cannot refute" (as ``net.local.Pace``)."""
+_PACE_RNG = random.SystemRandom()
 
 
 class NetSession:
@@ -82,6 +86,7 @@ class NetSession:
         game: GameDir | None = None,
         resume: bool = False,
         host_addr: tuple[str, int] | None = None,
+        pass_delay: tuple[float, float] = (0.0, 0.0),
     ) -> None:
         """``game``: the game's directory (its secrets are saved there before any frame
         that depends on them is sent). ``resume``: rebuild the peer from that directory
@@ -131,6 +136,9 @@ class NetSession:
         self.dropped_total = 0
         self._ignored = 0
         self.ended: api.Ended | None = None
+        self.pass_delay = pass_delay
+        """A person's seat: hold its automatic "cannot refute" this long (see ``_hold_pass``)."""
+        self._held: list[tuple[bytes, int | None]] | None = None
         self.on_close: list[Callable[[], Awaitable[None]]] = []
         """Called (and awaited) by ``close``: an announcer to withdraw, for example."""
 
@@ -242,6 +250,7 @@ class NetSession:
 
     def _after_engine(self, events: list[ev.Event]) -> None:
         """Persist what was accepted, then send, then tell the front end."""
+        self._hold_pass(events)
         entries = self.peer.entries
         if self._game is not None and self.seat is not None \
                 and self.peer.secrets_version != self._saved_secrets:
@@ -275,6 +284,35 @@ class NetSession:
             if key != self._last_choice:
                 self._last_choice = key
                 self.events.put_nowait(api.YourChoice(choice))
+
+    def _hold_pass(self, events: list[ev.Event]) -> None:
+        """Pace a person's automatic "cannot refute" like a choice (1-3 s, as ``net.local``).
+
+        The engine answers at once when this seat holds none of the named cards; sent at
+        once, the timing would tell the table that. So the frames are held (on disk
+        already: the transcript is written before this returns) and sent after a delay
+        drawn from the time a person takes to pick a card. Frames the engine makes while
+        they are held join them, so the order on the wire never changes.
+        """
+        passed = self.pass_delay[1] > 0 and any(
+            isinstance(e, ev.Passed) and e.seat == self.seat for e in events)
+        if self._held is None and not passed:
+            return
+        if self._held is None:
+            self._held = []
+            low, high = self.pass_delay
+            delay = _PACE_RNG.uniform(low, high)
+            asyncio.get_running_loop().call_later(delay, self._release_held)
+        self._held.extend(self.peer.frames_to_send())
+
+    def _release_held(self) -> None:
+        held, self._held = self._held or [], None
+        if self._closed:
+            return
+        for raw, _to in held:
+            sender = _sender(raw)
+            exclude = {self.config.players[sender].identity} if sender is not None else set()
+            self._mesh.broadcast(TAG_FRAME, raw, exclude)
 
     def _fail(self, message: str) -> None:
         self.peer.abandon()

@@ -7,6 +7,7 @@ opens it against local bots.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 
 from p2pclue.i18n import N_, _
 from p2pclue.net.api import Session
@@ -19,26 +20,31 @@ NOT_A_TERMINAL = N_(
 """Marked for translation; print ``_(NOT_A_TERMINAL)``."""
 
 
-async def run_ui(session: Session, *, plain: bool = False) -> int:
+async def run_ui(session: Session, *, plain: bool = False, notice: str | None = None,
+                 read: Callable[[], str] | None = None) -> int:
     """Play ``session`` in this terminal until it ends or the player leaves.
 
     ``run_ui`` starts ``session.run()`` itself, awaits it, and closes the session
     at the end (also when the player leaves with ``q``): the caller hands over a
     session that is not running yet. Returns the exit status: 0 after a complete
     game or a chosen leave, 1 when the saved transcript did not audit, 2 when no
-    screen can be drawn here.
+    screen can be drawn here. ``notice`` opens the story (the table check, say);
+    ``read`` gives the plain mode its lines (default: standard input).
     """
     if plain:
         from p2pclue.tui.plain import run_plain
 
-        return await run_plain(session)
+        return await run_plain(session, read=read, notice=notice)
     if not (sys.stdout.isatty() and sys.stdin.isatty()):
         print(_(NOT_A_TERMINAL), file=sys.stderr)
         await session.close()
         return 2
     from p2pclue.tui.app import TableApp
 
-    return await TableApp(session).run()
+    app = TableApp(session)
+    if notice:
+        app.model.tell(notice)
+    return await app.run()
 
 
 __all__ = ["NOT_A_TERMINAL", "run_ui"]

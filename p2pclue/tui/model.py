@@ -293,6 +293,10 @@ class UIModel:
                 self._tell(event.message)
         return out
 
+    def tell(self, line: str) -> None:
+        """A line of the story from outside the game (the table check, say)."""
+        self._tell(line)
+
     def _tell(self, line: str) -> None:
         self.story.append(line)
         del self.story[:-STORY_KEEP]

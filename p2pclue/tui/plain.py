@@ -256,7 +256,9 @@ class PlainUI:
 
 
 async def run_plain(session: Session, out: TextIO | None = None,
-                    read: ReadLine | None = None) -> int:
+                    read: ReadLine | None = None, notice: str | None = None) -> int:
     ui = PlainUI(session, out or sys.stdout, read or sys.stdin.readline)
+    if notice:
+        ui.model.tell(notice)
     return await ui.run()
 

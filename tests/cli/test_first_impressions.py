@@ -177,6 +177,10 @@ def test_help_says_what_works_now() -> None:
     join = p2pclue("join", "--help")
     assert join.returncode == 0 and "not built" not in join.stdout
     assert "--create" in join.stdout and "--bots" in join.stdout
+    assert "--plain" in join.stdout and "--level" in join.stdout
+    tried = p2pclue("join")  # through a pipe: no screen to draw, and it says what to do
+    assert tried.returncode == 2 and "not a terminal" in tried.stderr
+    assert "--plain" in tried.stderr and "Traceback" not in tried.stderr
 
 
 def test_the_story_reads_like_a_story(tmp_path: Path) -> None:
@@ -227,6 +231,6 @@ def test_the_readme_quick_start_is_what_ci_runs() -> None:
     commands = re.findall(r"^(python3 -m venv .+)$", quick, re.MULTILINE)
     assert len(commands) == 2, commands
     play, test = commands
-    assert "p2pclue simulate" in play and "pytest" in test
+    assert "p2pclue join --create --bots 2" in play and "pytest" in test
     assert test in ci.splitlines(), ".ci/run runs the README's test command verbatim"
     assert "Python >= 3.11" in readme

@@ -33,11 +33,12 @@ def _env() -> dict[str, str]:
 
 
 class PtyProgram:
-    def __init__(self, args: list[str], columns: int = 80, rows: int = 24) -> None:
+    def __init__(self, args: list[str], columns: int = 80, rows: int = 24,
+                 env: dict[str, str] | None = None) -> None:
         self.master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
         self.proc = subprocess.Popen(args, stdin=slave, stdout=slave, stderr=slave,
-                                     env=_env(), start_new_session=True, cwd=ROOT)
+                                     env=env or _env(), start_new_session=True, cwd=ROOT)
         os.close(slave)
         self.screen = pyte.Screen(columns, rows)
         self.stream = pyte.ByteStream(self.screen)

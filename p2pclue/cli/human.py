@@ -1,0 +1,216 @@
+"""``p2pclue join`` for a person: the lobby on screen, then the table's UI for this seat.
+
+``join --create`` opens a table, ``join --table NAME`` / ``--peer`` joins one, ``join``
+alone lists the tables found and lets the person choose. ``--bots K`` (with
+``--create``) seats K bot peers in this process, each with its own keys and links,
+at the ``--level`` people choose. The lobby is drawn by ``tui.lobby`` and the game by
+``tui.run_ui`` (or both as lines with ``--plain``), over the real network session.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import random
+import sys
+from collections.abc import Callable
+
+from p2pclue.bots.registry import BOTS
+from p2pclue.engine import events as ev
+from p2pclue.engine.peer import Choice
+from p2pclue.net import discovery
+from p2pclue.net.botplay import drive_bot
+from p2pclue.net.lobby import LobbyView, table_check
+from p2pclue.net.pairing import new_table_code
+from p2pclue.net.play import Opened, Seat, join_table, open_table, parse_peer
+from p2pclue.net.profile import load
+from p2pclue.net.session import HUMAN_PASS_DELAY, NetSession
+from p2pclue.net.table import LobbyAction
+from p2pclue.rules.state import GameState
+from p2pclue.rules.variants import preset
+from p2pclue.tui import NOT_A_TERMINAL, run_ui
+from p2pclue.tui.lobby import LineFeed, LobbyModel, LobbyScreen, PlainLobby
+
+BOT_THINK = 0.8
+"""Seconds a bot seated for a person waits before acting, so the story can be followed."""
+
+
+def can_draw() -> bool:
+    return sys.stdout.isatty() and sys.stdin.isatty()
+
+
+async def play_human(args: argparse.Namespace, environ: dict[str, str]) -> int:
+    """Run the lobby and the game for a person; returns the exit status of ``run_ui``."""
+    if not args.plain and not can_draw():
+        print(NOT_A_TERMINAL, file=sys.stderr)
+        return 2
+    profile = load(args.profile)
+    interfaces = discovery.interfaces(args.interface, environ)
+    name = args.name or profile.name
+    seat = Seat(profile, name, interfaces=interfaces, pass_delay=HUMAN_PASS_DELAY)
+    actions: asyncio.Queue[LobbyAction] = asyncio.Queue()
+    model = LobbyModel(profile.public, name)
+    feed = LineFeed() if args.plain else None
+    front: LobbyScreen | PlainLobby = (PlainLobby(model, actions, feed) if feed is not None
+                                       else LobbyScreen(model, actions))
+    bots: list[asyncio.Task[None]] = []
+    front.start()
+    try:
+        session = await _seat(args, seat, front, model, actions, interfaces, bots)
+        if session is None:
+            await front.close()
+            await _stop(bots)
+            return 0
+        check = table_check(session.config)
+        await front.started(check)
+        await front.close()
+    except BaseException:
+        await front.close()
+        await _stop(bots)
+        raise
+    notice = f"Table check: {check} (compare it aloud: every screen here shows the same)."
+    try:
+        return await run_ui(session, plain=args.plain, notice=notice,
+                            read=feed.readline if feed is not None else None)
+    finally:
+        await _stop(bots, grace=15.0)
+
+
+async def _seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | PlainLobby,
+                model: LobbyModel, actions: asyncio.Queue[LobbyAction], interfaces: list[str],
+                bots: list[asyncio.Task[None]]) -> NetSession | None:
+    """From the command line to a signed start (None: the person left the lobby)."""
+    if args.create:
+        table_name = args.table or f"{seat.name}'s table"
+        code = None if args.no_code else (args.code or new_table_code())
+
+        def opened(o: Opened) -> None:
+            model.opened = o
+            if o.announce_error:
+                model.message = (f"could not announce the table on the LAN "
+                                 f"({o.announce_error}): others join with --peer")
+            for k in range(args.bots):
+                bots.append(asyncio.ensure_future(_bot_guest(
+                    args, k, o.host, o.port, table_name, code, interfaces)))
+            front.refresh()
+
+        return await front.seated(open_table(
+            seat, table_name, preset(args.rules), args.players, code, on_opened=opened,
+            on_view=_shows(model, front),
+            actions=actions, transcript=args.transcript))
+    if args.peer:
+        host, port = parse_peer(args.peer)
+        table_name = args.table
+    else:
+        ad = await _find(args, front, interfaces)
+        if ad is None:
+            return None
+        table_name, host, port = ad.name, ad.host, ad.port
+    return await front.seated(join_table(
+        seat, table_name, host, port, args.code,
+        on_view=_shows(model, front),
+        actions=actions, transcript=args.transcript, wait=args.wait))
+
+
+def _shows(model: LobbyModel, front: LobbyScreen | PlainLobby) -> Callable[[LobbyView], None]:
+    def show(view: LobbyView) -> None:
+        model.on_view(view)
+        front.refresh()
+
+    return show
+
+
+async def _find(args: argparse.Namespace, front: LobbyScreen | PlainLobby,
+                interfaces: list[str]) -> discovery.TableAd | None:
+    """The table by ``--table NAME``, or the one the person picks from those found."""
+    browser = discovery.Browser()
+    try:
+        await browser.start(interfaces)
+        if args.table:
+            loop = asyncio.get_running_loop()
+            end = loop.time() + args.wait
+            model = front.model
+            model.phase = "tables"
+            while loop.time() < end and not model.quit:
+                found = [t for t in browser.tables() if t.name == args.table]
+                model.on_tables(found)
+                front.refresh()
+                if found:
+                    model.phase = "lobby"
+                    return found[0]
+                await asyncio.sleep(0.3)
+            from p2pclue.net.play import NoTable
+
+            if model.quit:
+                return None
+            raise NoTable(f"found no answer for the table {args.table!r} within {args.wait:g} s."
+                          " If the table is open, multicast may be blocked on this network: "
+                          "join it directly with --peer HOST:PORT --table NAME.")
+        return await front.choose_table(browser.tables)
+    finally:
+        with contextlib.suppress(Exception):
+            await browser.close()
+
+
+async def _bot_guest(args: argparse.Namespace, k: int, host: str, port: int, table_name: str,
+                     code: str | None, interfaces: list[str]) -> None:
+    """A bot peer at the person's table: its own keys, its own links over loopback."""
+    profile = load(f"{args.profile}.bot{k + 1}")
+    seat = Seat(profile, f"Bot {k + 1} ({args.level})", interfaces=interfaces)
+    session = await join_table(seat, table_name, host, port, code, on_view=lambda v: None,
+                               wait=10.0)
+    run = asyncio.ensure_future(session.run())
+    try:
+        await drive_bot(_Paced(session, args.bot_think), BOTS[args.level], random.Random())
+    finally:
+        await session.close()
+        with contextlib.suppress(Exception):
+            await run
+
+
+class _Paced:
+    """A session whose submissions wait a moment, so a person can follow the bots."""
+
+    def __init__(self, session: NetSession, think: float) -> None:
+        self._session = session
+        self._think = think
+        self.config = session.config
+        self.seat = session.seat
+        self.events = session.events
+
+    @property
+    def state(self) -> GameState | None:
+        return self._session.state
+
+    @property
+    def hand(self) -> tuple[int, ...]:
+        return self._session.hand
+
+    def choice(self) -> Choice | None:
+        return self._session.choice()
+
+    async def submit(self, intent: ev.Intent) -> None:
+        if self._think:
+            await asyncio.sleep(self._think)
+        await self._session.submit(intent)
+
+    async def run(self) -> None:
+        await self._session.run()
+
+    async def close(self) -> None:
+        await self._session.close()
+
+
+async def _stop(bots: list[asyncio.Task[None]], grace: float = 0.0) -> None:
+    """Let the bots finish (their game ended too), then cancel what is left."""
+    if bots and grace:
+        await asyncio.wait(bots, timeout=grace)
+    for task in bots:
+        task.cancel()
+    for task in bots:
+        with contextlib.suppress(BaseException):
+            await task
+
+
+__all__ = ["can_draw", "play_human"]

@@ -1,0 +1,412 @@
+"""The lobby on screen: the tables found, then the table you sit at, until the signed start.
+
+``LobbyModel`` owns the lobby's UI state (as ``UIModel`` does the game's): it takes the
+runner's facts (tables found, ``Opened``, each ``LobbyView``, the table check) and key
+presses, and answers with the lobby actions for the runner (``net.table.Pick`` and
+``Ready``). The lobby's rules (who may sit, when the game starts, the signed roster)
+stay in ``net.lobby``; this module only draws and asks. ``LobbyScreen`` is the
+full-screen front (prompt_toolkit), ``PlainLobby`` the numbered-lines one for
+``--plain``; both offer the same three steps to the caller.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import queue
+import sys
+import threading
+from collections.abc import Awaitable, Callable
+from typing import TextIO, TypeVar
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
+from prompt_toolkit.layout import HSplit, Layout, Window
+from prompt_toolkit.layout.controls import FormattedTextControl
+from prompt_toolkit.output import ColorDepth
+
+from p2pclue.net.discovery import TableAd, fingerprint
+from p2pclue.net.lobby import LobbyView, Member
+from p2pclue.net.play import Opened
+from p2pclue.net.table import LobbyAction, Pick, Ready
+from p2pclue.rules.cards import SUSPECTS, card
+from p2pclue.tui.app import MONO_STYLE, STYLE, wants_color
+from p2pclue.tui.text import centre, fit
+
+_T = TypeVar("_T")
+KEYS_HELP = {
+    "tables": "Up/Down: choose a table   Enter: join it   q: leave",
+    "lobby": "Up/Down: choose a suspect   Enter: sit as it   r: ready / not ready   q: leave",
+    "started": "The game starts...",
+}
+
+
+class LobbyModel:
+    """What the lobby screen shows and what its keys mean."""
+
+    def __init__(self, me: bytes, name: str) -> None:
+        self.me = me
+        self.name = name
+        self.phase = "lobby"
+        """"tables" (choosing one), "lobby" (seated, waiting for the start), "started"."""
+        self.tables: list[TableAd] = []
+        self.table_cursor = 0
+        self.chosen: TableAd | None = None
+        self.opened: Opened | None = None
+        self.view: LobbyView | None = None
+        self.cursor = 0
+        self.check: str | None = None
+        self.message = ""
+        self.quit = False
+
+    # ---- facts from the runner ---------------------------------------------------------
+
+    def on_tables(self, tables: list[TableAd]) -> None:
+        self.tables = sorted(tables, key=lambda t: (t.playing, t.name))
+        self.table_cursor = min(self.table_cursor, max(len(self.tables) - 1, 0))
+
+    def on_view(self, view: LobbyView) -> None:
+        first = self.view is None
+        self.view = view
+        mine = self.mine()
+        if first and mine is not None and mine.suspect is not None:
+            self.cursor = SUSPECTS.index(card(mine.suspect))
+
+    def mine(self) -> Member | None:
+        if self.view is None:
+            return None
+        return next((m for m in self.view.members if m.identity == self.me), None)
+
+    def my_ready(self) -> bool:
+        if self.view is None:
+            return False
+        return any(m.ready for m in self.view.players if m.identity == self.me)
+
+    # ---- keys ------------------------------------------------------------------------
+
+    def press(self, key: str) -> list[LobbyAction]:
+        self.message = ""
+        if key in ("q", "c-c"):
+            self.quit = True
+            return []
+        if self.phase == "tables":
+            return self._key_tables(key)
+        if self.phase == "lobby":
+            return self._key_lobby(key)
+        return []
+
+    def _key_tables(self, key: str) -> list[LobbyAction]:
+        if not self.tables:
+            return []
+        if key in ("up", "k"):
+            self.table_cursor = (self.table_cursor - 1) % len(self.tables)
+        elif key in ("down", "j"):
+            self.table_cursor = (self.table_cursor + 1) % len(self.tables)
+        elif key == "enter":
+            ad = self.tables[self.table_cursor]
+            if ad.playing:
+                self.message = "that table is playing already (watch it with p2pclue watch)"
+            else:
+                self.chosen = ad
+        elif key.isdigit() and 1 <= int(key) <= len(self.tables):
+            self.table_cursor = int(key) - 1
+        return []
+
+    def _key_lobby(self, key: str) -> list[LobbyAction]:
+        if key in ("up", "k"):
+            self.cursor = (self.cursor - 1) % len(SUSPECTS)
+        elif key in ("down", "j"):
+            self.cursor = (self.cursor + 1) % len(SUSPECTS)
+        elif key.isdigit() and 1 <= int(key) <= len(SUSPECTS):
+            self.cursor = int(key) - 1
+            return self._pick()
+        elif key == "enter":
+            return self._pick()
+        elif key == "r":
+            return [Ready(not self.my_ready())]
+        return []
+
+    def _pick(self) -> list[LobbyAction]:
+        suspect = SUSPECTS[self.cursor].index
+        if self.view is not None and suspect not in self.view.free_suspects():
+            taken = any(m.identity == self.me and m.suspect == suspect for m in self.view.players)
+            self.message = "you are already this suspect" if taken else "that suspect is taken"
+            return []
+        return [Pick(suspect)]
+
+    # ---- drawing ---------------------------------------------------------------------
+
+    def lines(self, width: int) -> list[tuple[str, str]]:
+        out: list[tuple[str, str]] = [("class:title", centre("p2pclue: the lobby", width)),
+                                      ("", "")]
+        if self.phase == "tables":
+            out += self._table_lines()
+        else:
+            out += self._seat_lines()
+        if self.message:
+            out += [("", ""), ("class:warn", self.message)]
+        return [(style, fit(text, width)) for style, text in out]
+
+    def _table_lines(self) -> list[tuple[str, str]]:
+        if not self.tables:
+            return [("", "Looking for tables on this network..."),
+                    ("class:dim", "(nothing yet: if a table is open, multicast may be blocked "
+                                  "here; join it with --peer HOST:PORT --table NAME)")]
+        out = [("", "Tables found:")]
+        for i, ad in enumerate(self.tables):
+            state = "playing" if ad.playing else "lobby"
+            mark = ">" if i == self.table_cursor else " "
+            out.append(("class:cursor" if i == self.table_cursor else "",
+                        f"{mark} {i + 1}. {ad.name}  {ad.preset}, {ad.seats_taken}/"
+                        f"{ad.seats_wanted} seats, {state}, opener's key {ad.fingerprint}"))
+        return out
+
+    def _seat_lines(self) -> list[tuple[str, str]]:
+        out: list[tuple[str, str]] = []
+        o = self.opened
+        if o is not None:
+            if o.code:
+                out.append(("class:good", f"Table code: {o.code}   (read it out to the players)"))
+            else:
+                out.append(("", "This table has no code (trusted network)."))
+            out.append(("class:dim", f"Others join with: p2pclue join --table {o.name!r}"
+                                     + (f" --code {o.code}" if o.code else "")
+                                     + f"   (or --peer {o.host}:{o.port})"))
+        v = self.view
+        if v is None:
+            out.append(("", "Reaching the table..."))
+            return out
+        t = v.table
+        out.append(("class:title", f"Table {t.name!r}: {t.rules.name()} rules, "
+                                   f"{len(v.players)}/{t.wanted} seats"))
+        out.append(("", "Players:"))
+        for m in v.players:
+            who = f"{m.name} (you)" if m.identity == self.me else m.name
+            sus = card(m.suspect).name if m.suspect is not None else "no suspect yet"
+            out.append(("class:mine" if m.identity == self.me else "",
+                        f"  {who:<18} {sus:<18} key {fingerprint(m.identity)}"
+                        f"{'  ready' if m.ready else ''}"))
+        if v.spectators:
+            out.append(("", "Watching: " + ", ".join(m.name for m in v.spectators)))
+        if v.failed_attempts:
+            out.append(("class:warn", f"{v.failed_attempts} failed attempt(s) with a wrong code"))
+        if self.phase == "started":
+            out += [("", ""), ("class:good", f"The roster is signed. Table check: {self.check}"),
+                    ("", "Compare it aloud: every screen at this table shows the same.")]
+            return out
+        out += [("", ""), ("", "Your suspect:")]
+        free = v.free_suspects()
+        for i, s in enumerate(SUSPECTS):
+            state = "free" if s.index in free else "taken"
+            mark = ">" if i == self.cursor else " "
+            out.append(("class:cursor" if i == self.cursor else "",
+                        f"{mark} {i + 1}. {s.name:<18} {state}"))
+        out.append(("class:dim", "The game starts when every seat is taken, or when at least "
+                                 "three players are all ready."))
+        return out
+
+
+class LobbyScreen:
+    """The lobby, full screen, until the game starts (then the table's own UI opens)."""
+
+    def __init__(self, model: LobbyModel, actions: asyncio.Queue[LobbyAction]) -> None:
+        self.model = model
+        self.actions = actions
+        color = wants_color()
+        kb = KeyBindings()
+        for key in ("up", "down", "enter", "c-c", "q", "r", "j", "k", *"123456789"):
+            kb.add(key, eager=True)(self._key)
+        kb.add("<any>")(lambda event: None)
+        self.app: Application[None] = Application(
+            layout=Layout(HSplit([
+                Window(FormattedTextControl(self._body)),
+                Window(FormattedTextControl(self._bar), height=1, style="class:bar"),
+            ])),
+            key_bindings=kb, style=STYLE if color else MONO_STYLE, full_screen=True,
+            refresh_interval=0.5, color_depth=None if color else ColorDepth.DEPTH_1_BIT)
+        self._running: asyncio.Task[None] | None = None
+
+    def _width(self) -> int:
+        return self.app.output.get_size().columns
+
+    def _body(self) -> StyleAndTextTuples:
+        out: StyleAndTextTuples = []
+        for style, text in self.model.lines(self._width()):
+            out += [(style, text), ("", "\n")]
+        return out
+
+    def _bar(self) -> StyleAndTextTuples:
+        return [("class:bar", fit(KEYS_HELP[self.model.phase], self._width()))]
+
+    def _key(self, event: KeyPressEvent) -> None:
+        key = event.key_sequence[0].key
+        value = key.value if isinstance(key, Keys) else key
+        name = {"c-m": "enter", "c-j": "enter"}.get(value, value)
+        for action in self.model.press(name):
+            self.actions.put_nowait(action)
+        self.app.invalidate()
+
+    # ---- the three steps ---------------------------------------------------------------
+
+    def start(self) -> None:
+        self._running = asyncio.ensure_future(self.app.run_async())
+
+    def refresh(self) -> None:
+        self.app.invalidate()
+
+    async def choose_table(self, found: Callable[[], list[TableAd]]) -> TableAd | None:
+        self.model.phase = "tables"
+        while self.model.chosen is None and not self.model.quit:
+            self.model.on_tables(found())
+            self.refresh()
+            await asyncio.sleep(0.3)
+        self.model.phase = "lobby"
+        return None if self.model.quit else self.model.chosen
+
+    async def seated(self, lobby: Awaitable[_T]) -> _T | None:
+        return await _until_quit(self.model, lobby, self.refresh)
+
+    async def started(self, check: str) -> None:
+        self.model.phase, self.model.check = "started", check
+        self.refresh()
+        await asyncio.sleep(1.5)
+
+    async def close(self) -> None:
+        if self._running is None:
+            return
+        if self.app.is_running:
+            self.app.exit()
+        with contextlib.suppress(Exception):
+            await self._running
+
+
+async def _until_quit(model: LobbyModel, lobby: Awaitable[_T],
+                      refresh: Callable[[], None]) -> _T | None:
+    """Await the lobby's end, or give up on it (cancel it) when the person leaves."""
+    task = asyncio.ensure_future(lobby)
+    while not task.done():
+        await asyncio.wait({task}, timeout=0.2)
+        refresh()
+        if model.quit and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            return None
+    return task.result()
+
+
+class LineFeed:
+    """Lines of standard input from one reader thread, shared by the lobby and the game.
+
+    A read in progress cannot be cancelled, so one thread reads every line; the lobby
+    polls (and so never keeps a line meant for the game) and the game reads ``readline``.
+    """
+
+    def __init__(self, stream: TextIO | None = None) -> None:
+        self._lines: queue.Queue[str] = queue.Queue()
+        self._stream = stream or sys.stdin
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        while True:
+            line = self._stream.readline()
+            self._lines.put(line)
+            if line == "":
+                return
+
+    def readline(self) -> str:
+        return self._lines.get()
+
+    async def poll(self, seconds: float) -> str | None:
+        try:
+            return await asyncio.to_thread(self._lines.get, True, seconds)
+        except queue.Empty:
+            return None
+
+
+class PlainLobby:
+    """The lobby as lines: the same facts, numbered choices, typed answers."""
+
+    def __init__(self, model: LobbyModel, actions: asyncio.Queue[LobbyAction], feed: LineFeed,
+                 out: TextIO | None = None) -> None:
+        self.model = model
+        self.actions = actions
+        self.feed = feed
+        self.out = out or sys.stdout
+        self._shown: list[str] = []
+
+    def say(self, text: str) -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def start(self) -> None:
+        pass
+
+    def refresh(self) -> None:
+        lines = [text.rstrip() for _, text in self.model.lines(200)][2:]
+        if lines != self._shown:
+            self._shown = lines
+            for line in lines:
+                self.say(line)
+            if self.model.phase == "lobby" and self.model.view is not None:
+                self.say("Type a suspect's number to sit as it, r to say ready (or not), "
+                         "q to leave.")
+
+    async def choose_table(self, found: Callable[[], list[TableAd]]) -> TableAd | None:
+        self.model.phase = "tables"
+        self.say("Looking for tables on this network...")
+        for _ in range(10):
+            await asyncio.sleep(0.3)
+            self.model.on_tables(found())
+        while True:
+            self.model.on_tables(found())
+            self._shown = []
+            self.refresh()
+            if not self.model.tables:
+                self.say("No table yet (Enter to look again, q to leave):")
+            else:
+                self.say("Type a table's number to join it (Enter to look again, q to leave):")
+            line = await asyncio.to_thread(self.feed.readline)
+            answer = line.strip()
+            if line == "" or answer == "q":
+                return None
+            if answer.isdigit() and 1 <= int(answer) <= len(self.model.tables):
+                ad = self.model.tables[int(answer) - 1]
+                if not ad.playing:
+                    self.model.phase = "lobby"
+                    return ad
+                self.say("That table is playing already (watch it with p2pclue watch).")
+
+    async def seated(self, lobby: Awaitable[_T]) -> _T | None:
+        task = asyncio.ensure_future(lobby)
+        while not task.done():
+            self.refresh()
+            line = await self.feed.poll(0.2)
+            if line is None:
+                continue
+            key = "q" if line == "" else line.strip()
+            for action in self.model.press(key if key in ("q", "r") or key.isdigit() else "?"):
+                self.actions.put_nowait(action)
+            if self.model.message:
+                self.say(self.model.message)
+            if self.model.quit:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+                return None
+        return task.result()
+
+    async def started(self, check: str) -> None:
+        self.model.phase, self.model.check = "started", check
+        self.say(f"The roster is signed. Table check: {check} (compare it aloud: every "
+                 "screen at this table shows the same).")
+
+    async def close(self) -> None:
+        pass
+
+
+LobbyFront = LobbyScreen | PlainLobby
+
+__all__ = ["LineFeed", "LobbyFront", "LobbyModel", "LobbyScreen", "PlainLobby"]

@@ -1,0 +1,177 @@
+"""End to end over the network: ``p2pclue join`` with a person's seat and local bot peers.
+
+The program runs as its own process; its two bots are real peers with their own keys and
+loopback links, found and linked exactly as people's machines are (zeroconf and every
+link on 127.0.0.1 only). A person's keys drive the lobby and the game in a real
+pseudo-terminal read by pyte (or, with ``--plain``, typed lines over pipes), to the end
+screen; the saved transcript must then pass ``p2pclue audit``.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.tui.test_e2e import ROOT, PtyProgram, _next_keys
+
+JOIN = [sys.executable, "-m", "p2pclue", "join", "--create", "--no-code", "--bots", "2",
+        "--players", "3", "--bot-think", "0", "--table", "e2e"]
+
+
+def _net_env(home: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(PYTHONPATH=str(ROOT), TERM="xterm-256color", P2PCLUE_INTERFACES="127.0.0.1",
+               P2PCLUE_HOME=str(home / "p2pclue"), XDG_DATA_HOME=str(home / "data"),
+               XDG_CONFIG_HOME=str(home / "config"), XDG_CACHE_HOME=str(home / "cache"))
+    env.pop("NO_COLOR", None)
+    return env
+
+
+def _audit(path: Path, env: dict[str, str]) -> None:
+    audit = subprocess.run([sys.executable, "-m", "p2pclue", "audit", str(path)], env=env,
+                           capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert audit.returncode == 0, audit.stdout + audit.stderr
+    assert "VALID" in audit.stdout
+
+
+def test_a_person_plays_a_networked_game_by_keys(tmp_path: Path) -> None:
+    env = _net_env(tmp_path)
+    transcript = tmp_path / "game.p2pclue"
+    prog = PtyProgram([*JOIN, "--level", "hard", "--transcript", str(transcript)], env=env)
+    try:
+        seen_lobby = seen_check = False
+        deadline = time.monotonic() + 300
+        presses = 0
+        while time.monotonic() < deadline:
+            prog.pump(0.25)
+            text = prog.text()
+            seen_lobby = seen_lobby or "the lobby" in text
+            seen_check = seen_check or "Table check:" in text
+            if "q:leave" in prog.bar():
+                break
+            key = _next_keys(prog.bar())
+            if key is not None:
+                prog.press(key)
+                presses += 1
+                prog.pump(0.15)
+            assert prog.proc.poll() is None, text
+        else:
+            pytest.fail("no end screen in time:\n" + prog.text())
+        prog.pump(2.0)
+        end = prog.text()
+        assert seen_lobby and seen_check
+        assert "The game is over" in end and "valid (" in end
+        assert presses > 5
+        prog.press("q")
+        prog.proc.wait(60)
+        assert prog.proc.returncode == 0
+    finally:
+        prog.close()
+    _audit(transcript, env)
+
+
+def test_plain_mode_plays_a_networked_game_over_pipes(tmp_path: Path) -> None:
+    env = _net_env(tmp_path)
+    transcript = tmp_path / "plain.p2pclue"
+    out_file, err_file = tmp_path / "out.txt", tmp_path / "err.txt"
+    with out_file.open("w") as out_w, err_file.open("w") as err_w:
+        proc = subprocess.Popen([*JOIN, "--plain", "--level", "hard", "--transcript",
+                                 str(transcript)],
+                                stdin=subprocess.PIPE, stdout=out_w, stderr=err_w, text=True,
+                                env=env, cwd=ROOT)
+    assert proc.stdin is not None
+
+    def answer() -> None:  # "1" now and then (and "y" when asked to confirm), to the end
+        try:
+            for n in range(1_000_000):
+                if proc.poll() is not None:
+                    return
+                proc.stdin.write("y\n" if n % 3 == 2 else "1\n")  # type: ignore[union-attr]
+                proc.stdin.flush()  # type: ignore[union-attr]
+                time.sleep(0.05)
+        except (BrokenPipeError, ValueError, OSError):
+            pass
+
+    feeder = threading.Thread(target=answer, daemon=True)
+    feeder.start()
+    try:
+        proc.wait(timeout=300)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+        feeder.join(5)
+        proc.stdin.close()
+    out, err = out_file.read_text(), err_file.read_text()
+    assert proc.returncode == 0, out[-3000:] + err[-3000:]
+    assert "Table 'e2e'" in out and "Bot 1" in out
+    assert "Table check:" in out
+    assert "Your turn:" in out
+    assert "valid (" in out
+    assert "Traceback" not in err
+    _audit(transcript, env)
+
+
+def test_not_a_terminal_suggests_the_other_ways(tmp_path: Path) -> None:
+    proc = subprocess.run([*JOIN], capture_output=True, text=True, timeout=60,
+                          env=_net_env(tmp_path), cwd=ROOT, stdin=subprocess.DEVNULL)
+    assert proc.returncode == 2
+    assert "not a terminal" in proc.stderr
+    assert "--plain" in proc.stderr and "--bot" in proc.stderr and "watch" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_level_is_checked() -> None:
+    bad = subprocess.run([*JOIN, "--level", "genius"], capture_output=True, text=True,
+                         timeout=60, env=_net_env(Path("/nonexistent")), cwd=ROOT,
+                         stdin=subprocess.DEVNULL)
+    assert bad.returncode == 2 and "--level" in bad.stderr and "medium" in bad.stderr
+    helped = subprocess.run([sys.executable, "-m", "p2pclue", "join", "--help"],
+                            capture_output=True, text=True, timeout=60,
+                            env=_net_env(Path("/nonexistent")), cwd=ROOT)
+    assert "--level" in helped.stdout and "easy" in helped.stdout
+
+
+def test_join_alone_lists_the_tables_and_sits_at_the_one_chosen(tmp_path: Path) -> None:
+    """Another process opens a table (a bot seat and a bot guest); a person runs ``join``."""
+    env = _net_env(tmp_path)
+    opener = subprocess.Popen(
+        [sys.executable, "-m", "p2pclue", "join", "--create", "--no-code", "--players", "3",
+         "--bot", "random", "--bots", "1", "--table", "Attic", "--profile", "opener",
+         "--quiet"], env=env, cwd=ROOT, stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    prog = PtyProgram([sys.executable, "-m", "p2pclue", "join", "--name", "Pat"], env=env)
+    try:
+        deadline = time.monotonic() + 60
+        while "Attic" not in prog.text():
+            assert time.monotonic() < deadline, prog.text()
+            assert prog.proc.poll() is None, prog.text()
+            prog.pump(0.3)
+        assert "Tables found:" in prog.text() and "/3 seats, lobby" in prog.text()
+        prog.press("\r")
+        deadline = time.monotonic() + 90
+        seen_check = False
+        while "Notepad" not in prog.text():  # the lobby, the check, then the game screen
+            assert time.monotonic() < deadline, prog.text()
+            seen_check = seen_check or "Table check:" in prog.text()
+            prog.pump(0.2)
+        assert seen_check
+        prog.press("q")
+        prog.pump(1.0)
+        prog.press("y")
+        prog.proc.wait(60)
+        assert prog.proc.returncode == 0, prog.text()
+        # the others now wait for the seat that left (the runner's silences); not this test's
+    finally:
+        prog.close()
+        if opener.poll() is None:
+            opener.kill()
+        opener.wait(10)
+        if opener.stderr:
+            opener.stderr.close()

@@ -1,0 +1,77 @@
+"""The lobby model: what the lobby screen shows and what its keys send to the runner."""
+
+from __future__ import annotations
+
+from p2pclue.net.discovery import TableAd, fingerprint
+from p2pclue.net.lobby import LobbyView, Member, TableInfo
+from p2pclue.net.play import Opened
+from p2pclue.net.table import Pick, Ready
+from p2pclue.rules.cards import SUSPECTS
+from p2pclue.rules.variants import preset
+from p2pclue.tui.lobby import LobbyModel
+
+ME, ADA, EVE = b"\x01" * 32, b"\x02" * 32, b"\x03" * 32
+SCARLETT, MUSTARD, WHITE = (SUSPECTS[i].index for i in range(3))
+
+
+def view(*, me_ready: bool = False) -> LobbyView:
+    return LobbyView(TableInfo("Kitchen", preset("classic"), 4), (
+        Member(ADA, "Ada", "player", SCARLETT, True),
+        Member(ME, "Me", "player", MUSTARD, me_ready),
+        Member(EVE, "Eve", "spectator"),
+    ), failed_attempts=2)
+
+
+def text(model: LobbyModel) -> str:
+    return "\n".join(t for _, t in model.lines(100))
+
+
+def test_the_lobby_shows_the_table_the_people_and_their_keys() -> None:
+    model = LobbyModel(ME, "Me")
+    model.opened = Opened("Kitchen", "123456", "127.0.0.1", 5000, "ab", True)
+    model.on_view(view())
+    shown = text(model)
+    assert "Table code: 123456" in shown
+    assert "Table 'Kitchen': classic rules, 2/4 seats" in shown
+    assert fingerprint(ADA) in shown and fingerprint(ME) in shown
+    assert "Me (you)" in shown and "Colonel Mustard" in shown
+    assert "Watching: Eve" in shown
+    assert "2 failed attempt(s)" in shown
+    assert "> 2. Colonel Mustard    taken" in shown, "the cursor starts on my suspect"
+    assert "3. Mrs White          free" in shown
+    model.phase, model.check = "started", "apple-river-stone"
+    assert "Table check: apple-river-stone" in text(model)
+
+
+def test_keys_pick_free_suspects_and_toggle_ready() -> None:
+    model = LobbyModel(ME, "Me")
+    model.on_view(view())
+    assert model.press("1") == [] and "taken" in model.message
+    assert model.press("2") == [] and "already" in model.message
+    assert model.press("3") == [Pick(WHITE)]
+    model.press("up")
+    model.press("up")
+    assert model.press("enter") == [], "Scarlett is Ada's"
+    assert model.press("r") == [Ready(True)]
+    model.on_view(view(me_ready=True))
+    assert model.press("r") == [Ready(False)]
+    assert model.press("q") == [] and model.quit
+
+
+def test_tables_found_are_listed_and_one_is_chosen() -> None:
+    def ad(name: str, playing: bool) -> TableAd:
+        return TableAd(b"\x00" * 16, name, "classic", 2, 4, playing, 1, "ab-cd", "127.0.0.1",
+                       5000)
+
+    model = LobbyModel(ME, "Me")
+    model.phase = "tables"
+    assert "Looking for tables" in text(model)
+    model.on_tables([ad("Busy", True), ad("Attic", False)])
+    shown = text(model)
+    assert "1. Attic  classic, 2/4 seats, lobby" in shown and "2. Busy" in shown
+    model.press("down")
+    model.press("enter")
+    assert model.chosen is None and "playing already" in model.message
+    model.press("up")
+    model.press("enter")
+    assert model.chosen is not None and model.chosen.name == "Attic"
