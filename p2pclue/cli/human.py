@@ -19,6 +19,7 @@ from collections.abc import Callable
 from p2pclue.bots.registry import BOTS
 from p2pclue.engine import events as ev
 from p2pclue.engine.peer import Choice
+from p2pclue.i18n import _
 from p2pclue.net import discovery
 from p2pclue.net.botplay import drive_bot
 from p2pclue.net.lobby import LobbyView, table_check
@@ -69,7 +70,8 @@ async def play_human(args: argparse.Namespace, environ: dict[str, str]) -> int:
         await front.close()
         await _stop(bots)
         raise
-    notice = f"Table check: {check} (compare it aloud: every screen here shows the same)."
+    notice = _("Table check: {check} (compare it aloud: every screen here shows the "
+               "same).").format(check=check)
     try:
         return await run_ui(session, plain=args.plain, notice=notice,
                             read=feed.readline if feed is not None else None)
@@ -88,8 +90,8 @@ async def _seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | Plain
         def opened(o: Opened) -> None:
             model.opened = o
             if o.announce_error:
-                model.message = (f"could not announce the table on the LAN "
-                                 f"({o.announce_error}): others join with --peer")
+                model.message = _("could not announce the table on the LAN ({error}): "
+                                  "others join with --peer").format(error=o.announce_error)
             for k in range(args.bots):
                 bots.append(asyncio.ensure_future(_bot_guest(
                     args, k, o.host, o.port, table_name, code, interfaces)))
@@ -144,9 +146,11 @@ async def _find(args: argparse.Namespace, front: LobbyScreen | PlainLobby,
 
             if model.quit:
                 return None
-            raise NoTable(f"found no answer for the table {args.table!r} within {args.wait:g} s."
-                          " If the table is open, multicast may be blocked on this network: "
-                          "join it directly with --peer HOST:PORT --table NAME.")
+            raise NoTable(_("found no answer for the table {name} within {seconds} s.").format(
+                name=repr(args.table), seconds=f"{args.wait:g}") + " " + _(
+                "If the table is open, multicast may be blocked on this network (Wi-Fi "
+                "client isolation, some company LANs): join it directly with --peer "
+                "HOST:PORT --table NAME, as shown on the opener's screen."))
         return await front.choose_table(browser.tables)
     finally:
         with contextlib.suppress(Exception):

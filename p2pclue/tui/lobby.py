@@ -27,6 +27,7 @@ from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import ColorDepth
 
+from p2pclue.i18n import N_, _, card_name, ngettext, pad
 from p2pclue.net.discovery import TableAd, fingerprint
 from p2pclue.net.lobby import LobbyView, Member
 from p2pclue.net.play import Opened
@@ -37,9 +38,9 @@ from p2pclue.tui.text import centre, fit
 
 _T = TypeVar("_T")
 KEYS_HELP = {
-    "tables": "Up/Down: choose a table   Enter: join it   q: leave",
-    "lobby": "Up/Down: choose a suspect   Enter: sit as it   r: ready / not ready   q: leave",
-    "started": "The game starts...",
+    "tables": N_("Up/Down: choose a table   Enter: join it   q: leave"),
+    "lobby": N_("Up/Down: choose a suspect   Enter: sit as it   r: ready / not ready   q: leave"),
+    "started": N_("The game starts..."),
 }
 
 
@@ -107,7 +108,8 @@ class LobbyModel:
         elif key == "enter":
             ad = self.tables[self.table_cursor]
             if ad.playing:
-                self.message = "that table is playing already (watch it with p2pclue watch)"
+                self.message = _("that table is playing already (watch it with p2pclue "
+                                 "watch)")
             else:
                 self.chosen = ad
         elif key.isdigit() and 1 <= int(key) <= len(self.tables):
@@ -132,14 +134,15 @@ class LobbyModel:
         suspect = SUSPECTS[self.cursor].index
         if self.view is not None and suspect not in self.view.free_suspects():
             taken = any(m.identity == self.me and m.suspect == suspect for m in self.view.players)
-            self.message = "you are already this suspect" if taken else "that suspect is taken"
+            self.message = (_("you are already this suspect") if taken
+                            else _("that suspect is taken"))
             return []
         return [Pick(suspect)]
 
     # ---- drawing ---------------------------------------------------------------------
 
     def lines(self, width: int) -> list[tuple[str, str]]:
-        out: list[tuple[str, str]] = [("class:title", centre("p2pclue: the lobby", width)),
+        out: list[tuple[str, str]] = [("class:title", centre(_("p2pclue: the lobby"), width)),
                                       ("", "")]
         if self.phase == "tables":
             out += self._table_lines()
@@ -151,16 +154,20 @@ class LobbyModel:
 
     def _table_lines(self) -> list[tuple[str, str]]:
         if not self.tables:
-            return [("", "Looking for tables on this network..."),
-                    ("class:dim", "(nothing yet: if a table is open, multicast may be blocked "
-                                  "here; join it with --peer HOST:PORT --table NAME)")]
-        out = [("", "Tables found:")]
+            return [("", _("Looking for tables on this network...")),
+                    ("class:dim", _("(nothing yet: if a table is open, multicast may be "
+                                    "blocked here; join it with --peer HOST:PORT --table "
+                                    "NAME)"))]
+        out = [("", _("Tables found:"))]
         for i, ad in enumerate(self.tables):
-            state = "playing" if ad.playing else "lobby"
+            line = (_("{name}  {rules}, {taken}/{wanted} seats, playing, opener's key {key}")
+                    if ad.playing else
+                    _("{name}  {rules}, {taken}/{wanted} seats, lobby, opener's key {key}"))
             mark = ">" if i == self.table_cursor else " "
             out.append(("class:cursor" if i == self.table_cursor else "",
-                        f"{mark} {i + 1}. {ad.name}  {ad.preset}, {ad.seats_taken}/"
-                        f"{ad.seats_wanted} seats, {state}, opener's key {ad.fingerprint}"))
+                        f"{mark} {i + 1}. " + line.format(
+                            name=ad.name, rules=ad.preset, taken=ad.seats_taken,
+                            wanted=ad.seats_wanted, key=ad.fingerprint)))
         return out
 
     def _seat_lines(self) -> list[tuple[str, str]]:
@@ -168,43 +175,54 @@ class LobbyModel:
         o = self.opened
         if o is not None:
             if o.code:
-                out.append(("class:good", f"Table code: {o.code}   (read it out to the players)"))
+                out.append(("class:good", _("Table code: {code}   (read it out to the "
+                                            "players)").format(code=o.code)))
             else:
-                out.append(("", "This table has no code (trusted network)."))
-            out.append(("class:dim", f"Others join with: p2pclue join --table {o.name!r}"
-                                     + (f" --code {o.code}" if o.code else "")
-                                     + f"   (or --peer {o.host}:{o.port})"))
+                out.append(("", _("This table has no code (trusted network).")))
+            command = f"p2pclue join --table {o.name!r}" + (f" --code {o.code}" if o.code
+                                                             else "")
+            out.append(("class:dim", _("Others join with: {command}   (or --peer "
+                                       "{address})").format(command=command,
+                                                            address=f"{o.host}:{o.port}")))
         v = self.view
         if v is None:
-            out.append(("", "Reaching the table..."))
+            out.append(("", _("Reaching the table...")))
             return out
         t = v.table
-        out.append(("class:title", f"Table {t.name!r}: {t.rules.name()} rules, "
-                                   f"{len(v.players)}/{t.wanted} seats"))
-        out.append(("", "Players:"))
+        out.append(("class:title", _("Table {name}: {rules} rules, {taken}/{wanted} seats")
+                    .format(name=repr(t.name), rules=t.rules.name(), taken=len(v.players),
+                            wanted=t.wanted)))
+        out.append(("", _("Players:")))
         for m in v.players:
-            who = f"{m.name} (you)" if m.identity == self.me else m.name
-            sus = card(m.suspect).name if m.suspect is not None else "no suspect yet"
+            who = (_("{player} (you)").format(player=m.name) if m.identity == self.me
+                   else m.name)
+            sus = card_name(m.suspect) if m.suspect is not None else _("no suspect yet")
+            key = _("key {key}").format(key=fingerprint(m.identity))
+            ready = "  " + _("ready") if m.ready else ""
             out.append(("class:mine" if m.identity == self.me else "",
-                        f"  {who:<18} {sus:<18} key {fingerprint(m.identity)}"
-                        f"{'  ready' if m.ready else ''}"))
+                        f"  {pad(who, 18)} {pad(sus, 18)} {key}{ready}"))
         if v.spectators:
-            out.append(("", "Watching: " + ", ".join(m.name for m in v.spectators)))
+            out.append(("", _("Watching: {players}").format(
+                players=", ".join(m.name for m in v.spectators))))
         if v.failed_attempts:
-            out.append(("class:warn", f"{v.failed_attempts} failed attempt(s) with a wrong code"))
+            out.append(("class:warn", ngettext(
+                "{count} failed attempt with a wrong code",
+                "{count} failed attempts with a wrong code",
+                v.failed_attempts).format(count=v.failed_attempts)))
         if self.phase == "started":
-            out += [("", ""), ("class:good", f"The roster is signed. Table check: {self.check}"),
-                    ("", "Compare it aloud: every screen at this table shows the same.")]
+            out += [("", ""), ("class:good", _("The roster is signed. Table check: {check}")
+                               .format(check=self.check)),
+                    ("", _("Compare it aloud: every screen at this table shows the same."))]
             return out
-        out += [("", ""), ("", "Your suspect:")]
+        out += [("", ""), ("", _("Your suspect:"))]
         free = v.free_suspects()
         for i, s in enumerate(SUSPECTS):
-            state = "free" if s.index in free else "taken"
+            state = _("free") if s.index in free else _("taken")
             mark = ">" if i == self.cursor else " "
             out.append(("class:cursor" if i == self.cursor else "",
-                        f"{mark} {i + 1}. {s.name:<18} {state}"))
-        out.append(("class:dim", "The game starts when every seat is taken, or when at least "
-                                 "three players are all ready."))
+                        f"{mark} {i + 1}. {pad(card_name(s.index), 18)} {state}"))
+        out.append(("class:dim", _("The game starts when every seat is taken, or when at "
+                                   "least three players are all ready.")))
         return out
 
 
@@ -238,7 +256,7 @@ class LobbyScreen:
         return out
 
     def _bar(self) -> StyleAndTextTuples:
-        return [("class:bar", fit(KEYS_HELP[self.model.phase], self._width()))]
+        return [("class:bar", fit(_(KEYS_HELP[self.model.phase]), self._width()))]
 
     def _key(self, event: KeyPressEvent) -> None:
         key = event.key_sequence[0].key
@@ -345,19 +363,19 @@ class PlainLobby:
         pass
 
     def refresh(self) -> None:
-        lines = [text.rstrip() for _, text in self.model.lines(200)][2:]
+        lines = [text.rstrip() for _style, text in self.model.lines(200)][2:]
         if lines != self._shown:
             self._shown = lines
             for line in lines:
                 self.say(line)
             if self.model.phase == "lobby" and self.model.view is not None:
-                self.say("Type a suspect's number to sit as it, r to say ready (or not), "
-                         "q to leave.")
+                self.say(_("Type a suspect's number to sit as it, r to say ready (or not), "
+                           "q to leave."))
 
     async def choose_table(self, found: Callable[[], list[TableAd]]) -> TableAd | None:
         self.model.phase = "tables"
-        self.say("Looking for tables on this network...")
-        for _ in range(10):
+        self.say(_("Looking for tables on this network..."))
+        for _look in range(10):
             await asyncio.sleep(0.3)
             self.model.on_tables(found())
         while True:
@@ -365,9 +383,10 @@ class PlainLobby:
             self._shown = []
             self.refresh()
             if not self.model.tables:
-                self.say("No table yet (Enter to look again, q to leave):")
+                self.say(_("No table yet (Enter to look again, q to leave):"))
             else:
-                self.say("Type a table's number to join it (Enter to look again, q to leave):")
+                self.say(_("Type a table's number to join it (Enter to look again, q to "
+                           "leave):"))
             line = await asyncio.to_thread(self.feed.readline)
             answer = line.strip()
             if line == "" or answer == "q":
@@ -377,7 +396,7 @@ class PlainLobby:
                 if not ad.playing:
                     self.model.phase = "lobby"
                     return ad
-                self.say("That table is playing already (watch it with p2pclue watch).")
+                self.say(_("That table is playing already (watch it with p2pclue watch)."))
 
     async def seated(self, lobby: Awaitable[_T]) -> _T | None:
         task = asyncio.ensure_future(lobby)
@@ -400,8 +419,8 @@ class PlainLobby:
 
     async def started(self, check: str) -> None:
         self.model.phase, self.model.check = "started", check
-        self.say(f"The roster is signed. Table check: {check} (compare it aloud: every "
-                 "screen at this table shows the same).")
+        self.say(_("The roster is signed. Table check: {check} (compare it aloud: every "
+                   "screen at this table shows the same).").format(check=check))
 
     async def close(self) -> None:
         pass

@@ -36,7 +36,7 @@ def test_the_lobby_shows_the_table_the_people_and_their_keys() -> None:
     assert fingerprint(ADA) in shown and fingerprint(ME) in shown
     assert "Me (you)" in shown and "Colonel Mustard" in shown
     assert "Watching: Eve" in shown
-    assert "2 failed attempt(s)" in shown
+    assert "2 failed attempts with a wrong code" in shown
     assert "> 2. Colonel Mustard    taken" in shown, "the cursor starts on my suspect"
     assert "3. Mrs White          free" in shown
     model.phase, model.check = "started", "apple-river-stone"
@@ -75,3 +75,23 @@ def test_tables_found_are_listed_and_one_is_chosen() -> None:
     model.press("up")
     model.press("enter")
     assert model.chosen is not None and model.chosen.name == "Attic"
+
+
+def test_the_lobby_in_each_language_fits_and_names_the_cards_in_it() -> None:
+    from p2pclue.i18n import LANGUAGES, _, card_name, install, text_width
+
+    try:
+        for lang in sorted(LANGUAGES):
+            install(lang)
+            model = LobbyModel(ME, "Me")
+            model.opened = Opened("Kitchen", "123456", "127.0.0.1", 5000, "ab", True)
+            model.on_view(view())
+            lines = [t for _s, t in model.lines(80)]
+            assert all(text_width(t) <= 80 for t in lines)
+            shown = "\n".join(lines)
+            assert _("p2pclue: the lobby") in shown and _("Your suspect:") in shown
+            assert card_name(SUSPECTS[2].index) in shown  # Mrs White, in this language
+            if lang != "en":
+                assert "Your suspect:" not in shown and "Players:" not in shown
+    finally:
+        install("en")
