@@ -12,17 +12,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import hashlib
 import json
 import random
 import resource
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from p2pclue.bots.registry import BOTS, DEFAULT_LEVEL, LEVEL_NAMES
 from p2pclue.cli.narrate import Narrator
+from p2pclue.cli.result import result_object
 from p2pclue.engine import events as ev
 from p2pclue.engine.config import MAX_NAME_CHARS
 from p2pclue.i18n import N_, _, ngettext
@@ -119,33 +120,35 @@ def register(subparsers: Any) -> None:
 
 
 def run_join(args: argparse.Namespace) -> int:
-    try:
+    def play() -> int:
         if args.resume is not None:
             return asyncio.run(_resume(args))
         _check_join(args)
         if args.bot is None:
             return _run_human(args)
         return asyncio.run(_join(args))
-    except UsageError as exc:
-        print(_("p2pclue join: {error}").format(error=exc), file=sys.stderr)
-        return EXIT_USAGE
-    except (NoTable, TableClosed, LobbyError, ProfileError, StoreError, links.LinkError,
-            discovery.DiscoveryError, OSError) as exc:
-        print(_("p2pclue join: {error}").format(error=exc), file=sys.stderr)
-        return EXIT_USAGE
+
+    return _guarded("join", play)
 
 
 def run_watch(args: argparse.Namespace) -> int:
-    try:
+    def watch() -> int:
         if args.peer and not args.table:
             raise UsageError(_("--peer needs --table NAME (the name on the opener's screen)"))
         return asyncio.run(_watch(args))
-    except UsageError as exc:
-        print(_("p2pclue watch: {error}").format(error=exc), file=sys.stderr)
-        return EXIT_USAGE
-    except (NoTable, TableClosed, LobbyError, ProfileError, StoreError, links.LinkError,
-            discovery.DiscoveryError, OSError) as exc:
-        print(_("p2pclue watch: {error}").format(error=exc), file=sys.stderr)
+
+    return _guarded("watch", watch)
+
+
+def _guarded(command: str, run: Callable[[], int]) -> int:
+    """Every failure people can cause or meet (usage, network, disk) is one line, exit 2."""
+    try:
+        return run()
+    except (UsageError, NoTable, TableClosed, LobbyError, ProfileError, StoreError,
+            links.LinkError, discovery.DiscoveryError, OSError) as exc:
+        line = (_("p2pclue join: {error}") if command == "join"
+                else _("p2pclue watch: {error}"))
+        print(line.format(error=exc), file=sys.stderr)
         return EXIT_USAGE
 
 
@@ -408,21 +411,12 @@ def _report(session: NetSession, ended: api.Ended, args: argparse.Namespace) -> 
                else _("halted: seat {seat} blamed ({check}): {reason}")).format(
             seat=blame.culprit, check=blame.check, reason=blame.reason), file=sys.stderr)
     if args.json:
-        print(json.dumps({
-            "result": result,
-            "winner": state.winner if state is not None and result == "won" else None,
-            "blamed": blame.culprit if blame is not None else None,
-            "reason": f"{blame.check}: {blame.reason}" if blame is not None else None,
-            "turns": state.turn_number if state is not None else 0,
-            "rules": session.config.rules.name(),
-            "players": session.config.n_players,
-            "seed": None,
-            "bot": args.bot,
-            "messages": len(peer.entries),
-            "transcript_bytes": len(raw),
-            "transcript_sha256": hashlib.sha256(raw).hexdigest(),
-            "transcript": str(ended.transcript) if ended.transcript else None,
-        }, sort_keys=True), flush=True)
+        obj = result_object(
+            result=result, state=state, blame=blame, rules=session.config.rules.name(),
+            players=session.config.n_players, seed=None, bot=args.bot,
+            messages=len(peer.entries), raw=raw)
+        obj["transcript"] = str(ended.transcript) if ended.transcript else None
+        print(json.dumps(obj, sort_keys=True), flush=True)
     if result == "halted":
         return EXIT_HALTED
     return 0 if result in ("won", "nobody") and ended.audit_ok else 1

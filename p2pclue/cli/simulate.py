@@ -12,7 +12,6 @@ as the game goes, so an interrupted run keeps every message played so far.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import random
 import sys
@@ -22,6 +21,7 @@ from typing import Any
 from p2pclue.bots.protocol import make_config, play
 from p2pclue.bots.registry import BOTS, DEFAULT_BOT
 from p2pclue.cli.narrate import Narrator
+from p2pclue.cli.result import result_object
 from p2pclue.cli.terminal import ProgressLine, Style, wants_colour
 from p2pclue.engine import events as ev
 from p2pclue.engine.cheats import CHEATS, PHASED, impossible
@@ -231,20 +231,9 @@ def _result(args: argparse.Namespace, peer: Peer, seed: int, raw: bytes,
         print(_("The game did not finish: a player fell silent."), file=sys.stderr)
         result = "abandoned"
     if args.json:
-        print(json.dumps({
-            "result": result,
-            "winner": state.winner if state is not None and result == "won" else None,
-            "blamed": blame.culprit if blame is not None else None,
-            "reason": f"{blame.check}: {blame.reason}" if blame is not None else None,
-            "turns": state.turn_number if state is not None else 0,
-            "rules": args.rules,
-            "players": args.players,
-            "seed": seed,
-            "bot": args.bot,
-            "messages": len(peer.entries),
-            "transcript_bytes": len(raw),
-            "transcript_sha256": hashlib.sha256(raw).hexdigest(),
-        }, sort_keys=True))
+        print(json.dumps(result_object(
+            result=result, state=state, blame=blame, rules=args.rules, players=args.players,
+            seed=seed, bot=args.bot, messages=len(peer.entries), raw=raw), sort_keys=True))
     if missed_cheater is not None:
         print(_("the cheat never happened: seat {seat} never had the chance to {cheat} "
                 "({result})").format(seat=missed_cheater, cheat=args.cheat, result=result))
