@@ -62,6 +62,9 @@ class BotSeat:
             self._maybe_nobody_showed()
         elif isinstance(event, ev.PlayerLeft):
             self._left.add(event.seat)
+            if event.seat != me:  # its hand is public: as if it showed every card to us
+                for c in event.hand:
+                    bot.observe(CardShown(me, event.seat, c))
             self._maybe_nobody_showed()
         elif isinstance(event, ev.Refuted):
             self._answered(event.refuter)

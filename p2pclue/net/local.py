@@ -137,9 +137,13 @@ class LocalSession:
     def choice(self) -> Choice | None:
         return self.me.choice()
 
+    can_leave = True
+    """``submit(ev.Leave())`` leaves gracefully (hand face up); front ends offer it."""
+
     async def submit(self, intent: ev.Intent) -> None:
-        """Run the local player's choice through the engine (on the worker thread)."""
-        if self.me.choice() is None:
+        """Run the local player's choice through the engine (on the worker thread).
+        ``ev.Leave`` may come at any time: the engine queues it until the table awaits us."""
+        if self.me.choice() is None and not isinstance(intent, ev.Leave):
             raise LocalProtocolError("nothing is awaiting your choice")
         now = time.monotonic()
         events = await self._engine(lambda: self.me.act(intent, now))

@@ -56,6 +56,9 @@ DEFAULT_TIMEOUT = 120.0
 """Seconds of silence before the table is told who it waits for."""
 GIVE_UP_AFTER = 3
 """Silences in a row (each ``timeout`` long) after which the game is ended as abandoned."""
+PERSON_VOTE_FACTOR = 3
+"""A person's seat (paced, ``pass_delay``) votes by itself only after this many times
+``give_up_after`` silences: until then the person decides (``vote``, the UI's w / x)."""
 LINGER = 10.0
 """After the end, how long to wait for every player to confirm it is done too."""
 MAX_DROPPED_KEPT = 16
@@ -71,6 +74,9 @@ _PACE_RNG = random.SystemRandom()
 
 class NetSession:
     """A game as one seat (or a spectator, ``seat is None``) plays it over the network."""
+
+    can_leave = True
+    """``submit(ev.Leave())`` leaves gracefully (hand face up); front ends offer it."""
 
     def __init__(
         self,
@@ -101,7 +107,8 @@ class NetSession:
         self._mesh = mesh
         self._name = name
         self._timeout = timeout
-        self._give_up_after = give_up_after
+        person = pass_delay != (0.0, 0.0)
+        self._give_up_after = give_up_after * (PERSON_VOTE_FACTOR if person else 1)
         self.events: asyncio.Queue[api.SessionEvent] = asyncio.Queue()
         now = time.monotonic()
         if self.seat is None:

@@ -40,6 +40,7 @@ from p2pclue.tui.model import (
     NeedQuietCard,
     Submit,
     UIModel,
+    Vote,
 )
 from p2pclue.tui.story import triple_text
 
@@ -79,6 +80,8 @@ class TableApp:
         self.session = session
         use_color = wants_color() if color is None else color
         self.model = UIModel(session.config, session.seat, color=use_color)
+        self.model.can_leave = bool(getattr(session, "can_leave", False))
+        self.model.can_vote = callable(getattr(session, "vote", None))
         self._tasks: set[asyncio.Task[None]] = set()
         self._rebuilding = False
         self._notepad_dirty = False
@@ -139,6 +142,10 @@ class TableApp:
                     self._spawn(self._submit(intent))
                 case Leave():
                     self._spawn(self._leave())
+                case Vote(choice=choice):
+                    vote = getattr(self.session, "vote", None)
+                    if callable(vote) and not vote(choice):
+                        self.model.message = _("There is nothing to vote on now.")
                 case NeedNotepad():
                     self._spawn(self._rebuild_notepad())
                 case NeedExplain(card=c, owner=o):

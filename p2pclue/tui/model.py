@@ -79,6 +79,13 @@ class Leave:
 
 
 @dataclass(frozen=True)
+class Vote:
+    """The person's vote about the silent seat: ``"wait"`` or ``"abandon"``."""
+
+    choice: str
+
+
+@dataclass(frozen=True)
 class NeedHint:
     room: int
 
@@ -100,7 +107,7 @@ class NeedQuietCard:
     suggester: int
 
 
-Command = Submit | Leave | NeedHint | NeedExplain | NeedNotepad | NeedQuietCard
+Command = Submit | Leave | Vote | NeedHint | NeedExplain | NeedNotepad | NeedQuietCard
 
 
 @dataclass(frozen=True)
@@ -190,6 +197,15 @@ class UIModel:
         self.message = ""
         self.end = EndInfo()
         self.left = False
+        self.can_leave = False
+        """The session sends a graceful ``leave`` (hand face up); set by the application."""
+        self.can_vote = False
+        """The session takes votes about a silent seat; set by the application."""
+        self.leaving = False
+        """A graceful leave was asked for: it goes out when the table next awaits us."""
+        self.left_table = False
+        """This seat's ``leave`` is in the transcript: the game goes on without it."""
+        self.voted: str | None = None
 
     # ---- reading -----------------------------------------------------------------------
 
@@ -253,7 +269,22 @@ class UIModel:
                 or (mode is Mode.PICK and self.picker is not None
                     and self.picker.purpose == "suggest")):
             out.append(Action("h", _("hint")))
+        if self.vote_offered():
+            out += [Action("w", _("wait more")), Action("x", _("end as abandoned"))]
         return out
+
+    def leave_offered(self) -> bool:
+        """The graceful leave is there: a seated player still in the game, in play."""
+        st = self.state
+        return (self.can_leave and self.seat is not None and self.screen is Screen.GAME
+                and not self.leaving and not self.left_table
+                and (st is None or self.seat not in st.eliminated))
+
+    def vote_offered(self) -> bool:
+        """The table waits for another, silent seat and this session can vote on it."""
+        w = self.waiting
+        return (self.can_vote and w is not None and self.seat is not None
+                and w.seat != self.seat and not self.left_table)
 
     def deal_fraction(self) -> float:
         p = self.progress
@@ -278,6 +309,7 @@ class UIModel:
                     event.stage, event.seat, event.step, event.steps)
             case Waiting():
                 self.waiting = event
+                self.voted = None
             case YourChoice(choice=choice):
                 out += self._your_choice(choice)
             case Engine(event=e):
@@ -307,6 +339,10 @@ class UIModel:
             self._tell(line)
         if self.state is not None:
             self.knowledge.game_turn = self.state.turn_number
+        if isinstance(e, ev.Accepted) or (isinstance(e, ev.PlayerLeft)
+                                          and self.waiting is not None
+                                          and e.seat == self.waiting.seat):
+            self.waiting, self.voted = None, None  # the table moved on
         if self.knowledge.feed(e):
             out.append(NeedNotepad())
         if isinstance(e, ev.WeaponsPlaced):
@@ -324,6 +360,11 @@ class UIModel:
             self.cursor = self._first_destination()
             if not self.destinations:
                 self.message = _("You are blocked in: press e to stay.")
+        elif isinstance(e, ev.PlayerLeft) and e.seat == self.seat:
+            self.left_table, self.leaving = True, False
+            self.screen, self.mode, self.choice = Screen.END, Mode.WATCH, None
+        elif isinstance(e, ev.LeaveQueued):
+            self.message = _("You will leave as soon as the table waits for you.")
         elif isinstance(e, ev.GameOver):
             self.end.result, self.end.winner, self.end.envelope = e.result, e.winner, e.envelope
         elif isinstance(e, ev.Moved | ev.PassageTaken) and e.seat == self.seat:
@@ -372,10 +413,14 @@ class UIModel:
                 self.overlay, self.help_page = None, 0
             return []
         if self.overlay is Overlay.QUIT:
+            self.overlay = None
             if key in ("y", "q"):
                 self.left = True
                 return [Leave()]
-            self.overlay = None
+            if key == "l" and self.leave_offered():
+                self.leaving = True
+                self.message = _("You will leave as soon as the table waits for you.")
+                return [Submit(ev.Leave())]
             return []
         if key in ("?", "f1"):
             self.overlay = Overlay.HELP
@@ -388,6 +433,9 @@ class UIModel:
             return []
         if self.screen is not Screen.GAME:
             return []
+        if key in ("w", "x") and self.vote_offered():
+            self.voted = "wait" if key == "w" else "abandon"
+            return [Vote(self.voted)]
         handler = {
             Mode.WATCH: self._key_watch, Mode.TURN: self._key_turn, Mode.MOVE: self._key_move,
             Mode.PICK: self._key_pick, Mode.CONFIRM: self._key_confirm,

@@ -33,6 +33,10 @@ class _Leave(Exception):
     pass
 
 
+class _LeaveAsked(Exception):
+    """The graceful leave was submitted: stop asking, read the table until the end."""
+
+
 class PlainUI:
     def __init__(self, session: Session, out: TextIO, read: ReadLine) -> None:
         self.session = session
@@ -80,10 +84,8 @@ class PlainUI:
                     return cards.index(index)
                 self.say(_("{card} is not one of these.").format(card=card_name(index)))
                 continue
-            if answer == "q":
-                if (await self.ask(_("Leave the table? The game ends for everyone. y/n: "))) \
-                        == "y":
-                    raise _Leave()
+            if answer in ("q", "leave"):
+                await self.quit_or_leave()
             elif answer == "?":
                 for para in rules_summary(self.session.config.rules):
                     self.say(para)
@@ -93,6 +95,27 @@ class PlainUI:
                 await self.hint()
             else:
                 self.say(_("Please type a number from 1 to {last}.").format(last=len(options)))
+
+    async def quit_or_leave(self) -> None:
+        """Ask how to go: the graceful leave where the session has it, or quit now."""
+        if not getattr(self.session, "can_leave", False) or self.session.seat is None:
+            if (await self.ask(_("Leave the table? The game ends for everyone. y/n: "))) == "y":
+                raise _Leave()
+            return
+        answer = await self.ask(_(
+            "Leave the table? l: leave gracefully (your cards are laid face up for everybody, "
+            "the game goes on without you) · y: quit now (the table will wait for you; you "
+            "can resume with p2pclue join --resume) · n: stay") + " ")
+        if answer == "y":
+            raise _Leave()
+        if answer in ("l", "leave"):
+            try:
+                await self.session.submit(ev.Leave())
+            except LocalProtocolError as exc:
+                self.say(_("Not allowed now: {reason}").format(reason=exc))
+                return
+            self.say(_("You will leave as soon as the table waits for you."))
+            raise _LeaveAsked()
 
     async def refresh_notepad(self) -> None:
         self.model.view = await asyncio.to_thread(kn.build_snapshot,
@@ -136,8 +159,11 @@ class PlainUI:
                     self._last_stage = event.stage
                     self.say(_("Dealing: {progress}").format(progress=self.model.progress_text))
                 self.tell_story()
-                if isinstance(event, YourChoice):
-                    await self.answer(event)
+                if isinstance(event, YourChoice) and not self.model.leaving:
+                    try:
+                        await self.answer(event)
+                    except _LeaveAsked:
+                        self.model.leaving = True
                 if isinstance(event, Ended):
                     return 0 if event.audit_ok else 1
         except _Leave:

@@ -143,14 +143,21 @@ def status_line(model: UIModel, width: int) -> StyleAndTextTuples:
         parts.append((_("waiting for {player} {secs}s of {limit}s") if limit
                       else _("waiting for {player} {secs}s")).format(
             player=who, secs=secs, limit=limit))
+        if model.voted is not None:
+            parts.append(_("you voted: wait") if model.voted == "wait"
+                         else _("you voted: end"))
     return [("class:status", pad(" · ".join(parts), width))]
 
 
 def action_bar(model: UIModel, width: int) -> StyleAndTextTuples:
     if model.overlay is Overlay.QUIT:
         # the keys first: at 80 columns the explanation is what gets cut
-        text = " " + _("Leave the table?  y: leave  n: stay  (the game ends for everyone; "
-                       "the transcript is kept)")
+        text = " " + (_("Leave the table? l: leave gracefully (your cards are laid face up "
+                        "for everybody, the game goes on without you) · y: quit now (the "
+                        "table will wait for you; you can resume with p2pclue join --resume)"
+                        " · n: stay") if model.leave_offered() else
+                      _("Leave the table?  y: leave  n: stay  (the game ends for everyone; "
+                        "the transcript is kept)"))
         return [("class:warn", pad(text, width))]
     if model.overlay is Overlay.HELP:
         return [("class:bar", pad(" " + _("Esc or any letter: back to the game"), width))]
@@ -468,6 +475,10 @@ def end_screen(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     end = model.end
     lines: list[tuple[str, str]] = [("class:title", centre(_("The game is over"), width)),
                                     ("", "")]
+    if model.left_table and end.ended is None:
+        lines[0] = ("class:title", centre(_("You left the table"), width))
+        lines += [("", ln) for ln in wrap(_("Your cards were laid face up for everybody; "
+                                            "the game goes on without you."), width)]
     if end.envelope is not None:
         lines.append(("class:good", _("The envelope: {triple}.").format(
             triple=triple_text(end.envelope))))
@@ -520,6 +531,7 @@ def help_text(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
         (_("arrows, Enter"), _("choose from a list; when asked, pick the card to show")),
         ("h", _("hint: the most informative suggestion in your room")),
         (_("n or Tab"), _("notepad: move over cells, read why each is marked")),
+        ("w / x", _("a player is silent: vote to wait more / to end the game as abandoned")),
         (_("? F1 / q"), _("this help / leave (asks first)")),
     ]
     lines: list[tuple[str, str]] = [("class:title", _("Keys"))]

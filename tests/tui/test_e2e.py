@@ -151,3 +151,23 @@ def test_not_a_terminal_says_so(tmp_path: Path) -> None:
     assert "not a terminal" in proc.stderr
     assert "--plain" in proc.stderr and "--bot" in proc.stderr and "watch" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_plain_mode_leaves_gracefully_and_the_game_goes_on(tmp_path: Path) -> None:
+    """Typed ``leave`` then ``l`` at the first question: the hand goes public, the bots
+    play to the end, and the transcript audits valid."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "p2pclue.tui", "--plain", "--players", "3", "--seed", "5",
+         "--fast", "--transcripts", str(tmp_path)],
+        input="leave\nl\n", capture_output=True, text=True, timeout=240, env=_env(), cwd=ROOT)
+    out = proc.stdout
+    assert proc.returncode == 0, out[-2000:] + proc.stderr
+    assert "l: leave gracefully" in out
+    assert "You will leave as soon as the table waits for you." in out
+    assert "audit: valid" in out
+    files = list(tmp_path.glob("*.p2pclue"))
+    assert len(files) == 1
+    audit = subprocess.run([sys.executable, "-m", "p2pclue", "audit", str(files[0])],
+                           env=_env(), capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert audit.returncode == 0, audit.stdout + audit.stderr
+    assert "VALID" in audit.stdout and "left" in audit.stdout.lower()

@@ -8,7 +8,7 @@ from pathlib import Path
 from p2pclue.bots.protocol import make_config
 from p2pclue.engine import events as ev
 from p2pclue.engine.peer import Choice
-from p2pclue.net.api import Engine, Progress, YourChoice
+from p2pclue.net.api import Engine, Progress, Waiting, YourChoice
 from p2pclue.rules import game as rg
 from p2pclue.rules.board import classic_board
 from p2pclue.rules.cards import card
@@ -23,6 +23,7 @@ from p2pclue.tui.model import (
     Screen,
     Submit,
     UIModel,
+    Vote,
 )
 from tests.tui.terminal import Table
 
@@ -226,3 +227,41 @@ def test_widths_are_measured_in_cells_not_characters() -> None:
     cells: dict[tuple[int, int], _Label] = {}
     _spread(cells, 0, 0, 4, [("a주방", "x")], "b")
     assert [cells[(0, i)].text for i in range(4)] == ["a ", "주", "방", "  "]
+
+
+def test_quit_offers_the_graceful_leave_where_the_session_has_it() -> None:
+    model, state = _model()
+    model.on_event(Engine(ev.WeaponsPlaced(((6, 12),))), state, (0, 6, 12))
+    model.press("q")
+    assert model.overlay is Overlay.QUIT
+    assert model.press("l") == []  # this session cannot leave gracefully: l does nothing
+    model.can_leave = True
+    model.press("q")
+    assert model.leave_offered()
+    assert model.press("l") == [Submit(ev.Leave())]
+    assert model.leaving and model.overlay is None
+    assert "as soon as the table waits for you" in model.message
+    model.press("q")
+    assert not model.leave_offered()  # asked once: only y (quit now) and n remain
+    assert model.press("n") == []
+    model.on_event(Engine(ev.PlayerLeft(1, (1, 7))), state, (0, 6, 12))
+    assert model.screen is Screen.GAME  # another seat left: the game goes on
+    model.on_event(Engine(ev.PlayerLeft(0, (0, 6, 12))), state, (0, 6, 12))
+    assert model.left_table and model.screen is Screen.END
+    assert model.press("q") == [Leave()]
+
+
+def test_silence_shows_who_and_lets_the_person_vote() -> None:
+    model, state = _model()
+    model.on_event(Engine(ev.WeaponsPlaced(((6, 12),))), state, (0, 6, 12))
+    assert model.press("x") == []  # nothing to vote on
+    model.can_vote = True
+    model.on_event(Waiting(0, 10.0, 130.0), state, (0, 6, 12))
+    assert not model.vote_offered()  # the table waits for me: I do not vote about myself
+    model.on_event(Waiting(2, 10.0, 130.0), state, (0, 6, 12))
+    keys = [a.key for a in model.actions()]
+    assert "w" in keys and "x" in keys
+    assert model.press("w") == [Vote("wait")]
+    assert model.press("x") == [Vote("abandon")] and model.voted == "abandon"
+    model.on_event(Engine(ev.Accepted(40, 2, "turn")), state, (0, 6, 12))
+    assert model.waiting is None and not model.vote_offered()
