@@ -16,6 +16,7 @@ import random
 import sys
 from collections.abc import Callable
 
+from p2pclue.bots.protocol import BOT_NAMES
 from p2pclue.bots.registry import BOTS
 from p2pclue.engine import events as ev
 from p2pclue.engine.peer import Choice
@@ -161,7 +162,9 @@ async def _bot_guest(args: argparse.Namespace, k: int, host: str, port: int, tab
                      code: str | None, interfaces: list[str]) -> None:
     """A bot peer at the person's table: its own keys, its own links over loopback."""
     profile = load(f"{args.profile}.bot{k + 1}")
-    seat = Seat(profile, f"Bot {k + 1} ({args.level})", interfaces=interfaces)
+    # distinct first letters, so the notepad's two-letter column heads tell the bots apart
+    name = f"{BOT_NAMES[(k + 1) % len(BOT_NAMES)]} ({args.level} bot)"
+    seat = Seat(profile, name, interfaces=interfaces)
     session = await join_table(seat, table_name, host, port, code, on_view=lambda v: None,
                                wait=10.0)
     run = asyncio.ensure_future(session.run())

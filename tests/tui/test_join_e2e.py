@@ -110,7 +110,7 @@ def test_plain_mode_plays_a_networked_game_over_pipes(tmp_path: Path) -> None:
         proc.stdin.close()
     out, err = out_file.read_text(), err_file.read_text()
     assert proc.returncode == 0, out[-3000:] + err[-3000:]
-    assert "Table 'e2e'" in out and "Bot 1" in out
+    assert "Table 'e2e'" in out and "Bruno (hard bot)" in out
     assert "Table check:" in out
     assert "Your turn:" in out
     assert "valid (" in out
