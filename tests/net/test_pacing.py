@@ -29,7 +29,9 @@ from tests.net.test_session import seat
 DELAY = 0.6
 
 
-def test_a_persons_pass_is_held_and_others_are_not(tmp_path: Path) -> None:
+def _one_game(tmp_path: Path) -> tuple[list[float], list[float]]:
+    """One 3-player game of random bots, seat 0 a person's: how long each pass took to
+    reach every session, the person's and the others'."""
     seen: dict[tuple[int, int], list[float]] = {}
     """(who passed, on which suggestion) -> when each session saw that pass."""
 
@@ -70,6 +72,18 @@ def test_a_persons_pass_is_held_and_others_are_not(tmp_path: Path) -> None:
     assert person_seat is not None
     held = [max(t) - min(t) for (who, _), t in seen.items() if who == person_seat and len(t) == 3]
     quick = [max(t) - min(t) for (who, _), t in seen.items() if who != person_seat and len(t) == 3]
-    assert held, "the person passed at least once (random bots suggest a lot)"
+    return held, quick
+
+
+def test_a_persons_pass_is_held_and_others_are_not(tmp_path: Path) -> None:
+    # Whether the person's seat is ever asked to refute depends on the random game: play
+    # again (at most three games) until it has passed at least once.
+    for attempt in range(3):
+        game_dir = tmp_path / f"game{attempt}"
+        game_dir.mkdir()
+        held, quick = _one_game(game_dir)
+        if held:
+            break
+    assert held, "the person passed at least once in three games"
     assert min(held) >= DELAY * 0.9, held
     assert quick and max(quick) < DELAY * 0.9, quick
