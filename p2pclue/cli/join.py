@@ -104,7 +104,7 @@ def register(subparsers: Any) -> None:
                        level=DEFAULT_LEVEL))
     # the pause of a --bots bot before it acts (tests set 0)
     p.add_argument("--bot-think", type=float, default=0.8, help=argparse.SUPPRESS)
-    # for ``bench --only lan``: write when things happened here (wall clock) as JSON
+    # for ``bench --only lan`` and ``faults``: what happened here, when (wall clock), as JSON
     p.add_argument("--timing", type=Path, help=argparse.SUPPRESS)
     p.set_defaults(func=run_join)
     w: argparse.ArgumentParser = subparsers.add_parser(
@@ -359,6 +359,7 @@ async def _play(session: NetSession, args: argparse.Namespace, say: Printer) -> 
     await run
     if args.timing is not None:
         marks["max_rss_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        marks["resent"] = session.resent
         args.timing.write_text(json.dumps(marks))
     return ended
 

@@ -8,8 +8,8 @@ import asyncio
 import os
 import random
 from pathlib import Path
+from typing import Any
 
-from p2pclue.bench.faults import simulate_crash
 from p2pclue.bots.registry import BOTS
 from p2pclue.engine.audit import audit
 from p2pclue.engine.transcript import parse
@@ -22,6 +22,21 @@ from p2pclue.net.session import NetSession
 from p2pclue.rules.variants import preset
 
 LOOPBACK = ["127.0.0.1"]
+
+
+async def simulate_crash(session: NetSession, *tasks: asyncio.Task[Any]) -> None:
+    """Everything the process held in memory goes at once: its tasks and its sockets
+    (closing the session leaves the transcript unfinished, as a killed process does).
+    The real thing, SIGKILL to a player process, is ``p2pclue bench --only faults`` and
+    tests/net/test_fault_campaign.py."""
+    for task in tasks:
+        task.cancel()
+    await session.close()
+    while not all(task.done() for task in tasks):  # a cancel that raced a wake-up
+        for task in tasks:
+            task.cancel()
+        await asyncio.sleep(0)
+    await asyncio.gather(*tasks, return_exceptions=True)
 
 
 def seat(home: Path, name: str) -> Seat:
