@@ -20,15 +20,23 @@ from p2pclue.bots.protocol import BOT_NAMES
 from p2pclue.bots.registry import BOTS
 from p2pclue.engine import events as ev
 from p2pclue.engine.peer import Choice
-from p2pclue.i18n import _
+from p2pclue.i18n import _, ngettext
 from p2pclue.net import discovery
 from p2pclue.net.botplay import drive_bot
+from p2pclue.net.gamedir import GameDir, unfinished_games
 from p2pclue.net.lobby import LobbyView, table_check
 from p2pclue.net.pairing import new_table_code
-from p2pclue.net.play import Opened, Seat, join_table, open_table, parse_peer
+from p2pclue.net.play import (
+    Opened,
+    Seat,
+    join_table,
+    open_table,
+    parse_peer,
+    resume_game,
+)
 from p2pclue.net.profile import load
 from p2pclue.net.session import HUMAN_PASS_DELAY, NetSession
-from p2pclue.net.table import LobbyAction
+from p2pclue.net.table import LobbyAction, Ready, TableClosed
 from p2pclue.rules.state import GameState
 from p2pclue.rules.variants import preset
 from p2pclue.tui import NOT_A_TERMINAL, run_ui
@@ -48,6 +56,9 @@ async def play_human(args: argparse.Namespace, environ: dict[str, str]) -> int:
         print(NOT_A_TERMINAL, file=sys.stderr)
         return 2
     profile = load(args.profile)
+    unfinished = unfinished_games(profile.games)
+    if unfinished and _wants_to_resume(unfinished[0]):
+        return await resume_human(args, environ, unfinished[0])
     interfaces = discovery.interfaces(args.interface, environ)
     name = args.name or profile.name
     seat = Seat(profile, name, interfaces=interfaces, pass_delay=HUMAN_PASS_DELAY)
@@ -78,6 +89,43 @@ async def play_human(args: argparse.Namespace, environ: dict[str, str]) -> int:
                             read=feed.readline if feed is not None else None)
     finally:
         await _stop(bots, grace=15.0)
+
+
+def _wants_to_resume(game: GameDir) -> bool:
+    """Ask before the lobby opens: after a crash, coming back is what people want."""
+    print(_("An unfinished game can be resumed ({game}): the table may be waiting for "
+            "you.").format(game=game.name), flush=True)
+    try:
+        answer = input(_("Resume it now? [Y/n] "))
+    except EOFError:
+        return False
+    # Translators: the word for "yes"; its first letter answers the question too.
+    word = _("yes").lower()
+    return answer.strip().lower() in ("", "y", "yes", word, word[:1])
+
+
+async def resume_human(args: argparse.Namespace, environ: dict[str, str],
+                       game: GameDir) -> int:
+    """A person's seat back after a crash: replay, re-link, catch up, then the table."""
+    if not args.plain and not can_draw():
+        print(NOT_A_TERMINAL, file=sys.stderr)
+        return 2
+    profile = load(args.profile)
+    saved = game.load_start()
+    players = saved.start.config.players
+    mine = next((p for p in players if p.identity == profile.public), None)
+    if mine is None:
+        raise TableClosed(_("this game directory is not one of this profile's seats"))
+    seat = Seat(profile, args.name or mine.name,
+                interfaces=discovery.interfaces(args.interface, environ),
+                pass_delay=HUMAN_PASS_DELAY)
+    session = await resume_game(seat, game)
+    notice = ngettext("Resumed: {count} message replayed from your game folder; "
+                      "reconnecting to the table.",
+                      "Resumed: {count} messages replayed from your game folder; "
+                      "reconnecting to the table.", len(session.peer.entries)).format(
+        count=len(session.peer.entries))
+    return await run_ui(session, plain=args.plain, notice=notice)
 
 
 async def _seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | PlainLobby,
@@ -165,8 +213,10 @@ async def _bot_guest(args: argparse.Namespace, k: int, host: str, port: int, tab
     # distinct first letters, so the notepad's two-letter column heads tell the bots apart
     name = f"{BOT_NAMES[(k + 1) % len(BOT_NAMES)]} ({args.level} bot)"
     seat = Seat(profile, name, interfaces=interfaces)
+    ready: asyncio.Queue[LobbyAction] = asyncio.Queue()
+    ready.put_nowait(Ready(True))  # the person's r starts a table with seats still free
     session = await join_table(seat, table_name, host, port, code, on_view=lambda v: None,
-                               wait=10.0)
+                               actions=ready, wait=10.0)
     run = asyncio.ensure_future(session.run())
     try:
         await drive_bot(_Paced(session, args.bot_think), BOTS[args.level], random.Random())

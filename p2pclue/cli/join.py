@@ -25,7 +25,7 @@ from p2pclue.bots.registry import BOTS, DEFAULT_LEVEL, LEVEL_NAMES
 from p2pclue.cli.narrate import Narrator
 from p2pclue.cli.result import result_object
 from p2pclue.engine import events as ev
-from p2pclue.engine.config import MAX_NAME_CHARS
+from p2pclue.engine.config import MAX_NAME_CHARS, MIN_PLAYERS
 from p2pclue.i18n import N_, _, ngettext
 from p2pclue.net import api, discovery, links
 from p2pclue.net.botplay import drive_bot, follow, is_private
@@ -48,6 +48,7 @@ from p2pclue.net.table import TableClosed, describe
 from p2pclue.rules.variants import preset
 
 EXIT_HALTED = 3
+DEFAULT_PLAYERS = 4
 EXIT_USAGE = 2
 STATUS_WORDS = {"complete": N_("complete"), "halted": N_("halted"), "abandoned": N_("abandoned")}
 """How a game ended, as people read it (the status codes in --json stay English)."""
@@ -88,8 +89,9 @@ def register(subparsers: Any) -> None:
                           "listed by 'join --resume list')"))
     p.add_argument("--name", help=_("the name other players see"))
     p.add_argument("--rules", default="classic", choices=("classic", "cz"))
-    p.add_argument("--players", type=int, default=4, choices=range(3, 7), metavar="3..6",
-                   help=_("seats at a new table (default 4)"))
+    p.add_argument("--players", type=int, choices=range(3, 7), metavar="3..6",
+                   help=_("seats at a new table (default 4; with --bots K, K + 1 and at "
+                          "least 3, so the game starts once the bots sit down)"))
     p.add_argument("--no-code", action="store_true",
                    help=_("a table without a code, for a trusted home network"))
     p.add_argument("--bot", choices=sorted(BOTS), help=_("play this seat as a bot"))
@@ -153,6 +155,8 @@ def _guarded(command: str, run: Callable[[], int]) -> int:
 
 
 def _check_join(args: argparse.Namespace) -> None:
+    if args.players is None:
+        args.players = max(MIN_PLAYERS, args.bots + 1) if args.bots else DEFAULT_PLAYERS
     if args.bots and not args.create:
         raise UsageError(_("--bots seats bots at a table you open: add --create"))
     if not 0 <= args.bots <= args.players - 1:
@@ -179,7 +183,6 @@ def _run_human(args: argparse.Namespace) -> int:
             parse_peer(args.peer)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
-    _offer_resume(load(args.profile).games, Printer(False, to_stderr=True))
     try:
         return asyncio.run(play_human(args, _environ()))
     except KeyboardInterrupt:
@@ -267,8 +270,10 @@ async def _resume(args: argparse.Namespace) -> int:
         raise UsageError((_("no unfinished game {game} in {folder}") if args.resume
                           else _("no unfinished game in {folder}")).format(
             game=repr(args.resume), folder=profile.games))
-    if args.bot is None:
-        raise UsageError(_("for now a resumed seat is played with --bot detective|random"))
+    if args.bot is None:  # a person's seat: the table's UI on the resumed session
+        from p2pclue.cli.human import resume_human
+
+        return await resume_human(args, _environ(), chosen[0])
     interfaces = discovery.interfaces(args.interface, _environ())
     saved = chosen[0].load_start()
     me = saved.start.config.players[

@@ -120,7 +120,7 @@ async def resume_game(seat: Seat, game: GameDir) -> NetSession:
         host_addr = (saved.host, saved.port) if saved.host else None
         session = NetSession(start, mesh, seat.profile.identity, game.transcript,
                              name=seat.name, timeout=seat.timeout, game=game, resume=True,
-                             host_addr=host_addr)
+                             host_addr=host_addr, pass_delay=seat.pass_delay)
         session.start_redials()
         return session
     except BaseException:
