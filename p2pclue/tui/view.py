@@ -126,15 +126,18 @@ def game_body(model: UIModel, width: int, height: int, on_click: OnClick) -> Con
 
 def status_line(model: UIModel, width: int) -> StyleAndTextTuples:
     rules = model.config.rules
-    parts = [f" p2pclue · {rules.name()}"]
+    parts = [f"p2pclue · {rules.name()}"]
     st = model.state
+    you = turn = None
     if model.seat is not None:
         me = model.config.players[model.seat]
         out = st is not None and model.seat in st.eliminated and model.screen is Screen.GAME
-        parts.append(_("you: {suspect} (out)") if out else _("you: {suspect}"))
-        parts[-1] = parts[-1].format(suspect=card_name(me.suspect))
+        you = (_("you: {suspect} (out)") if out else _("you: {suspect}")).format(
+            suspect=card_name(me.suspect))
+        parts.append(you)
     if st is not None and model.screen is Screen.GAME:
-        parts.append(_("turn {number}").format(number=st.turn_number))
+        turn = _("turn {number}").format(number=st.turn_number)
+        parts.append(turn)
     w = model.waiting
     if w is not None and model.screen is Screen.GAME:
         secs = max(0, int(time.monotonic() - w.since))
@@ -146,7 +149,14 @@ def status_line(model: UIModel, width: int) -> StyleAndTextTuples:
         if model.voted is not None:
             parts.append(_("you voted: wait") if model.voted == "wait"
                          else _("you voted: end"))
-    return [("class:status", pad(" · ".join(parts), width))]
+    # Too long for the width (a wait and a vote at 80 columns): who waits for whom, and
+    # the vote, stay; the game's name goes first, then the turn, then your suspect.
+    for spare in (parts[0], turn, you):
+        if get_cwidth(" " + " · ".join(parts)) <= width:
+            break
+        if spare is not None and len(parts) > 1:
+            parts.remove(spare)
+    return [("class:status", pad(" " + " · ".join(parts), width))]
 
 
 def action_bar(model: UIModel, width: int) -> StyleAndTextTuples:
