@@ -213,7 +213,7 @@ def quit_question(graceful: bool) -> tuple[str, list[str]]:
 
 
 def quit_lines(model: UIModel, width: int, height: int) -> list[tuple[str, str]]:
-    """The quit question in full, wrapped (never cut); the heading goes first if short of room."""
+    """The quit question in full, wrapped (never cut); short of room, the heading is left out."""
     _keys, meanings = quit_question(model.leave_offered())
     body = [("", ln) for m in meanings for ln in wrap(m, width, "   ")]
     title = [("class:warn", ln) for ln in wrap(_("Leave the table?"), width)]
