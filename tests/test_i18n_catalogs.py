@@ -112,6 +112,58 @@ def test_the_checker_rejects_what_it_must() -> None:
     assert any("malformed" in p for p in catalogs.message_problems(_message("a {x}", "b {x"), 2))
 
 
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_english_is_copied_into_a_translation(lang: str) -> None:
+    catalog = catalogs.read_catalog(catalogs.po_path(lang), lang)
+    assert [c for m in catalog if m.id and (c := catalogs.english_copy(lang, m))] == []
+
+
+def test_the_english_copy_check_rejects_what_it_must() -> None:
+    copied = _message("wait more", "wait more")
+    assert catalogs.english_copy("it", copied) is not None
+    assert catalogs.english_copy("ko", copied) is not None
+    assert catalogs.english_copy("en", copied) is None  # English is its own source
+    assert catalogs.english_copy("it", _message("wait more", "aspetta ancora")) is None
+    plural = _message(("{n} turn", "{n} turns"), ("{n} turno", "{n} turns", "{n} turni"))
+    assert catalogs.english_copy("it", plural) is not None  # one form left in English
+    assert catalogs.english_copy("fr", _message("{dice} ({total})", "{dice} ({total})")) is None
+    assert catalogs.english_copy("cs", _message(", ", ", ")) is None
+    assert catalogs.english_copy("fr", _message("passage", "passage")) is None  # allowed in fr
+    assert catalogs.english_copy("it", _message("passage", "passage")) is not None  # not in it
+    assert catalogs.english_copy("sq", _message("r / p", "r / p")) is None  # keys, everywhere
+
+
+def test_every_allowed_english_text_is_in_the_source_with_a_reason() -> None:
+    msgids = {m.id if isinstance(m.id, str) else m.id[0]
+              for m in catalogs.read_catalog(catalogs.TEMPLATE) if m.id}
+    for (lang, msgid), reason in catalogs.SAME_AS_ENGLISH.items():
+        assert lang == catalogs.ANY_LANGUAGE or lang in LANGUAGES, lang
+        assert msgid in msgids, f"{msgid!r} is allowed as English but no longer in the source"
+        assert len(reason) > 10, msgid
+
+
+
+def test_update_leaves_a_new_message_untranslated_outside_english(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Babel adds a new message as the template's own object; English fills in its own
+    copy only (it once leaked into every catalog updated after ``en``)."""
+    source, locale = tmp_path / "pkg", tmp_path / "locale"
+    source.mkdir()
+    monkeypatch.setattr(catalogs, "PACKAGE_DIR", source)
+    monkeypatch.setattr(catalogs, "LOCALE_DIR", locale)
+    monkeypatch.setattr(catalogs, "TEMPLATE", locale / "p2pclue.pot")
+    (source / "m.py").write_text('_("The first message")\n', encoding="utf-8")
+    catalogs.update()  # every catalog created
+    (source / "m.py").write_text('_("The first message")\n_("Zebra crossing 42")\n',
+                                 encoding="utf-8")
+    catalogs.update()  # then merged
+    for lang in LANGS:
+        new = catalogs.read_catalog(catalogs.po_path(lang), lang).get("Zebra crossing 42")
+        assert new is not None, lang
+        assert new.string == ("Zebra crossing 42" if lang == "en" else ""), lang
+
+
 def test_compiled_catalogs_are_package_data() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     patterns = config["tool"]["setuptools"]["package-data"]["p2pclue"]

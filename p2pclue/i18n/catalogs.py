@@ -2,7 +2,8 @@
 
     python -m p2pclue.i18n.catalogs update    # extract messages, merge them into every .po
     python -m p2pclue.i18n.catalogs compile   # write every .mo from its .po
-    python -m p2pclue.i18n.catalogs check     # exit 1 if anything is stale, missing or fuzzy
+    python -m p2pclue.i18n.catalogs check     # exit 1 if anything is stale, missing, fuzzy
+                                              # or English copied into a translation
 
 Workflow: mark a string with ``_``/``ngettext``/``N_``, run ``update``, translate
 the new entries in each ``locale/<lang>/LC_MESSAGES/p2pclue.po``, run ``compile``,
@@ -17,6 +18,7 @@ creation date kept while its messages do not change, and a fixed
 from __future__ import annotations
 
 import argparse
+import copy
 import io
 import string
 import sys
@@ -131,7 +133,10 @@ def update() -> list[str]:
         path = po_path(lang)
         if path.exists():
             catalog = read_catalog(path, lang)
-            catalog.update(template, update_creation_date=True)
+            # A copy each: Babel adds a new message by reference to the template's own
+            # object, and English then fills it in (``_english_is_the_source``); shared,
+            # that English would reach every catalog updated after ``en``.
+            catalog.update(copy.deepcopy(template), update_creation_date=True)
             catalog.creation_date = template.creation_date
         else:
             catalog = StableCatalog(locale=lang, domain=DOMAIN, project="p2pclue",
@@ -199,6 +204,49 @@ def message_problems(message: Message, nplurals: int) -> Iterable[str]:
         yield f"{where}: malformed braces ({exc})"
 
 
+ANY_LANGUAGE = "*"
+SAME_AS_ENGLISH: dict[tuple[str, str], str] = {
+    # (language or "*", msgid): why the translation may be the English text itself.
+    # Text with no letters outside its {fields} (", ", "{dice} ({total})") needs no entry.
+    ("*", "p2pclue audit: {message}"): "the program and its command, typed as they are",
+    ("*", "p2pclue join: {error}"): "the program and its command, typed as they are",
+    ("*", "p2pclue watch: {error}"): "the program and its command, typed as they are",
+    ("*", "p2pclue simulate: {error}"): "the program and its command, typed as they are",
+    ("*", "r / p"): "keys, which are the same whatever the language",
+    ("*", "s / a"): "keys, which are the same whatever the language",
+    ("*", "? F1 / q"): "keys, which are the same whatever the language",
+    ("fr", "VIOLATION"): "the same word in French (the audit's verdict)",
+    ("fr", "options"): "the same word in French",
+    ("fr", "passage"): "the same word in French (the secret passage)",
+    ("fr", "Env"): "short for « Enveloppe », as for Envelope",
+}
+"""Translations that are rightly the English text; anything else equal to it is a copy."""
+
+
+def _has_words(text: str) -> bool:
+    """Letters outside the ``{fields}``: something a translator has to translate."""
+    try:
+        literal = "".join(lit for lit, *_ in string.Formatter().parse(text))
+    except ValueError:
+        literal = text
+    return any(ch.isalpha() for ch in literal)
+
+
+def english_copy(lang: str, message: Message) -> str | None:
+    """Why ``message`` looks like English copied into ``lang``'s catalog, if it does.
+
+    ``update`` once filled new entries with their English text; a copy reads as
+    translated to every other check, and the player sees English.
+    """
+    if lang == DEFAULT_LANGUAGE:
+        return None
+    ids = _forms(message.id)
+    copied = [form for form in _forms(message.string) if form in ids and _has_words(form)]
+    if not copied or {(lang, ids[0]), (ANY_LANGUAGE, ids[0])} & SAME_AS_ENGLISH.keys():
+        return None
+    return f"{ids[0]!r}: the English text, not a translation (or list it in SAME_AS_ENGLISH)"
+
+
 def problems() -> list[str]:
     """Everything ``check`` complains about; empty when the catalogs are complete and in sync."""
     found: list[str] = []
@@ -224,6 +272,9 @@ def problems() -> list[str]:
             if message.id:
                 found.extend(f"{lang}: {p}" for p in message_problems(message,
                                                                      catalog.num_plurals))
+                copy_of_english = english_copy(lang, message)
+                if copy_of_english:
+                    found.append(f"{lang}: {copy_of_english}")
         mo = mo_path(lang)
         if not mo.exists() or mo.read_bytes() != compiled(lang):
             found.append(f"{lang}: {mo.name} differs from its .po; run `... catalogs compile`")

@@ -27,14 +27,14 @@ from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import ColorDepth
 
-from p2pclue.i18n import N_, _, card_name, ngettext, pad
+from p2pclue.i18n import N_, _, card_name, ngettext, pad, text_width
 from p2pclue.net.discovery import TableAd, fingerprint
 from p2pclue.net.lobby import LobbyView, Member
 from p2pclue.net.play import Opened
 from p2pclue.net.table import LobbyAction, Pick, Ready
 from p2pclue.rules.cards import SUSPECTS, card
 from p2pclue.tui.app import MONO_STYLE, STYLE, wants_color
-from p2pclue.tui.text import centre, fit
+from p2pclue.tui.text import centre, fit, wrap
 
 _T = TypeVar("_T")
 KEYS_HELP = {
@@ -150,7 +150,10 @@ class LobbyModel:
             out += self._seat_lines()
         if self.message:
             out += [("", ""), ("class:warn", self.message)]
-        return [(style, fit(text, width)) for style, text in out]
+        # Wrapped, never cut (the join command, a long sentence in some languages);
+        # a line that fits keeps its spaces, which align the columns.
+        return [(style, line) for style, text in out
+                for line in ([text] if text_width(text) <= width else wrap(text, width, "    "))]
 
     def _table_lines(self) -> list[tuple[str, str]]:
         if not self.tables:
@@ -193,14 +196,15 @@ class LobbyModel:
                     .format(name=repr(t.name), rules=t.rules.name(), taken=len(v.players),
                             wanted=t.wanted)))
         out.append(("", _("Players:")))
+        names = {m.identity: (_("{player} (you)").format(player=m.name)
+                              if m.identity == self.me else m.name) for m in v.players}
+        who_w = max([18, *(text_width(n) for n in names.values())])  # "Chiara (medium bot)"
         for m in v.players:
-            who = (_("{player} (you)").format(player=m.name) if m.identity == self.me
-                   else m.name)
             sus = card_name(m.suspect) if m.suspect is not None else _("no suspect yet")
             key = _("key {key}").format(key=fingerprint(m.identity))
             ready = "  " + _("ready") if m.ready else ""
             out.append(("class:mine" if m.identity == self.me else "",
-                        f"  {pad(who, 18)} {pad(sus, 18)} {key}{ready}"))
+                        f"  {pad(names[m.identity], who_w)} {pad(sus, 18)} {key}{ready}"))
         if v.spectators:
             out.append(("", _("Watching: {players}").format(
                 players=", ".join(m.name for m in v.spectators))))

@@ -24,7 +24,7 @@ from p2pclue.rules.state import Phase
 from p2pclue.tui import knowledge as kn
 from p2pclue.tui.model import UIModel
 from p2pclue.tui.story import square_words
-from p2pclue.tui.view import rules_summary
+from p2pclue.tui.view import quit_question, rules_summary
 
 ReadLine = Callable[[], str]
 
@@ -98,17 +98,16 @@ class PlainUI:
 
     async def quit_or_leave(self) -> None:
         """Ask how to go: the graceful leave where the session has it, or quit now."""
-        if not getattr(self.session, "can_leave", False) or self.session.seat is None:
-            if (await self.ask(_("Leave the table? The game ends for everyone. y/n: "))) == "y":
-                raise _Leave()
-            return
-        answer = await self.ask(_(
-            "Leave the table? l: leave gracefully (your cards are laid face up for everybody, "
-            "the game goes on without you) · y: quit now (the table will wait for you; you "
-            "can resume with p2pclue join --resume) · n: stay") + " ")
+        graceful = bool(getattr(self.session, "can_leave", False)) \
+            and self.session.seat is not None
+        keys, meanings = quit_question(graceful)
+        self.say(_("Leave the table?"))
+        for meaning in meanings:
+            self.say("  " + meaning)
+        answer = await self.ask(keys + " ")
         if answer == "y":
             raise _Leave()
-        if answer in ("l", "leave"):
+        if graceful and answer in ("l", "leave"):
             try:
                 await self.session.submit(ev.Leave())
             except LocalProtocolError as exc:

@@ -126,15 +126,18 @@ def game_body(model: UIModel, width: int, height: int, on_click: OnClick) -> Con
 
 def status_line(model: UIModel, width: int) -> StyleAndTextTuples:
     rules = model.config.rules
-    parts = [f" p2pclue · {rules.name()}"]
+    parts = [f"p2pclue · {rules.name()}"]
     st = model.state
+    you = turn = None
     if model.seat is not None:
         me = model.config.players[model.seat]
         out = st is not None and model.seat in st.eliminated and model.screen is Screen.GAME
-        parts.append(_("you: {suspect} (out)") if out else _("you: {suspect}"))
-        parts[-1] = parts[-1].format(suspect=card_name(me.suspect))
+        you = (_("you: {suspect} (out)") if out else _("you: {suspect}")).format(
+            suspect=card_name(me.suspect))
+        parts.append(you)
     if st is not None and model.screen is Screen.GAME:
-        parts.append(_("turn {number}").format(number=st.turn_number))
+        turn = _("turn {number}").format(number=st.turn_number)
+        parts.append(turn)
     w = model.waiting
     if w is not None and model.screen is Screen.GAME:
         secs = max(0, int(time.monotonic() - w.since))
@@ -146,28 +149,36 @@ def status_line(model: UIModel, width: int) -> StyleAndTextTuples:
         if model.voted is not None:
             parts.append(_("you voted: wait") if model.voted == "wait"
                          else _("you voted: end"))
-    return [("class:status", pad(" · ".join(parts), width))]
+    # Too long for the width (a wait and a vote at 80 columns): who waits for whom, and
+    # the vote, stay; the game's name goes first, then the turn, then your suspect.
+    for spare in (parts[0], turn, you):
+        if get_cwidth(" " + " · ".join(parts)) <= width:
+            break
+        if spare is not None and len(parts) > 1:
+            parts.remove(spare)
+    return [("class:status", pad(" " + " · ".join(parts), width))]
 
 
 def action_bar(model: UIModel, width: int) -> StyleAndTextTuples:
     if model.overlay is Overlay.QUIT:
-        # the keys first: at 80 columns the explanation is what gets cut
-        text = " " + (_("Leave the table? l: leave gracefully (your cards are laid face up "
-                        "for everybody, the game goes on without you) · y: quit now (the "
-                        "table will wait for you; you can resume with p2pclue join --resume)"
-                        " · n: stay") if model.leave_offered() else
-                      _("Leave the table?  y: leave  n: stay  (the game ends for everyone; "
-                        "the transcript is kept)"))
-        return [("class:warn", pad(text, width))]
+        # Only the keys, short enough for 80 columns in every language: what each does
+        # in full is in the panel under the board (``quit_lines``).
+        keys, _meanings = quit_question(model.leave_offered())
+        return [("class:warn", pad(" " + keys, width))]
     if model.overlay is Overlay.HELP:
         return [("class:bar", pad(" " + _("Esc or any letter: back to the game"), width))]
+    tail = _("?:help") if model.screen is Screen.END else _("?:help q:quit")
+    actions = model.actions()
+    if 1 + sum(get_cwidth(f"{a.key}:{a.label}") + 1 for a in actions) + get_cwidth(tail) > width:
+        # Short of room (80 columns in most languages while moving): the arrows go
+        # first, as everybody tries them anyway and the panel says what they do.
+        actions = [a for a in actions if a.key != _("arrows")]
+    pieces = [f"{a.key}:{a.label}" for a in actions]
     out: StyleAndTextTuples = [("class:bar", " ")]
     used = 1
-    for a in model.actions():
-        piece = f"{a.key}:{a.label}"
+    for piece in pieces:
         out += [("class:key", piece), ("class:bar", " ")]
         used += get_cwidth(piece) + 1
-    tail = _("?:help") if model.screen is Screen.END else _("?:help q:quit")
     rest = width - used
     if rest >= get_cwidth(tail):
         out.append(("class:bar", " " * (rest - get_cwidth(tail)) + tail))
@@ -181,6 +192,32 @@ def action_bar(model: UIModel, width: int) -> StyleAndTextTuples:
             room -= get_cwidth(text)
         out = [*keep, ("class:bar", " " * (room + 1) + tail)]
     return out
+
+
+def quit_question(graceful: bool) -> tuple[str, list[str]]:
+    """How to go, as one line of keys that fits 80 columns, then what each key does in full.
+
+    ``graceful``: the seat may leave for good with its hand face up (``l``), besides
+    quitting now and coming back later.
+    """
+    if graceful:
+        return (_("l: leave, cards face up · y: quit, resume later · n: stay"),
+                [_("l: leave gracefully: your cards are laid face up for everybody and the "
+                   "game goes on without you."),
+                 _("y: quit now: the table waits for you; come back with p2pclue join "
+                   "--resume."),
+                 _("n: stay at the table.")])
+    return (_("y: leave · n: stay · the game ends for everyone"),
+            [_("y: leave: the game ends for everyone; the transcript is kept."),
+             _("n: stay at the table.")])
+
+
+def quit_lines(model: UIModel, width: int, height: int) -> list[tuple[str, str]]:
+    """The quit question in full, wrapped (never cut); short of room, the heading is left out."""
+    _keys, meanings = quit_question(model.leave_offered())
+    body = [("", ln) for m in meanings for ln in wrap(m, width, "   ")]
+    title = [("class:warn", ln) for ln in wrap(_("Leave the table?"), width)]
+    return title + body if len(title) + len(body) <= height else body
 
 
 def board_fragments(model: UIModel, tall: bool, on_click: OnClick) -> StyleAndTextTuples:
@@ -203,6 +240,8 @@ def panel(model: UIModel, width: int, height: int, *, story: bool = True
           ) -> StyleAndTextTuples:
     """Below the board: the current question, or the notepad's reason, or the story."""
     mode = model.mode
+    if model.overlay is Overlay.QUIT:
+        return line_fragments(quit_lines(model, width, height)[:height], width)
     if mode is Mode.PICK and model.picker is not None:
         return picker_lines(model, width, height)
     if mode is Mode.CONFIRM and model.accusation is not None:
@@ -340,8 +379,8 @@ def confirm_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples
         lines += [("class:warn", ln) for ln in wrap(warning, width)]
     else:
         lines.append(("class:good", _("Your notepad is certain of all three.")))
-    lines.append(("class:title", _("y: accuse   n: back")))
-    return line_fragments(lines[:height], width)
+    keys = ("class:title", _("y: accuse   n: back"))  # kept whatever the warning's length
+    return line_fragments([*lines[:max(0, height - 1)], keys][:height], width)
 
 
 def show_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
@@ -453,8 +492,7 @@ def dealing(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     bar_w = min(60, width - 10)
     filled = int(frac * bar_w)
     spin = SPINNER[int(time.monotonic() * 8) % len(SPINNER)]
-    lines: list[tuple[str, str]] = [("", "")] * max(0, height // 2 - 6)
-    lines += [
+    lines: list[tuple[str, str]] = [
         ("class:title", centre(_("Dealing the cards: nobody sees them, everybody checks"),
                                width)),
         ("", ""),
@@ -463,12 +501,16 @@ def dealing(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
         ("class:bar", centre("[" + "█" * filled + "·" * (bar_w - filled) + f"] {frac:4.0%}",
                              width)),
         ("", ""),
-        ("class:dim", centre(_("Each player shuffles and locks the deck in turn, with a proof "
-                               "the others check."), width)),
+        *[("class:dim", centre(ln, width)) for ln in wrap(
+            _("Each player shuffles and locks the deck in turn, with a proof the others check."),
+            width)],
     ]
     for line in model.story[-3:]:
         lines.append(("class:dim", centre(line, width)))
-    return line_fragments(lines[:height], width)
+    if model.overlay is Overlay.QUIT:
+        lines += [("", ""), *quit_lines(model, width, height - len(lines) - 1)]
+    top = max(0, min(height // 2 - 6, height - len(lines)))  # the quit question pushes up
+    return line_fragments([("", "")] * top + lines[:height], width)
 
 
 def end_screen(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
@@ -535,7 +577,8 @@ def help_text(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
         (_("? F1 / q"), _("this help / leave (asks first)")),
     ]
     lines: list[tuple[str, str]] = [("class:title", _("Keys"))]
-    key_w = 16 if width < 100 else 30
+    widest = max(get_cwidth(k) for k, _what in keys)  # never cut a key (fr, sq: 17-19)
+    key_w = min(max(16, widest), width // 3) if width < 100 else 30
     for k, what in keys:
         for i, ln in enumerate(wrap(what, width - key_w - 3)):
             lines.append(("", f"  {pad(k if i == 0 else '', key_w)} {ln}"))

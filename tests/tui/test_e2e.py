@@ -8,104 +8,18 @@ pass ``p2pclue audit``. Also: ``--plain`` over pipes, and the not-a-terminal mes
 
 from __future__ import annotations
 
-import fcntl
-import os
-import select
-import struct
 import subprocess
 import sys
-import termios
-import time
 from pathlib import Path
 
-import pyte
-import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT)
-    env["TERM"] = "xterm-256color"
-    env.pop("NO_COLOR", None)
-    return env
-
-
-class PtyProgram:
-    def __init__(self, args: list[str], columns: int = 80, rows: int = 24,
-                 env: dict[str, str] | None = None) -> None:
-        self.master, slave = os.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
-        self.proc = subprocess.Popen(args, stdin=slave, stdout=slave, stderr=slave,
-                                     env=env or _env(), start_new_session=True, cwd=ROOT)
-        os.close(slave)
-        self.screen = pyte.Screen(columns, rows)
-        self.stream = pyte.ByteStream(self.screen)
-
-    def pump(self, seconds: float) -> None:
-        end = time.monotonic() + seconds
-        while True:
-            left = end - time.monotonic()
-            if left <= 0:
-                return
-            ready, _, _ = select.select([self.master], [], [], left)
-            if not ready:
-                return
-            try:
-                data = os.read(self.master, 65536)
-            except OSError:
-                return
-            if not data:
-                return
-            self.stream.feed(data)
-
-    def text(self) -> str:
-        return "\n".join(self.screen.display)
-
-    def bar(self) -> str:
-        return self.screen.display[-1]
-
-    def press(self, keys: str) -> None:
-        os.write(self.master, keys.encode())
-
-    def close(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-        self.proc.wait(10)
-        os.close(self.master)
-
-
-def _next_keys(bar: str) -> str | None:
-    """What a cautious player presses for what the action bar offers (never accuses)."""
-    for offer, key in (("Enter:show", "\r"), ("y:accuse", "n"), ("Enter:choose", "\r"),
-                       ("Enter:go", "\r"), ("e:stay", "e"), ("s:suggest", "s"),
-                       ("r:roll", "r"), ("e:end turn", "e")):
-        if offer in bar:
-            return key
-    return None
+from tests.tui.drive import ROOT, PtyProgram, play_to_the_end, pty_env
 
 
 def test_a_whole_game_by_keys_in_a_real_terminal(tmp_path: Path) -> None:
     prog = PtyProgram([sys.executable, "-m", "p2pclue.tui", "--bots", "2", "--seed", "11",
                        "--fast", "--transcripts", str(tmp_path)])
     try:
-        seen_dealing = False
-        deadline = time.monotonic() + 240
-        presses = 0
-        while time.monotonic() < deadline:
-            prog.pump(0.25)
-            text = prog.text()
-            seen_dealing = seen_dealing or "Dealing the cards" in text
-            if "q:leave" in prog.bar():
-                break
-            key = _next_keys(prog.bar())
-            if key is not None:
-                prog.press(key)
-                presses += 1
-                prog.pump(0.15)
-        else:
-            pytest.fail("no end screen in time:\n" + prog.text())
+        presses, _seen = play_to_the_end(prog, 240)
         prog.pump(2.0)  # the hands are read back from the transcript
         end = prog.text()
         assert "The game is over" in end
@@ -123,7 +37,7 @@ def test_a_whole_game_by_keys_in_a_real_terminal(tmp_path: Path) -> None:
     files = list(tmp_path.glob("*.p2pclue"))
     assert len(files) == 1
     audit = subprocess.run([sys.executable, "-m", "p2pclue", "audit", str(files[0])],
-                           env=_env(), capture_output=True, text=True, timeout=120, cwd=ROOT)
+                           env=pty_env(), capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert audit.returncode == 0, audit.stdout + audit.stderr
     assert "VALID" in audit.stdout
 
@@ -133,7 +47,7 @@ def test_plain_mode_plays_by_typed_numbers(tmp_path: Path) -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "p2pclue.tui", "--plain", "--players", "3", "--seed", "5",
          "--fast", "--transcripts", str(tmp_path)],
-        input=answers, capture_output=True, text=True, timeout=240, env=_env(), cwd=ROOT)
+        input=answers, capture_output=True, text=True, timeout=240, env=pty_env(), cwd=ROOT)
     out = proc.stdout
     assert proc.returncode == 0, out[-2000:] + proc.stderr
     assert "Dealing: " in out
@@ -146,7 +60,8 @@ def test_not_a_terminal_says_so(tmp_path: Path) -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "p2pclue.tui", "--bots", "2", "--fast",
          "--transcripts", str(tmp_path)],
-        capture_output=True, text=True, timeout=60, env=_env(), cwd=ROOT, stdin=subprocess.DEVNULL)
+        capture_output=True, text=True, timeout=60, env=pty_env(), cwd=ROOT,
+        stdin=subprocess.DEVNULL)
     assert proc.returncode == 2
     assert "not a terminal" in proc.stderr
     assert "--plain" in proc.stderr and "--bot" in proc.stderr and "watch" in proc.stderr
@@ -159,7 +74,7 @@ def test_plain_mode_leaves_gracefully_and_the_game_goes_on(tmp_path: Path) -> No
     proc = subprocess.run(
         [sys.executable, "-m", "p2pclue.tui", "--plain", "--players", "3", "--seed", "5",
          "--fast", "--transcripts", str(tmp_path)],
-        input="leave\nl\n", capture_output=True, text=True, timeout=240, env=_env(), cwd=ROOT)
+        input="leave\nl\n", capture_output=True, text=True, timeout=240, env=pty_env(), cwd=ROOT)
     out = proc.stdout
     assert proc.returncode == 0, out[-2000:] + proc.stderr
     assert "l: leave gracefully" in out
@@ -168,6 +83,6 @@ def test_plain_mode_leaves_gracefully_and_the_game_goes_on(tmp_path: Path) -> No
     files = list(tmp_path.glob("*.p2pclue"))
     assert len(files) == 1
     audit = subprocess.run([sys.executable, "-m", "p2pclue", "audit", str(files[0])],
-                           env=_env(), capture_output=True, text=True, timeout=120, cwd=ROOT)
+                           env=pty_env(), capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert audit.returncode == 0, audit.stdout + audit.stderr
     assert "VALID" in audit.stdout and "left" in audit.stdout.lower()

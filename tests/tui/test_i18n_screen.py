@@ -13,8 +13,8 @@ from p2pclue.i18n import LANGUAGES, _, card_name, install
 from p2pclue.rules.board import classic_board
 from p2pclue.rules.cards import CARDS, ROOMS
 from p2pclue.tui import board as bd
-from p2pclue.tui.model import Mode, Screen
-from p2pclue.tui.view import CARD_SHORT
+from p2pclue.tui.model import Mode, Overlay, Screen
+from p2pclue.tui.view import CARD_SHORT, quit_question
 from tests.tui.terminal import PyteStdout, Table
 
 LANGS = ["en", *sorted(set(LANGUAGES) - {"en"})]
@@ -121,6 +121,51 @@ def test_game_screen_in_every_language(tmp_path: Path, lang: str, english_board:
 
     asyncio.run(play())
 
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_quit_question_and_move_keys_whole_at_80_columns(tmp_path: Path, lang: str) -> None:
+    """q at 80 x 24: the bar holds every key (l, y, n) and the panel what each does, uncut;
+    then a roll: the bar while moving keeps every key but the arrows (said in the panel)."""
+    install(lang)
+
+    async def play() -> None:
+        t = Table(80, 24, tmp=tmp_path)
+        try:
+            await _my_first_turn(t)
+            t.press("q")
+            await t.until(lambda: t.model.overlay is Overlay.QUIT, what="the quit question")
+            await t.settle()
+            keys, meanings = quit_question(graceful=True)
+            bar = t.term.screen.display[-1]
+            assert keys in bar, (lang, bar)
+            for key in ("l", "y", "n"):
+                assert f"{key}:" in bar or f"{key} :" in bar, (lang, key, bar)
+            screen = t.term.screen  # the panel: under the board and the hand, left of the notepad
+            panel = _flat(" ".join(
+                "".join(screen.buffer[y][x].data for x in range(bd.board_width()))
+                for y in range(16, screen.lines - 1)))
+            for meaning in meanings:
+                assert _flat(meaning) in panel, (lang, meaning, panel)
+            assert _cut_characters(t) == [], _cut_characters(t)
+            t.press("n")
+            await t.until(lambda: t.model.overlay is None, what="staying")
+            t.press("r")
+            await t.until(lambda: t.model.mode is Mode.MOVE, what="the roll")
+            await t.settle()
+            bar = t.term.screen.display[-1]
+            assert "…" not in bar and _("?:help q:quit") in bar, (lang, bar)
+            for a in t.model.actions():
+                if a.key != _("arrows"):
+                    assert f"{a.key}:{a.label}" in bar, (lang, a, bar)
+        finally:
+            await t.close()
+
+    asyncio.run(play())
 
 
 def test_the_cut_check_sees_a_cut_character() -> None:

@@ -16,9 +16,7 @@ import threading
 import time
 from pathlib import Path
 
-import pytest
-
-from tests.tui.test_e2e import ROOT, PtyProgram, _next_keys
+from tests.tui.drive import ROOT, PtyProgram, play_to_the_end
 
 JOIN = [sys.executable, "-m", "p2pclue", "join", "--create", "--no-code", "--bots", "2",
         "--players", "3", "--bot-think", "0", "--table", "e2e"]
@@ -45,27 +43,10 @@ def test_a_person_plays_a_networked_game_by_keys(tmp_path: Path) -> None:
     transcript = tmp_path / "game.p2pclue"
     prog = PtyProgram([*JOIN, "--level", "hard", "--transcript", str(transcript)], env=env)
     try:
-        seen_lobby = seen_check = False
-        deadline = time.monotonic() + 300
-        presses = 0
-        while time.monotonic() < deadline:
-            prog.pump(0.25)
-            text = prog.text()
-            seen_lobby = seen_lobby or "the lobby" in text
-            seen_check = seen_check or "Table check:" in text
-            if "q:leave" in prog.bar():
-                break
-            key = _next_keys(prog.bar())
-            if key is not None:
-                prog.press(key)
-                presses += 1
-                prog.pump(0.15)
-            assert prog.proc.poll() is None, text
-        else:
-            pytest.fail("no end screen in time:\n" + prog.text())
+        presses, seen = play_to_the_end(prog, 300, watch_for=("the lobby", "Table check:"))
         prog.pump(2.0)
         end = prog.text()
-        assert seen_lobby and seen_check
+        assert seen == {"the lobby", "Table check:"}
         assert "The game is over" in end and "valid (" in end
         assert presses > 5
         prog.press("q")

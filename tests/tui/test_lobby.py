@@ -8,15 +8,15 @@ from p2pclue.net.play import Opened
 from p2pclue.net.table import Pick, Ready
 from p2pclue.rules.cards import SUSPECTS
 from p2pclue.rules.variants import preset
-from p2pclue.tui.lobby import LobbyModel
+from p2pclue.tui.lobby import KEYS_HELP, LobbyModel
 
 ME, ADA, EVE = b"\x01" * 32, b"\x02" * 32, b"\x03" * 32
 SCARLETT, MUSTARD, WHITE = (SUSPECTS[i].index for i in range(3))
 
 
-def view(*, me_ready: bool = False) -> LobbyView:
+def view(*, me_ready: bool = False, long_name: bool = False) -> LobbyView:
     return LobbyView(TableInfo("Kitchen", preset("classic"), 4), (
-        Member(ADA, "Ada", "player", SCARLETT, True),
+        Member(ADA, "Chiara (medium bot)" if long_name else "Ada", "player", SCARLETT, True),
         Member(ME, "Me", "player", MUSTARD, me_ready),
         Member(EVE, "Eve", "spectator"),
     ), failed_attempts=2)
@@ -84,11 +84,16 @@ def test_the_lobby_in_each_language_fits_and_names_the_cards_in_it() -> None:
         for lang in sorted(LANGUAGES):
             install(lang)
             model = LobbyModel(ME, "Me")
-            model.opened = Opened("Kitchen", "123456", "127.0.0.1", 5000, "ab", True)
-            model.on_view(view())
+            model.opened = Opened("default's table", "257968", "127.0.0.1", 50123, "ab", True)
+            model.on_view(view(long_name=True))
             lines = [t for _s, t in model.lines(80)]
             assert all(text_width(t) <= 80 for t in lines)
             shown = "\n".join(lines)
+            assert "…" not in shown, shown  # wrapped, never cut
+            assert "127.0.0.1:50123" in shown  # the end of the join command
+            assert "Chiara (medium bot) " in shown  # the name column makes room
+            for phase, keys in KEYS_HELP.items():  # the key bar: one line, uncut
+                assert text_width(_(keys)) <= 80, (lang, phase, _(keys))
             assert _("p2pclue: the lobby") in shown and _("Your suspect:") in shown
             assert card_name(SUSPECTS[2].index) in shown  # Mrs White, in this language
             if lang != "en":

@@ -120,7 +120,8 @@ def test_help_and_quit_prompt_on_screen(tmp_path: Path) -> None:
             t.press("q")
             await t.until(lambda: t.model.overlay is Overlay.QUIT, what="the quit prompt")
             await t.settle()
-            assert "Leave the table?" in t.term.screen.display[-1]
+            assert "y: quit, resume later · n: stay" in t.term.screen.display[-1]
+            assert "Leave the table?" in t.term.text()
             t.press("n")
             await t.until(lambda: t.model.overlay is None, what="stay")
             await t.settle()

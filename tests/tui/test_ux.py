@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,8 @@ from p2pclue.bots.protocol import make_config
 from p2pclue.engine import events as ev
 from p2pclue.engine.peer import Choice
 from p2pclue.i18n import LANGUAGES, install
-from p2pclue.net.api import Engine, YourChoice
+from p2pclue.i18n import _ as tr
+from p2pclue.net.api import Engine, Waiting, YourChoice
 from p2pclue.rules import game as rg
 from p2pclue.rules.actions import Roll
 from p2pclue.rules.board import classic_board
@@ -314,5 +316,39 @@ def test_the_whole_help_is_readable_at_80x24_by_turning_pages(lang: str) -> None
         assert "".join(t for _s, t, *_ in view.help_text(model, 80, 22)) == pages[-2]
         model.press("escape")
         assert model.overlay is None and model.help_page == 0
+    finally:
+        install("en")
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_vote_keys_and_dealing_quit_whole_at_80_columns(lang: str) -> None:
+    """The wait and the vote stay on the status line (every language was cut), w / x stay
+    on the bar in the notepad too (Italian was cut), and q while dealing
+    shows the whole question on the dealing screen, in every language."""
+    install(lang)
+    try:
+        model, state = _model()
+        model.can_vote, model.seat = True, 0
+        now = time.monotonic()
+        model.on_event(Waiting(1, now - 100, now + 20), state, (0, 6, 12))
+        model.state, model.voted = state, "abandon"
+        status = "".join(text for _style, text, *_ in view.status_line(model, 80))
+        waiting = tr("waiting for {player} {secs}s of {limit}s").format(
+            player=model.config.players[1].name, secs=100, limit=120)
+        assert waiting in status and tr("you voted: end") in status, status
+        assert "…" not in status, status
+        for mode in (Mode.WATCH, Mode.NOTEPAD):
+            model.mode = mode
+            bar = _bar(model)
+            wait, end = (f"{a.key}:{a.label}" for a in model.actions() if a.key in "wx")
+            assert wait in bar and end in bar and "…" not in bar, bar
+        model.screen, model.can_leave = Screen.DEALING, True
+        model.press("q")
+        assert model.overlay is Overlay.QUIT and not model.leave_offered()
+        shown = "".join(text for _style, text, *_ in view.dealing(model, 80, 22))
+        keys, meanings = view.quit_question(False)
+        assert keys in _bar(model)
+        for line in meanings:
+            assert line in shown, shown
     finally:
         install("en")

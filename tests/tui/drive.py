@@ -1,0 +1,110 @@
+"""The real program on a real pseudo-terminal, read by pyte, driven like a cautious player.
+
+Shared by the end-to-end tests (a local game, a networked ``join``): the program runs as
+its own process; the screen is what a terminal would show; keys are pressed by what the
+action bar offers, until the end screen.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import select
+import struct
+import subprocess
+import termios
+import time
+from collections.abc import Iterable
+from pathlib import Path
+
+import pyte
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def pty_env() -> dict[str, str]:
+    """The environment of a program under test: this checkout, a colour terminal."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT)
+    env["TERM"] = "xterm-256color"
+    env.pop("NO_COLOR", None)
+    return env
+
+
+class PtyProgram:
+    def __init__(self, args: list[str], columns: int = 80, rows: int = 24,
+                 env: dict[str, str] | None = None) -> None:
+        self.master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+        self.proc = subprocess.Popen(args, stdin=slave, stdout=slave, stderr=slave,
+                                     env=env or pty_env(), start_new_session=True, cwd=ROOT)
+        os.close(slave)
+        self.screen = pyte.Screen(columns, rows)
+        self.stream = pyte.ByteStream(self.screen)
+
+    def pump(self, seconds: float) -> None:
+        end = time.monotonic() + seconds
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                return
+            ready, _, _ = select.select([self.master], [], [], left)
+            if not ready:
+                return
+            try:
+                data = os.read(self.master, 65536)
+            except OSError:
+                return
+            if not data:
+                return
+            self.stream.feed(data)
+
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    def bar(self) -> str:
+        return self.screen.display[-1]
+
+    def press(self, keys: str) -> None:
+        os.write(self.master, keys.encode())
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(10)
+        os.close(self.master)
+
+
+def next_keys(bar: str) -> str | None:
+    """What a cautious player presses for what the action bar offers (never accuses)."""
+    for offer, key in (("Enter:show", "\r"), ("y:accuse", "n"), ("Enter:choose", "\r"),
+                       ("Enter:go", "\r"), ("e:stay", "e"), ("s:suggest", "s"),
+                       ("r:roll", "r"), ("e:end turn", "e")):
+        if offer in bar:
+            return key
+    return None
+
+
+def play_to_the_end(prog: PtyProgram, seconds: float,
+                    watch_for: Iterable[str] = ()) -> tuple[int, set[str]]:
+    """Press what the bar offers until the end screen (``q:leave``); fails after ``seconds``
+    or if the program exits first. Returns the keys pressed and which of ``watch_for``
+    appeared on some screen on the way (the lobby, the table check...)."""
+    wanted = tuple(watch_for)
+    seen: set[str] = set()
+    presses = 0
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        prog.pump(0.25)
+        text = prog.text()
+        seen.update(w for w in wanted if w in text)
+        if "q:leave" in prog.bar():
+            return presses, seen
+        assert prog.proc.poll() is None, f"the program exited mid-game:\n{text}"
+        key = next_keys(prog.bar())
+        if key is not None:
+            prog.press(key)
+            presses += 1
+            prog.pump(0.15)
+    pytest.fail("no end screen in time:\n" + prog.text())
