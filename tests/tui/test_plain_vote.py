@@ -144,23 +144,30 @@ def _sender(raw: bytes) -> int | None:
     return split_frame(raw)[0]
 
 
-def _seat(home: Path, name: str, *, person: bool = False) -> Seat:
-    return Seat(load(name, {"P2PCLUE_HOME": str(home)}), name, interfaces=["127.0.0.1"],
-                timeout=TIMEOUT, pass_delay=PERSON_PACE if person else (0.0, 0.0))
+def _seat(home: Path, name: str, *, person: bool = False, suspect: int | None = None) -> Seat:
+    return Seat(load(name, {"P2PCLUE_HOME": str(home)}), name, suspect=suspect,
+                interfaces=["127.0.0.1"], timeout=TIMEOUT,
+                pass_delay=PERSON_PACE if person else (0.0, 0.0))
 
 
-async def _table(home: Path) -> list[NetSession]:
-    """The person opens a 3-seat table; two bots join it over loopback links."""
+async def _table(home: Path, *, first: str = "Pat") -> list[NetSession]:
+    """The person opens a 3-seat table; two bots join it over loopback links. ``first``
+    plays Miss Scarlett, who moves first (R10); Pat, Bruno and Chiara in that order."""
+    order = ["Pat", "Bruno", "Chiara"]
+    order.remove(first)
+    suspects = {first: 0, order[0]: 1, order[1]: 2}
     loop = asyncio.get_running_loop()
     opened: asyncio.Future[tuple[str, int]] = loop.create_future()
     host_task = asyncio.ensure_future(open_table(
-        _seat(home, "Pat", person=True), "Vote", preset("classic"), 3, None,
+        _seat(home, "Pat", person=True, suspect=suspects["Pat"]), "Vote", preset("classic"),
+        3, None,
         on_opened=lambda o: opened.set_result((o.host, o.port)), on_view=lambda v: None,
         announce=False))
     await asyncio.wait([opened, host_task], return_when=asyncio.FIRST_COMPLETED)
     host, port = await opened
     assert host == "127.0.0.1"
-    guests = [asyncio.ensure_future(join_table(_seat(home, name), "Vote", host, port, None,
+    guests = [asyncio.ensure_future(join_table(_seat(home, name, suspect=suspects[name]),
+                                               "Vote", host, port, None,
                                                on_view=lambda v: None))
               for name in ("Bruno", "Chiara")]
     return [await host_task] + [await g for g in guests]
