@@ -25,22 +25,15 @@ from pathlib import Path
 from typing import Any
 
 from p2pclue.bots.registry import BOTS
-from p2pclue.engine import events as ev
 from p2pclue.engine.audit import audit
 from p2pclue.engine.peer import Status
 from p2pclue.engine.transcript import parse
-from p2pclue.engine.wire import split_frame
+from p2pclue.net import api
 from p2pclue.net.botplay import drive_bot
-from p2pclue.net.play import Seat, join_table, open_table
-from p2pclue.net.profile import load
 from p2pclue.net.session import NetSession
-from p2pclue.rules.variants import preset
 from p2pclue.tui.plain import PlainUI
+from tests.net.three_seats import Hanging, sender, three_seats
 
-TIMEOUT = 1.5
-"""Seconds of silence before the table is told (short, for the test)."""
-PERSON_PACE = (0.01, 0.02)
-"""A person's seat (its runner leaves the vote to the person), paced briefly."""
 OPTION = re.compile(r"^\s+(\d+)\. (.*)$", re.M)
 
 
@@ -96,81 +89,11 @@ class Person:
             return "n"
         if not new.endswith("): "):
             return None
-        options = {text: number for number, text in OPTION.findall(new)}
+        options: dict[str, str] = {text: number for number, text in OPTION.findall(new)}
         for wanted in ("end your turn", "stay where you are", "roll the dice"):
             if wanted in options:
                 return options[wanted]
         return "1"
-
-
-class Hanging:
-    """A bot's session whose decisions block while ``hang`` is set (a hung process with
-    its links up): the engine's automatic steps go on, its choices are never sent."""
-
-    def __init__(self, session: NetSession) -> None:
-        self._session = session
-        self.config = session.config
-        self.seat = session.seat
-        self.events = session.events
-        self.hang = asyncio.Event()
-        self.released = asyncio.Event()
-        self.blocked = asyncio.Event()
-
-    @property
-    def state(self) -> Any:
-        return self._session.state
-
-    @property
-    def hand(self) -> tuple[int, ...]:
-        return self._session.hand
-
-    def choice(self) -> Any:
-        return self._session.choice()
-
-    async def submit(self, intent: ev.Intent) -> None:
-        if self.hang.is_set():
-            self.blocked.set()
-            await self.released.wait()
-        await self._session.submit(intent)
-
-    async def run(self) -> None:
-        await self._session.run()
-
-    async def close(self) -> None:
-        await self._session.close()
-
-
-def _sender(raw: bytes) -> int | None:
-    return split_frame(raw)[0]
-
-
-def _seat(home: Path, name: str, *, person: bool = False, suspect: int | None = None) -> Seat:
-    return Seat(load(name, {"P2PCLUE_HOME": str(home)}), name, suspect=suspect,
-                interfaces=["127.0.0.1"], timeout=TIMEOUT,
-                pass_delay=PERSON_PACE if person else (0.0, 0.0))
-
-
-async def _table(home: Path, *, first: str = "Pat") -> list[NetSession]:
-    """The person opens a 3-seat table; two bots join it over loopback links. ``first``
-    plays Miss Scarlett, who moves first (R10); Pat, Bruno and Chiara in that order."""
-    order = ["Pat", "Bruno", "Chiara"]
-    order.remove(first)
-    suspects = {first: 0, order[0]: 1, order[1]: 2}
-    loop = asyncio.get_running_loop()
-    opened: asyncio.Future[tuple[str, int]] = loop.create_future()
-    host_task = asyncio.ensure_future(open_table(
-        _seat(home, "Pat", person=True, suspect=suspects["Pat"]), "Vote", preset("classic"),
-        3, None,
-        on_opened=lambda o: opened.set_result((o.host, o.port)), on_view=lambda v: None,
-        announce=False))
-    await asyncio.wait([opened, host_task], return_when=asyncio.FIRST_COMPLETED)
-    host, port = await opened
-    assert host == "127.0.0.1"
-    guests = [asyncio.ensure_future(join_table(_seat(home, name, suspect=suspects[name]),
-                                               "Vote", host, port, None,
-                                               on_view=lambda v: None))
-              for name in ("Bruno", "Chiara")]
-    return [await host_task] + [await g for g in guests]
 
 
 async def _until(check: Any, what: str, screen: Screen, timeout: float = 60.0) -> None:
@@ -187,7 +110,7 @@ async def _play(home: Path, vote: str
     person saw, the sessions, the silent seat, the plain front end's exit status (None if
     the test stopped the game itself) and, after a wait, who signed the entries chained
     once Chiara was back."""
-    person, bruno, chiara = await _table(home)
+    person, bruno, chiara = await three_seats(home)
     screen = Screen()
     typist = Person(screen, vote)
     typist.silent_name = "Chiara"
@@ -196,8 +119,9 @@ async def _play(home: Path, vote: str
     silent.hang.set()
     front = asyncio.ensure_future(ui.run())
     runs = [asyncio.ensure_future(s.run()) for s in (bruno, chiara)]
+    seats: list[api.Session] = [bruno, silent]
     bots = [asyncio.ensure_future(drive_bot(s, BOTS["random"], random.Random(k)))
-            for k, s in enumerate((bruno, silent))]
+            for k, s in enumerate(seats)]
     status: int | None = None
     after: list[int | None] = []
     try:
@@ -214,7 +138,7 @@ async def _play(home: Path, vote: str
             await _until(lambda: len(person.peer.entries) > entries + 3,
                          "the game going on", screen, 60)
             assert person.ended is None and person.peer.status is Status.RUNNING
-            after = [_sender(raw) for raw in person.peer.entries[entries:]]
+            after = [sender(raw) for raw in person.peer.entries[entries:]]
     finally:
         typist.stop.set()
         silent.released.set()

@@ -24,13 +24,14 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 from p2pclue.bots.registry import BOTS
 from p2pclue.engine.audit import audit
 from p2pclue.engine.transcript import parse
+from p2pclue.net import api
 from p2pclue.net.botplay import drive_bot
 from p2pclue.net.session import NetSession
 from p2pclue.rules.cards import SUSPECTS
 from p2pclue.tui.app import TableApp
 from p2pclue.tui.model import Screen
+from tests.net.three_seats import Hanging, sender, three_seats
 from tests.tui.terminal import PyteStdout
-from tests.tui.test_plain_vote import Hanging, _sender, _table
 
 SCARLETT = next(c.index for c in SUSPECTS if c.slug == "scarlett")
 
@@ -49,7 +50,7 @@ async def _vote_by_key(home: Path, key: str) -> tuple[str, str, NetSession, int,
     the end, the person's
     session, the silent seat, the UI's exit status (None: the test stopped it) and, after
     a wait, how many entries Chiara chained once back."""
-    person, bruno, chiara = await _table(home, first="Chiara")
+    person, bruno, chiara = await three_seats(home, first="Chiara")
     assert chiara.config.players[chiara.seat or 0].suspect == SCARLETT
     term = PyteStdout(100, 30)
     with create_pipe_input() as keys:
@@ -60,8 +61,9 @@ async def _vote_by_key(home: Path, key: str) -> tuple[str, str, NetSession, int,
         silent.hang.set()
         front = asyncio.ensure_future(ui.run())
         runs = [asyncio.ensure_future(s.run()) for s in (bruno, chiara)]
+        seats: list[api.Session] = [bruno, silent]
         bots = [asyncio.ensure_future(drive_bot(s, BOTS["random"], random.Random(k)))
-                for k, s in enumerate((bruno, silent))]
+                for k, s in enumerate(seats)]
         status: int | None = None
         chained = 0
         try:
@@ -90,7 +92,7 @@ async def _vote_by_key(home: Path, key: str) -> tuple[str, str, NetSession, int,
                 await _until(lambda: len(person.peer.entries) > before + 3,
                              "the game going on", term)
                 chained = sum(1 for raw in person.peer.entries[before:]
-                              if _sender(raw) == chiara.seat)
+                              if sender(raw) == chiara.seat)
                 assert person.ended is None
                 end = term.text()
         finally:
