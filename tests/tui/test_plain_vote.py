@@ -59,11 +59,15 @@ class Screen:
 
 class Person:
     """Types what a cautious person would: roll, move, end the turn, show the first
-    card, never accuse; and, once the table waits for ``silent``, the ``vote`` key."""
+    card, never accuse; and, once the table waits for ``silent_name``, the ``vote`` key
+    (first asking for help with ``?`` when ``ask_help``)."""
 
-    def __init__(self, screen: Screen, vote: str) -> None:
+    HELP = "While the table waits for a silent player, type w to vote to wait more or x"
+
+    def __init__(self, screen: Screen, vote: str, *, ask_help: bool = False) -> None:
         self.screen = screen
         self.vote = vote
+        self.ask_help = ask_help
         self.silent_name = ""
         self.voted = threading.Event()
         self.stop = threading.Event()
@@ -83,6 +87,12 @@ class Person:
     def _answer(self, new: str) -> str | None:
         offer = f"The table is waiting for {self.silent_name}, silent for"
         if self.silent_name and offer in new and not self.voted.is_set():
+            if self.ask_help:
+                self.ask_help = False
+                return "?"
+            self.voted.set()
+            return self.vote
+        if self.HELP in new and not self.voted.is_set():  # the help, asked while offered
             self.voted.set()
             return self.vote
         if new.endswith("y/n: "):
@@ -112,7 +122,7 @@ async def _play(home: Path, vote: str
     once Chiara was back."""
     person, bruno, chiara = await three_seats(home)
     screen = Screen()
-    typist = Person(screen, vote)
+    typist = Person(screen, vote, ask_help=vote == "x")
     typist.silent_name = "Chiara"
     ui = PlainUI(person, screen, typist.read)  # type: ignore[arg-type]
     silent = Hanging(chiara)
@@ -161,6 +171,7 @@ def test_plain_x_votes_a_silent_player_out_over_the_network(tmp_path: Path) -> N
     assert "You vote to end the game while waiting for Chiara (1 of 2 needed" in text \
         or "You vote to end the game while waiting for Chiara (2 of 2 needed" in text
     assert "The table ended the game as abandoned while waiting for Chiara" in text
+    assert Person.HELP in text  # ? while the vote was offered: the rules, then the keys
     assert status == 0  # the front end's verdict on its own saved transcript: valid
     assert person.ended is not None and person.ended.status == "abandoned"
     data = person.transcript_path.read_bytes()
