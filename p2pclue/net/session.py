@@ -256,7 +256,13 @@ class NetSession:
         self.dropped_total = self.peer.dropped_count + self._ignored
 
     def _after_engine(self, events: list[ev.Event]) -> None:
-        """Persist what was accepted, then send, then tell the front end."""
+        """Persist what was accepted, then send, then tell the front end.
+
+        Nothing once closed: ``close`` may run while the loop holds an item it took just
+        before, and a closed transcript file takes no more entries (the game stays
+        unfinished on disk, and a resume fetches what it lacks)."""
+        if self._closed:
+            return
         self._hold_pass(events)
         entries = self.peer.entries
         if self._game is not None and self.seat is not None \

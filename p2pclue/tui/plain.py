@@ -1,22 +1,28 @@
 """``--plain``: the game line by line, for screen readers, dumb terminals and pipes.
 
 The story is printed as text; when a decision is owed, the choices are numbered
-and the answer is typed. It drives the same session and keeps the same model as
-the full-screen UI (story, notepad), without drawing anything.
+and the answer is typed. While the table waits for another, silent player, it says
+for whom and for how long, and a typed ``w`` or ``x`` is that person's vote (wait
+more, or end the game as abandoned), as the full-screen UI's keys are. It drives the
+same session and keeps the same model as the full-screen UI (story, notepad), without
+drawing anything.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
+import threading
+import time
 from collections.abc import Callable
 from functools import partial
-from typing import TextIO
+from typing import Any, TextIO
 
 from p2pclue.engine import events as ev
 from p2pclue.engine.errors import LocalProtocolError
 from p2pclue.i18n import _, card_into, card_name, card_with, parse_card
-from p2pclue.net.api import Ended, Progress, Session, YourChoice
+from p2pclue.net.api import Ended, Progress, Session, SessionEvent, Waiting, YourChoice
 from p2pclue.rules import game as rg
 from p2pclue.rules.board import classic_board
 from p2pclue.rules.cards import ROOMS, SUSPECTS, WEAPONS, Card, CardNameError
@@ -37,14 +43,62 @@ class _LeaveAsked(Exception):
     """The graceful leave was submitted: stop asking, read the table until the end."""
 
 
+class _Lines:
+    """The player's typed lines, one read at a time in a daemon thread.
+
+    A read in progress cannot be cancelled. While a vote is offered the loop races the
+    next line against the next session event; a read that loses stays pending and
+    answers the next question instead. A daemon thread, not ``asyncio.to_thread``: a
+    read still pending when the game ends must not hold the process at exit.
+    """
+
+    def __init__(self, read: ReadLine) -> None:
+        self._read = read
+        self._pending: asyncio.Future[str] | None = None
+
+    def next(self) -> asyncio.Future[str]:
+        """The line being read (a read is started if none is pending)."""
+        if self._pending is None:
+            loop = asyncio.get_running_loop()
+            future: asyncio.Future[str] = loop.create_future()
+            threading.Thread(target=self._work, args=(loop, future), daemon=True).start()
+            self._pending = future
+        return self._pending
+
+    def _work(self, loop: asyncio.AbstractEventLoop, future: asyncio.Future[str]) -> None:
+        try:
+            line = self._read()
+        except Exception:  # a reader that gives up counts as the end of input
+            line = ""
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
+            loop.call_soon_threadsafe(_settle, future, line)
+
+    async def get(self) -> str:
+        line = await asyncio.shield(self.next())
+        self._pending = None
+        return line
+
+
+def _settle(future: asyncio.Future[str], line: str) -> None:
+    if not future.done():
+        future.set_result(line)
+
+
 class PlainUI:
     def __init__(self, session: Session, out: TextIO, read: ReadLine) -> None:
         self.session = session
         self.model = UIModel(session.config, session.seat, color=False)
+        self.model.can_vote = callable(getattr(session, "vote", None))
         self.out = out
-        self.read = read
+        self.lines = _Lines(read)
         self._told = 0
         self._last_stage = ""
+        self._silent_since: float | None = None
+        """When the table began to wait for the silent seat (each ``Waiting`` restarts
+        its own clock; the person is told the whole time)."""
+        self._my_vote: str | None = None
+        """This person's vote about the seat the table waits for now."""
+        self._offer_due = False
 
     def say(self, text: str = "") -> None:
         self.out.write(text + "\n")
@@ -53,7 +107,7 @@ class PlainUI:
     async def ask(self, prompt: str) -> str:
         self.out.write(prompt)
         self.out.flush()
-        line = await asyncio.to_thread(self.read)
+        line = await self.lines.get()
         if line == "":
             raise _Leave()
         return line.strip()
@@ -87,8 +141,7 @@ class PlainUI:
             if answer in ("q", "leave"):
                 await self.quit_or_leave()
             elif answer == "?":
-                for para in rules_summary(self.session.config.rules):
-                    self.say(para)
+                self.help()
             elif answer == "n":
                 await self.show_notepad()
             elif answer == "h":
@@ -115,6 +168,71 @@ class PlainUI:
                 return
             self.say(_("You will leave as soon as the table waits for you."))
             raise _LeaveAsked()
+
+    def help(self) -> None:
+        for para in rules_summary(self.session.config.rules):
+            self.say(para)
+        if self.model.can_vote:
+            self.say(_("While the table waits for a silent player, type w to vote to wait "
+                       "more or x to vote to end the game as abandoned (a majority of the "
+                       "players present decides; until then the game goes on as soon as "
+                       "that player is back)."))
+
+    def offer_vote(self) -> None:
+        """Say whom the table waits for, since when, and how to vote."""
+        w = self.model.waiting
+        if w is None:
+            return
+        waited = max(0, int(time.monotonic() - (self._silent_since or w.since)))
+        if self._my_vote is None:
+            text = _("The table is waiting for {player}, silent for {secs} s. Type w to vote "
+                     "to wait more or x to vote to end the game as abandoned.")
+        else:
+            text = _("The table is still waiting for {player}, silent for {secs} s (w or x "
+                     "changes your vote).")
+        self.say(text.format(player=self.model.name(w.seat), secs=waited))
+
+    async def vote_line(self, line: str) -> None:
+        """A line typed while the table waits for a silent seat: a vote, or a key."""
+        if line == "":
+            raise _Leave()
+        answer = line.strip()
+        if answer in ("w", "x") and self.model.vote_offered():
+            vote = getattr(self.session, "vote", None)
+            choice = "wait" if answer == "w" else "abandon"
+            if callable(vote) and vote(choice):
+                self.model.voted = self._my_vote = choice
+            else:
+                self.say(_("There is nothing to vote on now."))
+        elif answer in ("w", "x"):
+            self.say(_("There is nothing to vote on now."))
+        elif answer in ("q", "leave"):
+            await self.quit_or_leave()
+        elif answer == "?":
+            self.help()
+        elif answer == "n":
+            await self.show_notepad()
+        elif self.model.vote_offered():
+            self.offer_vote()
+
+    async def next_event(self) -> SessionEvent | None:
+        """The next session event; while a vote is offered, a typed line may come first
+        (then None: the line was handled)."""
+        if not self.model.vote_offered():
+            return await self.session.events.get()
+        getter: asyncio.Future[SessionEvent] = asyncio.ensure_future(
+            self.session.events.get())
+        racing: list[asyncio.Future[Any]] = [getter, self.lines.next()]
+        await asyncio.wait(racing, return_when=asyncio.FIRST_COMPLETED)
+        if getter.done():
+            return getter.result()  # the line, if typed, waits for the next round
+        getter.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await getter
+        if not getter.cancelled():  # taken in the same instant: it first, the line next
+            return getter.result()
+        await self.vote_line(await self.lines.get())
+        return None
 
     async def refresh_notepad(self) -> None:
         self.model.view = await asyncio.to_thread(kn.build_snapshot,
@@ -152,12 +270,29 @@ class PlainUI:
         runner = asyncio.ensure_future(self.session.run())
         try:
             while True:
-                event = await self.session.events.get()
+                try:
+                    event = await self.next_event()
+                except _LeaveAsked:
+                    self.model.leaving = True
+                    continue
+                if event is None:
+                    self.tell_story()
+                    continue
+                before = self.model.waiting
                 self.model.on_event(event, self.session.state, self.session.hand)
                 if isinstance(event, Progress) and event.stage != self._last_stage:
                     self._last_stage = event.stage
                     self.say(_("Dealing: {progress}").format(progress=self.model.progress_text))
                 self.tell_story()
+                if isinstance(event, Waiting):
+                    same = before is not None and before.seat == event.seat
+                    if not same:
+                        self._silent_since, self._my_vote = event.since, None
+                    self._offer_due = True  # after the story's "X has gone silent"
+                if self._offer_due and self.session.events.empty():
+                    self._offer_due = False
+                    if self.model.vote_offered():
+                        self.offer_vote()
                 if isinstance(event, YourChoice) and not self.model.leaving:
                     try:
                         await self.answer(event)

@@ -20,6 +20,7 @@ from p2pclue.i18n import (
     card_name,
     card_of,
     card_with,
+    listing,
     ngettext,
 )
 from p2pclue.rules.board import Square, classic_board
@@ -183,8 +184,40 @@ class Story:
                     player=self.who(blame.culprit), check=blame.check, reason=blame.reason)
             case ev.PeerSilent(seat=seat):
                 yield _("{player} has gone silent.").format(player=self.Who(seat))
+            case ev.PlayerLeft(seat=seat, hand=hand):
+                yield self._say(seat, N_("You leave the table; your cards, laid face up: "
+                                         "{cards}."),
+                                N_("{player} has to go and leaves the table; their cards, "
+                                   "laid face up: {cards}."),
+                                cards=", ".join(card_name(c) for c in sorted(hand)))
+            case ev.VoteCounted():
+                yield "  " + self._vote(event)
+            case ev.Abandoned(silent=silent, voters=voters, forfeit=forfeit, winner=winner):
+                yield _("The table ended the game as abandoned while waiting for {silent} "
+                        "(signed by {voters}).").format(
+                    silent=self.who(silent), voters=listing([self.who(v) for v in voters]))
+                if forfeit:
+                    yield _("{player} withheld the last step of checking their own accusation: "
+                            "it counts as wrong, and they are out.").format(
+                        player=self.Who(silent))
+                    if winner is not None:
+                        yield self._say(winner, N_("You win!"), N_("{player} wins!"))
             case _:
                 return
+
+    def _vote(self, vote: ev.VoteCounted) -> str:
+        """A signed vote about a silent seat, with the count of votes to end so far."""
+        if vote.choice == "abandon":
+            mine = N_("You vote to end the game while waiting for {silent} ({count} of "
+                      "{needed} needed to end it).")
+            theirs = N_("{player} votes to end the game while waiting for {silent} ({count} "
+                        "of {needed} needed to end it).")
+        else:
+            mine = N_("You vote to wait for {silent} ({count} of {needed} needed to end it).")
+            theirs = N_("{player} votes to wait for {silent} ({count} of {needed} needed "
+                        "to end it).")
+        return self._say(vote.seat, mine, theirs, silent=self.who(vote.silent),
+                         count=len(vote.abandon), needed=vote.needed)
 
     def _seat_of(self, suspect: int) -> int | None:
         return next((s for s, p in enumerate(self.config.players) if p.suspect == suspect),
