@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -18,6 +17,8 @@ import uuid
 from pathlib import Path
 
 import pytest
+
+from p2pclue.bench.faults import namespaces_unavailable
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = 3
@@ -28,21 +29,8 @@ def _ip(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
                           check=check)
 
 
-def _can_use_netns() -> str | None:
-    if shutil.which("ip") is None:
-        return "the 'ip' tool is not installed"
-    if os.geteuid() != 0:
-        return "network namespaces need root (CAP_SYS_ADMIN and CAP_NET_ADMIN)"
-    probe = f"p2pq{uuid.uuid4().hex[:6]}"
-    result = _ip("netns", "add", probe, check=False)
-    if result.returncode != 0:
-        return f"cannot create a network namespace: {result.stderr.strip()}"
-    _ip("netns", "del", probe, check=False)
-    return None
-
-
 def test_three_hosts_in_namespaces(tmp_path: Path) -> None:
-    reason = _can_use_netns()
+    reason = namespaces_unavailable()
     if reason:
         pytest.skip(reason)
     tag = uuid.uuid4().hex[:5]

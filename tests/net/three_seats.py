@@ -7,11 +7,15 @@ up."""
 from __future__ import annotations
 
 import asyncio
+import random
 from pathlib import Path
 from typing import Any
 
+from p2pclue.bots.registry import BOTS
 from p2pclue.engine import events as ev
 from p2pclue.engine.wire import split_frame
+from p2pclue.net import api
+from p2pclue.net.botplay import drive_bot
 from p2pclue.net.play import Seat, join_table, open_table
 from p2pclue.net.profile import load
 from p2pclue.net.session import NetSession
@@ -92,3 +96,30 @@ async def three_seats(home: Path, *, first: str = "Pat") -> list[NetSession]:
                                                on_view=lambda v: None))
               for name in ("Bruno", "Chiara")]
     return [await host_task] + [await g for g in guests]
+
+
+Tasks = list["asyncio.Future[Any]"]
+
+
+def others_play(bruno: NetSession, chiara: NetSession) -> tuple[Hanging, Tasks, Tasks]:
+    """Bruno and Chiara run as random bots; Chiara's hangs at her first decision (her links
+    stay up). Returns Chiara's session as the test holds it, the runners and the bots."""
+    silent = Hanging(chiara)
+    silent.hang.set()
+    runs: Tasks = [asyncio.ensure_future(s.run()) for s in (bruno, chiara)]
+    seats: list[api.Session] = [bruno, silent]
+    bots: Tasks = [asyncio.ensure_future(drive_bot(s, BOTS["random"], random.Random(k)))
+                   for k, s in enumerate(seats)]
+    return silent, runs, bots
+
+
+async def stop_all(front: asyncio.Future[Any], silent: Hanging, runs: Tasks, bots: Tasks,
+                   sessions: list[NetSession]) -> None:
+    """Release the hung seat, stop the front end and the bots, close every session."""
+    silent.released.set()
+    for task in (front, *bots):
+        task.cancel()
+    await asyncio.gather(front, *bots, return_exceptions=True)
+    for s in sessions:
+        await s.close()
+    await asyncio.gather(*runs, return_exceptions=True)

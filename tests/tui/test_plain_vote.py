@@ -17,22 +17,18 @@ table waits for and how to vote, and types the vote; it goes out through
 from __future__ import annotations
 
 import asyncio
-import random
 import re
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
-from p2pclue.bots.registry import BOTS
 from p2pclue.engine.audit import audit
 from p2pclue.engine.peer import Status
 from p2pclue.engine.transcript import parse
-from p2pclue.net import api
-from p2pclue.net.botplay import drive_bot
 from p2pclue.net.session import NetSession
 from p2pclue.tui.plain import PlainUI
-from tests.net.three_seats import Hanging, sender, three_seats
+from tests.net.three_seats import others_play, sender, stop_all, three_seats
 
 OPTION = re.compile(r"^\s+(\d+)\. (.*)$", re.M)
 
@@ -125,13 +121,8 @@ async def _play(home: Path, vote: str
     typist = Person(screen, vote, ask_help=vote == "x")
     typist.silent_name = "Chiara"
     ui = PlainUI(person, screen, typist.read)  # type: ignore[arg-type]
-    silent = Hanging(chiara)
-    silent.hang.set()
     front = asyncio.ensure_future(ui.run())
-    runs = [asyncio.ensure_future(s.run()) for s in (bruno, chiara)]
-    seats: list[api.Session] = [bruno, silent]
-    bots = [asyncio.ensure_future(drive_bot(s, BOTS["random"], random.Random(k)))
-            for k, s in enumerate(seats)]
+    silent, runs, bots = others_play(bruno, chiara)
     status: int | None = None
     after: list[int | None] = []
     try:
@@ -151,13 +142,7 @@ async def _play(home: Path, vote: str
             after = [sender(raw) for raw in person.peer.entries[entries:]]
     finally:
         typist.stop.set()
-        silent.released.set()
-        for task in (front, *bots):
-            task.cancel()
-        await asyncio.gather(front, *bots, return_exceptions=True)
-        for s in (person, bruno, chiara):
-            await s.close()
-        await asyncio.gather(*runs, return_exceptions=True)
+        await stop_all(front, silent, runs, bots, [person, bruno, chiara])
     assert chiara.seat is not None
     return screen, [person, bruno, chiara], chiara.seat, status, after
 

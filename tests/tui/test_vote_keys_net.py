@@ -12,7 +12,6 @@ the quorum, and when Chiara is back the game goes on.
 from __future__ import annotations
 
 import asyncio
-import random
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -21,16 +20,13 @@ from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-from p2pclue.bots.registry import BOTS
 from p2pclue.engine.audit import audit
 from p2pclue.engine.transcript import parse
-from p2pclue.net import api
-from p2pclue.net.botplay import drive_bot
 from p2pclue.net.session import NetSession
 from p2pclue.rules.cards import SUSPECTS
 from p2pclue.tui.app import TableApp
 from p2pclue.tui.model import Screen
-from tests.net.three_seats import Hanging, sender, three_seats
+from tests.net.three_seats import others_play, sender, stop_all, three_seats
 from tests.tui.terminal import PyteStdout
 
 SCARLETT = next(c.index for c in SUSPECTS if c.slug == "scarlett")
@@ -57,13 +53,8 @@ async def _vote_by_key(home: Path, key: str) -> tuple[str, str, NetSession, int,
         output = Vt100_Output(term, lambda: Size(rows=30, columns=100),  # type: ignore[arg-type]
                               term="xterm-256color", enable_cpr=False)
         ui = TableApp(person, input=keys, output=output, color=False)
-        silent = Hanging(chiara)
-        silent.hang.set()
         front = asyncio.ensure_future(ui.run())
-        runs = [asyncio.ensure_future(s.run()) for s in (bruno, chiara)]
-        seats: list[api.Session] = [bruno, silent]
-        bots = [asyncio.ensure_future(drive_bot(s, BOTS["random"], random.Random(k)))
-                for k, s in enumerate(seats)]
+        silent, runs, bots = others_play(bruno, chiara)
         status: int | None = None
         chained = 0
         try:
@@ -96,13 +87,7 @@ async def _vote_by_key(home: Path, key: str) -> tuple[str, str, NetSession, int,
                 assert person.ended is None
                 end = term.text()
         finally:
-            silent.released.set()
-            for task in (front, *bots):
-                task.cancel()
-            await asyncio.gather(front, *bots, return_exceptions=True)
-            for s in (person, bruno, chiara):
-                await s.close()
-            await asyncio.gather(*runs, return_exceptions=True)
+            await stop_all(front, silent, runs, bots, [person, bruno, chiara])
     assert chiara.seat is not None
     return offered, end, person, chiara.seat, status, chained
 
