@@ -88,6 +88,6 @@ def test_a_held_pass_is_not_sent_to_a_peer_that_relinks_during_the_hold(
     files = {s.transcript_path.read_bytes() for s in sessions}
     assert len(files) == 1 and audit(parse(files.pop())).valid
     assert {"relinked", "got"} <= set(times), times
-    assert times["relinked"] - times["held"] < DELAY * 0.8, "the link did not come back during the hold"
+    assert times["relinked"] - times["held"] < DELAY * 0.8, "no re-link in the hold"
     assert times["got"] - times["held"] >= DELAY * 0.9, "the re-linked peer got the held pass early"
     assert times["released"] == 1.0, "the pass arrived before its release"
