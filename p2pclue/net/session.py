@@ -395,7 +395,10 @@ class NetSession:
 
     def vote(self, choice: str) -> bool:
         """Vote to ``"wait"`` or ``"abandon"`` about the seat the table waits for; False
-        when there is nothing to vote on (nobody reported silent, or this is that seat)."""
+        when there is nothing to vote on (nobody reported silent, or this is that seat), or
+        while a pass is held (a vote names the head, which would show the held entry)."""
+        if self._held is not None:
+            return False
         try:
             raw, events = self.peer.vote(choice, time.monotonic())
         except EngineError:
