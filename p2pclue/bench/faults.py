@@ -123,12 +123,15 @@ async def fault_game(home: Path, seed: int) -> FaultGame:
         await asyncio.wait_for(asyncio.gather(*runs.values()), 30)
         files = {s.transcript_path.read_bytes() for s in sessions}
         result.resent = sum(s.resent for s in sessions)
+        junk = sum(s.junk_charged for s in sessions)
         if not all(e.status == "complete" for e in ended):
             result.reason = f"ended {[e.status for e in ended]}"
         elif len(files) != 1:
             result.reason = "the transcripts differ"
         elif not audit(parse(next(iter(files)))).valid:
             result.reason = "the audit found the transcript invalid"
+        elif junk:  # re-links and catch-up must never look like junk (net.junk)
+            result.reason = f"honest peers were charged {junk} junk frames"
         else:
             result.finished = True
     except Exception as exc:  # a campaign reports a broken game, it does not stop

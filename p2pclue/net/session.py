@@ -136,6 +136,8 @@ class NetSession:
         """Junk (what the engine dropped) charged per link partner; see ``net.junk``."""
         self.junk_cuts = 0
         """Links this member cut because their junk went over budget."""
+        self.junk_charged = 0
+        """Junk units charged to link partners in all (an honest table charges none)."""
         self._cut_off: set[bytes] = set()
         outer = mesh.accept
         mesh.accept = lambda ident: not self.junk.banned(ident, time.monotonic()) and (
@@ -286,7 +288,10 @@ class NetSession:
 
         The cut is a lost link, nothing more: no blame, nothing in the transcript; a player
         re-links (at once the first time, later after a growing wait) and catches up."""
-        if junk <= 0 or not self.junk.charge(ident, junk, time.monotonic()):
+        if junk <= 0:
+            return
+        self.junk_charged += junk
+        if not self.junk.charge(ident, junk, time.monotonic()):
             return
         if ident in self._mesh.linked():
             self.junk.cut(ident, time.monotonic())
