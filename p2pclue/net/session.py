@@ -507,18 +507,21 @@ class NetSession:
         host = address.host if address is not None else ""
         if not host and self._host_addr is not None:
             host = self._host_addr[0]
-        delay = self._redial_from.get(ident, REDIAL_FIRST)
+        wait = self._redial_from.get(ident, 0.0)  # its last link died at once: no hurry
+        delay = REDIAL_FIRST
         try:
             while address is not None and host and not self._closed \
                     and ident not in self._mesh.linked():
-                banned = self.junk.banned_until(ident) - time.monotonic()
-                if banned > 0:  # it flooded us with junk: it waits, and so do we
-                    await asyncio.sleep(banned)
+                pause = max(wait, self.junk.banned_until(ident) - time.monotonic())
+                if pause > 0:  # a key cut for junk waits out its refusal, and so do we
+                    await asyncio.sleep(pause)
+                    wait = 0.0
                     continue
                 with contextlib.suppress(OSError, EngineError, links.LinkError, TimeoutError):
                     got = await self._mesh.dial(host, address.port, timeout=2.0)
-                    if got == ident:  # if it dies at once, the next re-dial waits longer
-                        self._redial_from[ident] = min(delay * 2, REDIAL_MAX)
+                    if got == ident:  # should this link die at once, the next one waits
+                        last = self._redial_from.get(ident, 0.0)
+                        self._redial_from[ident] = min(max(2 * last, REDIAL_FIRST), REDIAL_MAX)
                         continue
                     await self._mesh.drop(got)
                 await asyncio.sleep(delay)
