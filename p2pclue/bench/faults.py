@@ -18,8 +18,9 @@ process then runs on that namespace's loopback, so ``ss`` and ``tc`` never touch
 machine's network. Without root every fault is a crash, and the summary says why.
 
 A game counts as finished only if every process exits cleanly, all four transcripts are
-byte-identical and the audit finds them valid, and (after a crash) the others saw the
-victim away and back. Figures: games finished / run; "back in play", from a restart
+byte-identical and the audit finds them valid, no process charged any frame to its junk
+budget (re-links and catch-up are honest), and (after a crash) the others saw the victim
+away and back. Figures: games finished / run; "back in play", from a restart
 to the resumed process holding an entry that nobody had when it restarted (it has
 replayed its file, re-linked, caught up, and the game moved on with it; Python's
 start-up included); frames re-sent by resync per fault.
@@ -385,6 +386,7 @@ def _drop(box: Sandbox, links: list[tuple[int, int]], seconds: float) -> int:
 
 def _check_end(players: list[Player], result: FaultGame) -> None:
     found: list[dict[str, Any]] = []
+    junk = 0
     for p in players:
         assert p.proc is not None
         try:
@@ -398,7 +400,9 @@ def _check_end(players: list[Player], result: FaultGame) -> None:
             return
         found.append(json.loads(lines[-1]))
         if p.timing.exists():
-            result.resent += int(json.loads(p.timing.read_text()).get("resent", 0))
+            marks = json.loads(p.timing.read_text())
+            result.resent += int(marks.get("resent", 0))
+            junk += int(marks.get("junk", 0))
     files = {Path(r["transcript"]).read_bytes() for r in found}
     if len(files) != 1:
         result.reason = "the transcripts differ"
@@ -410,6 +414,8 @@ def _check_end(players: list[Player], result: FaultGame) -> None:
         return
     if not valid:
         result.reason = "the audit found the transcript invalid"
+    elif junk:  # re-links and catch-up must never look like junk (net.junk)
+        result.reason = f"honest processes were charged {junk} junk frames"
     elif result.kind == "crash" and result.struck and not _away_and_back(players, result):
         result.reason = "nobody saw the crashed player away and back"
     else:

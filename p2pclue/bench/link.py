@@ -4,7 +4,9 @@ Pairing time with a table code (SPAKE2 runs in pure Python) and without; the tim
 small frame to cross an established link and for a 256 KiB frame (the engine's largest,
 split into several Noise records); and, where multicast works on loopback, how long after
 an announcer starts another zeroconf instance's browser has resolved the table (the
-issue's goal for two processes is under 2 s; here both live in one process).
+issue's goal for two processes is under 2 s; here both live in one process); and how fast a
+player rejects a link partner's junk frames, and when its budget cuts that link
+(``junkflood``).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from p2pclue.bench import Emit
+from p2pclue.bench.junkflood import junk_figures
 from p2pclue.engine.wire import MAX_FRAME_BYTES
 from p2pclue.net import discovery
 from p2pclue.net.links import Link, dial, listen
@@ -108,6 +111,12 @@ def section(emit: Emit, quick: bool) -> dict[str, Any]:
     figures["link_frame_256kib_ms"] = round(statistics.median(large), 2)
     emit(f"link: a 300-byte frame crosses in {figures['link_frame_300b_ms']} ms, a 256 KiB "
          f"frame in {figures['link_frame_256kib_ms']} ms (medians, one process)")
+    junk = junk_figures(quick)
+    figures.update(junk)
+    emit(f"link: junk frames (a broken signature each) are rejected at "
+         f"{junk['junk_rejected_per_s']} per second over a real link (sender and receiver in "
+         f"one process); the default budget cuts the link after {junk['junk_until_cut']} of "
+         f"them ({junk['junk_cut_ms']} ms)")
     if discovery.multicast_available(HOST):
         seen = asyncio.run(_discovery())
         figures["link_discovery_ms"] = round(seen, 1)

@@ -365,6 +365,7 @@ async def _play(session: NetSession, args: argparse.Namespace, say: Printer) -> 
     if args.timing is not None:
         marks["max_rss_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         marks["resent"] = session.resent
+        marks["junk"] = session.junk_charged
         args.timing.write_text(json.dumps(marks))
     return ended
 

@@ -211,6 +211,8 @@ class Peer:
         self._index_of: dict[bytes, int] = {}
         self._sent_by: list[list[bytes]] = [[] for _ in range(n)]
         self._held: dict[int, list[tuple[bytes, Header, dict[str, Any]]]] = {}
+        self._held_digests: set[bytes] = set()
+        """Digests of the held frames: a copy of one is known on sight, like a duplicate."""
         self._outbox: list[tuple[bytes, int | None]] = []
         self.dropped: deque[tuple[bytes, str]] = deque(maxlen=DROPPED_SAMPLE)
         """The latest frames ignored without blame (their first ``DROPPED_SAMPLE_BYTES``),
@@ -595,8 +597,8 @@ class Peer:
         whose message it is and whether it belongs here.
         """
         digest = sha256(raw)
-        if digest in self._index_of:
-            return  # a duplicate delivery of an accepted frame: harmless
+        if digest in self._index_of or digest in self._held_digests:
+            return  # a duplicate delivery of an accepted or held frame: harmless, and free
         try:
             sender, payload, signature = split_frame(raw)
         except WireError as exc:
@@ -695,6 +697,7 @@ class Peer:
             held = self._held.setdefault(sender, [])
             if header.seq < len(sent) + HOLD_WINDOW and all(h[0] != raw for h in held):
                 held.append((raw, header, body))  # at most one per sequence number (above)
+                self._held_digests.add(sha256(raw))
             return
         self._accept(raw, header, body)
 
@@ -710,6 +713,7 @@ class Peer:
                     raw, header, body = item
                     if header.prev == self._head and header.seq == len(self._sent_by[sender]):
                         held.remove(item)
+                        self._held_digests.discard(sha256(raw))
                         self._accept(raw, header, body)
                         progress = True
                         break

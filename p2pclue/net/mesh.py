@@ -94,6 +94,7 @@ class Mesh:
         self._links: dict[bytes, _Handle] = {}
         self._listeners: list[links.Listener] = []
         self._closing = False
+        self._late: set[asyncio.Task[None]] = set()
         self.dropped_messages = 0
 
     # -- links in and out
@@ -162,8 +163,12 @@ class Mesh:
                     task.cancel()
             asyncio.get_running_loop().create_task(_close_link(handle.link))
             if not self._closing:
-                with contextlib.suppress(asyncio.QueueFull):
+                try:
                     self.inbox.put_nowait(LinkDown(ident))
+                except asyncio.QueueFull:  # a full inbox must not lose the news: queue it
+                    task = asyncio.get_running_loop().create_task(self.inbox.put(LinkDown(ident)))
+                    self._late.add(task)
+                    task.add_done_callback(self._late.discard)
 
     # -- sending
 
@@ -190,6 +195,10 @@ class Mesh:
                 self._send_raw(ident, data)
 
     async def drop(self, ident: bytes) -> None:
+        self.cut(ident)
+
+    def cut(self, ident: bytes) -> None:
+        """Close the link to ``ident`` now (a ``LinkDown`` follows), from synchronous code."""
         handle = self._links.get(ident)
         if handle is not None:
             self._gone(ident, handle)
@@ -217,7 +226,7 @@ class Mesh:
         writers = [t for h in handles for t in h.tasks[1:]]
         if writers:  # every writer sends what it holds, all links at once
             await asyncio.wait(writers, timeout=1.0)
-        tasks = [t for h in handles for t in h.tasks]
+        tasks = [t for h in handles for t in h.tasks] + list(self._late)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)

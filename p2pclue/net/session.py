@@ -37,6 +37,7 @@ from p2pclue.engine.wire import split_frame
 from p2pclue.i18n import _, ngettext
 from p2pclue.net import api, links
 from p2pclue.net.gamedir import GameDir
+from p2pclue.net.junk import JunkBudget
 from p2pclue.net.lobby import MAX_SPECTATORS, Start
 from p2pclue.net.mesh import (
     TAG_FRAME,
@@ -67,6 +68,12 @@ MAX_SENT_PER_HAVE = 100_000
 REDIAL_FIRST = 0.05
 REDIAL_MAX = 1.0
 """Back-off for re-dialling a lost player: from 50 ms, doubling, at most 1 s apart."""
+LINK_STEADY = 5.0
+"""A link that lasted this long was a good one: the next re-dial starts at ``REDIAL_FIRST``
+again (a link that keeps dying at once, refused by the other side, is re-dialled ever slower)."""
+HAVES_FREE = 2
+"""``have`` messages one link may send for free (one, or two when a link came up while the
+runner started); each further one re-sends the transcript, so it is charged as junk."""
 HUMAN_PASS_DELAY = (1.0, 3.0)
 """How long a person's seat holds its automatic "cannot refute" (as ``net.local.Pace``)."""
 _PACE_RNG = random.SystemRandom()
@@ -111,8 +118,8 @@ class NetSession:
         self._give_up_after = give_up_after * (PERSON_VOTE_FACTOR if person else 1)
         self.events: asyncio.Queue[api.SessionEvent] = asyncio.Queue()
         now = time.monotonic()
-        if self.seat is None:
-            self.peer = Peer(self.config, None, now=now, timeout=timeout)
+        if self.seat is None:  # a spectator relays nothing: players ignore its frames
+            self.peer = Peer(self.config, None, now=now, timeout=timeout, relay=False)
         else:
             self.peer = Peer(self.config, self.seat, identity, OsRandom(), now=now,
                              timeout=timeout)
@@ -121,6 +128,20 @@ class NetSession:
         self._host_addr = host_addr
         self._saved_secrets = 0
         self._redials: dict[bytes, asyncio.Task[None]] = {}
+        self._redial_from: dict[bytes, float] = {}
+        """Per player: the back-off the next re-dial starts with (see ``LINK_STEADY``)."""
+        self._up_since: dict[bytes, float] = {}
+        self._haves: dict[bytes, int] = {}
+        self.junk = JunkBudget()
+        """Junk (what the engine dropped) charged per link partner; see ``net.junk``."""
+        self.junk_cuts = 0
+        """Links this member cut because their junk went over budget."""
+        self.junk_charged = 0
+        """Junk units charged to link partners in all (an honest table charges none)."""
+        self._cut_off: set[bytes] = set()
+        outer = mesh.accept
+        mesh.accept = lambda ident: not self.junk.banned(ident, time.monotonic()) and (
+            outer is None or outer(ident))
         self.resumed_events: list[ev.Event] = []
         """The replayed events of a resumed game (a front end rebuilds its view from them)."""
         self.resent = 0
@@ -146,6 +167,9 @@ class NetSession:
         self.pass_delay = pass_delay
         """A person's seat: hold its automatic "cannot refute" this long (see ``_hold_pass``)."""
         self._held: list[tuple[bytes, int | None]] | None = None
+        self._hold_from = 0
+        """While frames are held: the index of this seat's first held entry; nothing from
+        there on is shown to anyone (no frame, no count) before the release."""
         self.on_close: list[Callable[[], Awaitable[None]]] = []
         """Called (and awaited) by ``close``: an announcer to withdraw, for example."""
 
@@ -229,6 +253,10 @@ class NetSession:
             await self._finish()
 
     def _handle(self, item: Item) -> None:
+        if isinstance(item, Received) and item.identity in self._cut_off:
+            self._ignored += 1  # still queued from a link cut for junk: not even read
+            self._trim_dropped()
+            return
         if isinstance(item, Received):
             if item.tag == TAG_FRAME:
                 self._frame(item.identity, item.body)
@@ -239,17 +267,37 @@ class NetSession:
         elif isinstance(item, LinkUp):
             self._link_up(item.identity)
         elif isinstance(item, LinkDown):
+            self._cut_off.discard(item.identity)
             self._link_down(item.identity)
 
     def _frame(self, ident: bytes, raw: bytes) -> None:
         seat = self._seats.get(ident)
         if seat is None:
-            self._ignored += 1  # a spectator never acts: its bytes go nowhere
+            self._ignored += 1  # a spectator never acts (nor relays): its bytes go nowhere
             self._trim_dropped()
+            self._charge(ident, 1)
             return
+        before = self.peer.dropped_count
         events = self.peer.receive(raw, time.monotonic(), via=seat)
         self._trim_dropped()
+        self._charge(ident, self.peer.dropped_count - before)
         self._after_engine(events)
+
+    def _charge(self, ident: bytes, junk: int) -> None:
+        """Charge what the engine dropped to the link it came on; over budget, cut the link.
+
+        The cut is a lost link, nothing more: no blame, nothing in the transcript; a player
+        re-links (at once the first time, later after a growing wait) and catches up."""
+        if junk <= 0:
+            return
+        self.junk_charged += junk
+        if not self.junk.charge(ident, junk, time.monotonic()):
+            return
+        if ident in self._mesh.linked():
+            self.junk.cut(ident, time.monotonic())
+            self.junk_cuts += 1
+            self._cut_off.add(ident)  # until its LinkDown, which the mesh queues after them
+            self._mesh.cut(ident)
 
     def _trim_dropped(self) -> None:
         """The engine bounds its own memory of dropped frames (a deque); count them all."""
@@ -298,6 +346,10 @@ class NetSession:
                 self._last_choice = key
                 self.events.put_nowait(api.YourChoice(choice))
 
+    def _visible(self) -> int:
+        """How many entries others may see now: all, but for held frames (``_hold_pass``)."""
+        return len(self.peer.entries) if self._held is None else self._hold_from
+
     def _hold_pass(self, events: list[ev.Event]) -> None:
         """Pace a person's automatic "cannot refute" like a choice (1-3 s, as ``net.local``).
 
@@ -305,7 +357,9 @@ class NetSession:
         once, the timing would tell the table that. So the frames are held (on disk
         already: the transcript is written before this returns) and sent after a delay
         drawn from the time a person takes to pick a card. Frames the engine makes while
-        they are held join them, so the order on the wire never changes.
+        they are held join them, so the order on the wire never changes. Catch-up shows
+        nothing from the first held entry on either (``_visible``): a peer that re-links
+        during the hold must not learn sooner than the others.
         """
         passed = self.pass_delay[1] > 0 and any(
             isinstance(e, ev.Passed) and e.seat == self.seat for e in events)
@@ -313,6 +367,9 @@ class NetSession:
             return
         if self._held is None:
             self._held = []
+            entries = self.peer.entries
+            self._hold_from = next((i for i in range(self._written, len(entries))
+                                    if _sender(entries[i]) == self.seat), len(entries))
             low, high = self.pass_delay
             delay = _PACE_RNG.uniform(low, high)
             asyncio.get_running_loop().call_later(delay, self._release_held)
@@ -349,7 +406,10 @@ class NetSession:
 
     def vote(self, choice: str) -> bool:
         """Vote to ``"wait"`` or ``"abandon"`` about the seat the table waits for; False
-        when there is nothing to vote on (nobody reported silent, or this is that seat)."""
+        when there is nothing to vote on (nobody reported silent, or this is that seat), or
+        while a pass is held (a vote names the head, which would show the held entry)."""
+        if self._held is not None:
+            return False
         try:
             raw, events = self.peer.vote(choice, time.monotonic())
         except EngineError:
@@ -376,16 +436,22 @@ class NetSession:
     # ---- sync and presence -------------------------------------------------------------
 
     def _hello(self) -> dict[str, Any]:
-        return {"t": "have", "n": len(self.peer.entries), "name": self._name,
+        return {"t": "have", "n": self._visible(), "name": self._name,
                 "role": "player" if self.seat is not None else "spectator"}
 
     def _link_up(self, ident: bytes) -> None:
+        self._haves[ident] = 0
+        self._up_since.setdefault(ident, time.monotonic())
         self._mesh.send(ident, TAG_SYNC, self._hello())
         seat = self._seats.get(ident)
         if seat is not None:
             self.events.put_nowait(api.Presence(self._names[ident], seat, True))
 
     def _link_down(self, ident: bytes) -> None:
+        self._haves.pop(ident, None)
+        up = self._up_since.pop(ident, None)
+        if up is not None and time.monotonic() - up >= LINK_STEADY:
+            self._redial_from.pop(ident, None)
         seat = self._seats.get(ident)
         if seat is not None:
             self.events.put_nowait(api.Presence(self._names[ident], seat, False))
@@ -397,25 +463,39 @@ class NetSession:
 
     def _sync(self, ident: bytes, body: bytes) -> None:
         msg = decode_meta(body)
-        if msg is None:
+        kind = None if msg is None else msg.get("t")
+        if msg is None or kind not in ("have", "done", "vote"):
+            self._charge(ident, 1)
             return
-        kind = msg.get("t")
         if kind == "have":
             n = msg.get("n")
             if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+                self._charge(ident, 1)
                 return
             if ident not in self._seats and ident not in self.spectators:
                 name = msg.get("name")
                 label = name if isinstance(name, str) and name.isprintable() else "someone"
                 self.spectators[ident] = label[:40]
                 self.events.put_nowait(api.Presence(self.spectators[ident], None, True))
-            for raw in self.peer.entries[n:n + MAX_SENT_PER_HAVE]:
+            missing = self.peer.entries[n:min(n + MAX_SENT_PER_HAVE, self._visible())]
+            self._haves[ident] = self._haves.get(ident, 0) + 1
+            if self._haves[ident] > HAVES_FREE:  # 1 per 16 frames it makes us send again
+                self._charge(ident, 1 + len(missing) // 16)
+                if ident not in self._mesh.linked():
+                    return
+            for raw in missing:
                 self._mesh.send(ident, TAG_FRAME, raw)
                 self.resent += 1
-        elif kind == "done" and ident in self._seats:
-            self._done_from.add(ident)
-        elif kind == "vote" and ident in self._seats and isinstance(msg.get("v"), bytes):
-            self._after_engine(self.peer.receive_vote(msg["v"], time.monotonic()))
+        elif kind == "done":
+            if ident in self._seats:  # a spectator's says nothing we wait for
+                self._done_from.add(ident)
+        elif ident in self._seats and isinstance(msg.get("v"), bytes):
+            before = self.peer.dropped_count
+            events = self.peer.receive_vote(msg["v"], time.monotonic())
+            self._charge(ident, self.peer.dropped_count - before)
+            self._after_engine(events)
+        else:
+            self._charge(ident, 1)  # a spectator's vote, or a vote that is no bytes
 
     def start_redials(self) -> None:
         """After a restart: dial every player this member owes a link (smaller key dials);
@@ -433,15 +513,23 @@ class NetSession:
         host = address.host if address is not None else ""
         if not host and self._host_addr is not None:
             host = self._host_addr[0]
+        wait = self._redial_from.get(ident, 0.0)  # its last link died at once: no hurry
         delay = REDIAL_FIRST
         try:
             while address is not None and host and not self._closed \
                     and ident not in self._mesh.linked():
+                pause = max(wait, self.junk.banned_until(ident) - time.monotonic())
+                if pause > 0:  # a key cut for junk waits out its refusal, and so do we
+                    await asyncio.sleep(pause)
+                    wait = 0.0
+                    continue
                 with contextlib.suppress(OSError, EngineError, links.LinkError, TimeoutError):
                     got = await self._mesh.dial(host, address.port, timeout=2.0)
-                    if got != ident:
-                        await self._mesh.drop(got)
-                    continue
+                    if got == ident:  # should this link die at once, the next one waits
+                        last = self._redial_from.get(ident, 0.0)
+                        self._redial_from[ident] = min(max(2 * last, REDIAL_FIRST), REDIAL_MAX)
+                        continue
+                    await self._mesh.drop(got)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, REDIAL_MAX)
         finally:
@@ -483,12 +571,18 @@ class NetSession:
                 item = await asyncio.wait_for(self._mesh.inbox.get(), end - loop.time())
             except TimeoutError:
                 break
-            if isinstance(item, Received) and item.tag == TAG_SYNC:
+            if isinstance(item, Received) and item.identity in self._cut_off:
+                continue
+            if isinstance(item, LinkDown):
+                self._cut_off.discard(item.identity)
+            elif isinstance(item, Received) and item.tag == TAG_SYNC:
                 self._sync(item.identity, item.body)
             elif isinstance(item, Received) and item.tag == TAG_FRAME:
+                before = self.peer.dropped_count
                 with contextlib.suppress(EngineError):
                     self.peer.receive(item.body, time.monotonic())
                 self._trim_dropped()
+                self._charge(item.identity, self.peer.dropped_count - before)
             elif isinstance(item, LinkUp):
                 self._link_up(item.identity)
         await self._mesh.flush(2.0)
