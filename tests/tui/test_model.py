@@ -8,7 +8,7 @@ from pathlib import Path
 from p2pclue.bots.protocol import make_config
 from p2pclue.engine import events as ev
 from p2pclue.engine.peer import Choice
-from p2pclue.net.api import Engine, Progress, Waiting, YourChoice
+from p2pclue.net.api import Engine, Presence, Progress, Waiting, YourChoice
 from p2pclue.rules import game as rg
 from p2pclue.rules.board import classic_board
 from p2pclue.rules.cards import card
@@ -265,3 +265,20 @@ def test_silence_shows_who_and_lets_the_person_vote() -> None:
     assert model.press("x") == [Vote("abandon")] and model.voted == "abandon"
     model.on_event(Engine(ev.Accepted(40, 2, "turn")), state, (0, 6, 12))
     assert model.waiting is None and not model.vote_offered()
+
+
+def test_presence_says_back_only_after_away() -> None:
+    """A link coming up at the start of a game, or again after this seat resumed, is no
+    news: only a seat told away is later told back, once, however many links flap."""
+    model, _ = _model()
+    bruno, chiara = (1, "Bruno"), (2, "Chiara")
+    for seat, name in (bruno, chiara, bruno, chiara):  # every link comes up at the start
+        model.on_event(Presence(name, seat, True), None, ())
+    assert not [line for line in model.story if " is " in line]
+    model.on_event(Presence("Bruno", 1, False), None, ())
+    model.on_event(Presence("Bruno", 1, False), None, ())  # its second link drops too
+    model.on_event(Presence("Bruno", 1, True), None, ())
+    model.on_event(Presence("Bruno", 1, True), None, ())
+    model.on_event(Presence("Chiara", 2, True), None, ())
+    told = [line for line in model.story if " is " in line]
+    assert told == ["Bruno is away.", "Bruno is back."], told
