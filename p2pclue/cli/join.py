@@ -400,7 +400,8 @@ def _tell(narrator: Narrator, event: api.SessionEvent, say: Printer, private: bo
                                 left=f"{left:.0f}"))
     elif isinstance(event, api.Ended):
         say(_("game over: {status}; transcript {path} (audit: {audit})").format(
-            status=_(STATUS_WORDS.get(event.status, event.status)), path=event.transcript,
+            status=_(STATUS_WORDS.get(event.status, event.status)),
+            path=event.transcript if event.transcript is not None else _("not saved"),
             audit=event.message))
 
 
@@ -446,7 +447,8 @@ async def _watch(args: argparse.Namespace) -> int:
     ended = await follow(session, lambda e: _tell(narrator, e, say, private=False))
     await run
     print(_("{status}: transcript {path}; audit: {audit}").format(
-        status=_(STATUS_WORDS.get(ended.status, ended.status)), path=ended.transcript,
+        status=_(STATUS_WORDS.get(ended.status, ended.status)),
+        path=ended.transcript if ended.transcript is not None else _("not saved"),
         audit=ended.message))
     return 0 if ended.audit_ok else 1
 
