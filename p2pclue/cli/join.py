@@ -264,6 +264,9 @@ async def _resume(args: argparse.Namespace) -> int:
     if args.resume == "list":
         for g in games:
             print(f"{g.name}  {g.path}")
+        if not games:  # an empty list is no error, but silence reads as one (wrong --profile?)
+            print(_("no unfinished game in {folder}").format(folder=profile.games),
+                  file=sys.stderr)
         return 0
     chosen = [g for g in games if not args.resume or g.name.startswith(args.resume)]
     if not chosen:
