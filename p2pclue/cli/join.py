@@ -264,6 +264,9 @@ async def _resume(args: argparse.Namespace) -> int:
     if args.resume == "list":
         for g in games:
             print(f"{g.name}  {g.path}")
+        if not games:  # an empty list is no error, but silence reads as one (wrong --profile?)
+            print(_("no unfinished game in {folder}").format(folder=profile.games),
+                  file=sys.stderr)
         return 0
     chosen = [g for g in games if not args.resume or g.name.startswith(args.resume)]
     if not chosen:
@@ -401,7 +404,8 @@ def _tell(narrator: Narrator, event: api.SessionEvent, say: Printer, private: bo
                                 left=f"{left:.0f}"))
     elif isinstance(event, api.Ended):
         say(_("game over: {status}; transcript {path} (audit: {audit})").format(
-            status=_(STATUS_WORDS.get(event.status, event.status)), path=event.transcript,
+            status=_(STATUS_WORDS.get(event.status, event.status)),
+            path=event.transcript if event.transcript is not None else _("not saved"),
             audit=event.message))
 
 
@@ -447,7 +451,8 @@ async def _watch(args: argparse.Namespace) -> int:
     ended = await follow(session, lambda e: _tell(narrator, e, say, private=False))
     await run
     print(_("{status}: transcript {path}; audit: {audit}").format(
-        status=_(STATUS_WORDS.get(ended.status, ended.status)), path=ended.transcript,
+        status=_(STATUS_WORDS.get(ended.status, ended.status)),
+        path=ended.transcript if ended.transcript is not None else _("not saved"),
         audit=ended.message))
     return 0 if ended.audit_ok else 1
 

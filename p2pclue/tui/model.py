@@ -206,6 +206,9 @@ class UIModel:
         self.left_table = False
         """This seat's ``leave`` is in the transcript: the game goes on without it."""
         self.voted: str | None = None
+        self._away: set[tuple[int | None, str]] = set()
+        """Who was told away: only their next arrival reads "is back" (a first link, or
+        the links a resumed seat re-dials, are no news)."""
 
     # ---- reading -----------------------------------------------------------------------
 
@@ -314,9 +317,8 @@ class UIModel:
                 out += self._your_choice(choice)
             case Engine(event=e):
                 out += self._engine_event(e)
-            case Presence(name=name, present=present):
-                self._tell((_("{player} is back.") if present else _("{player} is away."))
-                           .format(player=name))
+            case Presence(name=name, seat=seat, present=present):
+                self._tell_presence((seat, name), present)
             case Ended():
                 self.end.ended = event
                 self.screen = Screen.END
@@ -324,6 +326,15 @@ class UIModel:
                 self.waiting = None
                 self._tell(event.message)
         return out
+
+    def _tell_presence(self, who: tuple[int | None, str], present: bool) -> None:
+        if not present:
+            if who not in self._away:
+                self._away.add(who)
+                self._tell(_("{player} is away.").format(player=who[1]))
+        elif who in self._away:
+            self._away.discard(who)
+            self._tell(_("{player} is back.").format(player=who[1]))
 
     def tell(self, line: str) -> None:
         """A line of the story from outside the game (the table check, say)."""

@@ -552,7 +552,8 @@ def end_screen(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
                     player=who, suspect=card_name(p.suspect),
                     cards=", ".join(card_name(c) for c in hand)), width, "      "):
                 lines.append(("", ln))
-    elif end.ended is not None:
+    elif e is not None and e.status == "complete" and e.transcript is not None:
+        # Only a complete game reveals every hand: an abandoned or halted one never will.
         lines.append(("class:dim", _("Reading the hands from the transcript...")))
     lines.append(("", ""))
     lines.append(("class:title", _("q: leave")))

@@ -8,7 +8,7 @@ from pathlib import Path
 from p2pclue.bots.protocol import make_config
 from p2pclue.engine import events as ev
 from p2pclue.engine.peer import Choice
-from p2pclue.net.api import Engine, Progress, Waiting, YourChoice
+from p2pclue.net.api import Ended, Engine, Presence, Progress, Waiting, YourChoice
 from p2pclue.rules import game as rg
 from p2pclue.rules.board import classic_board
 from p2pclue.rules.cards import card
@@ -25,6 +25,7 @@ from p2pclue.tui.model import (
     UIModel,
     Vote,
 )
+from p2pclue.tui.view import end_screen
 from tests.tui.terminal import Table
 
 
@@ -265,3 +266,31 @@ def test_silence_shows_who_and_lets_the_person_vote() -> None:
     assert model.press("x") == [Vote("abandon")] and model.voted == "abandon"
     model.on_event(Engine(ev.Accepted(40, 2, "turn")), state, (0, 6, 12))
     assert model.waiting is None and not model.vote_offered()
+
+
+def test_presence_says_back_only_after_away() -> None:
+    """A link coming up at the start of a game, or again after this seat resumed, is no
+    news: only a seat told away is later told back, once, however many links flap."""
+    model, _ = _model()
+    bruno, chiara = (1, "Bruno"), (2, "Chiara")
+    for seat, name in (bruno, chiara, bruno, chiara):  # every link comes up at the start
+        model.on_event(Presence(name, seat, True), None, ())
+    assert not [line for line in model.story if " is " in line]
+    model.on_event(Presence("Bruno", 1, False), None, ())
+    model.on_event(Presence("Bruno", 1, False), None, ())  # its second link drops too
+    model.on_event(Presence("Bruno", 1, True), None, ())
+    model.on_event(Presence("Bruno", 1, True), None, ())
+    model.on_event(Presence("Chiara", 2, True), None, ())
+    told = [line for line in model.story if " is " in line]
+    assert told == ["Bruno is away.", "Bruno is back."], told
+
+
+def test_end_screen_waits_for_hands_only_when_they_will_come(tmp_path: Path) -> None:
+    """An abandoned game reveals no hand: its end screen must not promise them."""
+    for status, promised in (("abandoned", False), ("halted", False), ("complete", True)):
+        model, _ = _model()
+        model.on_event(Ended(status, tmp_path / "t.p2pclue", True, f"valid ({status})"),
+                       None, ())
+        text = "".join(t for _style, t in end_screen(model, 80, 24))
+        assert f"valid ({status})" in text
+        assert ("Reading the hands" in text) is promised, (status, text)
