@@ -15,10 +15,13 @@ import contextlib
 import random
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 
 from p2pclue.bots.protocol import BOT_NAMES
 from p2pclue.bots.registry import BOTS
 from p2pclue.engine import events as ev
+from p2pclue.engine.config import MAX_PLAYERS
 from p2pclue.engine.peer import Choice
 from p2pclue.i18n import _, ngettext
 from p2pclue.net import discovery
@@ -44,6 +47,8 @@ from p2pclue.tui.lobby import LineFeed, LobbyModel, LobbyScreen, PlainLobby
 
 BOT_THINK = 0.8
 """Seconds a bot seated for a person waits before acting, so the story can be followed."""
+BOTS_FINISH = 600.0
+"""At most this long for the person's bots to finish a game the person left."""
 
 
 def can_draw() -> bool:
@@ -68,9 +73,10 @@ async def play_human(args: argparse.Namespace, environ: dict[str, str]) -> int:
     front: LobbyScreen | PlainLobby = (PlainLobby(model, actions, feed) if feed is not None
                                        else LobbyScreen(model, actions))
     bots: list[asyncio.Task[None]] = []
+    think = Think(args.bot_think)
     front.start()
     try:
-        session = await _seat(args, seat, front, model, actions, interfaces, bots)
+        session = await _seat(args, seat, front, model, actions, interfaces, bots, think)
         if session is None:
             await front.close()
             await _stop(bots)
@@ -88,7 +94,22 @@ async def play_human(args: argparse.Namespace, environ: dict[str, str]) -> int:
         return await run_ui(session, plain=args.plain, notice=notice,
                             read=feed.readline if feed is not None else None)
     finally:
-        await _stop(bots, grace=15.0)
+        await _after_the_person(session, bots, think)
+
+
+async def _after_the_person(session: NetSession, bots: list[asyncio.Task[None]],
+                            think: Think) -> None:
+    """The person's table closed. Its bots live in this process: after a graceful leave
+    they play the game to its end without the person (quickly, nobody watches them); after
+    the end they confirm it; after "quit, resume later" they stop too, and resume with
+    the person (their game folders stay unfinished)."""
+    if session.left_table and bots and not all(b.done() for b in bots):
+        think.seconds = 0.0
+        print(_("The bots finish the game without you (Ctrl-C stops them)..."),
+              file=sys.stderr, flush=True)
+        await _stop(bots, grace=BOTS_FINISH)
+    else:
+        await _stop(bots, grace=15.0 if session.ended is not None else 0.0)
 
 
 def _wants_to_resume(game: GameDir) -> bool:
@@ -120,17 +141,37 @@ async def resume_human(args: argparse.Namespace, environ: dict[str, str],
                 interfaces=discovery.interfaces(args.interface, environ),
                 pass_delay=HUMAN_PASS_DELAY)
     session = await resume_game(seat, game)
+    think = Think(args.bot_think)
+    bots = [asyncio.ensure_future(_resumed_bot(args, name, g, seat.interfaces, think))
+            for name, g in _local_bot_games(args, profile.games, game.name)]
     notice = ngettext("Resumed: {count} message replayed from your game folder; "
                       "reconnecting to the table.",
                       "Resumed: {count} messages replayed from your game folder; "
                       "reconnecting to the table.", len(session.peer.entries)).format(
         count=len(session.peer.entries))
-    return await run_ui(session, plain=args.plain, notice=notice)
+    try:
+        return await run_ui(session, plain=args.plain, notice=notice)
+    finally:
+        await _after_the_person(session, bots, think)
+
+
+def _local_bot_games(args: argparse.Namespace, games: Path,
+                     session_dir: str) -> list[tuple[str, GameDir]]:
+    """The person's ``--bots`` that sat at this game and have not finished it: they lived
+    in the person's process, so they come back with it."""
+    profiles = games.parent.parent
+    found = []
+    for k in range(MAX_PLAYERS - 1):
+        name = bot_profile(args, k)
+        mine = profiles / name / "games" / session_dir
+        if mine.is_dir() and any(g.path == mine for g in unfinished_games(mine.parent)):
+            found.append((name, GameDir(mine)))
+    return found
 
 
 async def _seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | PlainLobby,
                 model: LobbyModel, actions: asyncio.Queue[LobbyAction], interfaces: list[str],
-                bots: list[asyncio.Task[None]]) -> NetSession | None:
+                bots: list[asyncio.Task[None]], think: Think) -> NetSession | None:
     """From the command line to a signed start (None: the person left the lobby)."""
     if args.create:
         table_name = args.table or f"{seat.name}'s table"
@@ -143,7 +184,7 @@ async def _seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | Plain
                                   "others join with --peer").format(error=o.announce_error)
             for k in range(args.bots):
                 bots.append(asyncio.ensure_future(_bot_guest(
-                    args, k, o.host, o.port, table_name, code, interfaces)))
+                    args, k, o.host, o.port, table_name, code, interfaces, think)))
             front.refresh()
 
         return await front.seated(open_table(
@@ -207,9 +248,9 @@ async def _find(args: argparse.Namespace, front: LobbyScreen | PlainLobby,
 
 
 async def _bot_guest(args: argparse.Namespace, k: int, host: str, port: int, table_name: str,
-                     code: str | None, interfaces: list[str]) -> None:
+                     code: str | None, interfaces: list[str], think: Think) -> None:
     """A bot peer at the person's table: its own keys, its own links over loopback."""
-    profile = load(f"{args.profile}.bot{k + 1}")
+    profile = load(bot_profile(args, k))
     # distinct first letters, so the notepad's two-letter column heads tell the bots apart
     name = f"{BOT_NAMES[(k + 1) % len(BOT_NAMES)]} ({args.level} bot)"
     seat = Seat(profile, name, interfaces=interfaces)
@@ -217,19 +258,47 @@ async def _bot_guest(args: argparse.Namespace, k: int, host: str, port: int, tab
     ready.put_nowait(Ready(True))  # the person's r starts a table with seats still free
     session = await join_table(seat, table_name, host, port, code, on_view=lambda v: None,
                                actions=ready, wait=10.0)
+    await _drive(session, args, think)
+
+
+async def _drive(session: NetSession, args: argparse.Namespace, think: Think) -> None:
     run = asyncio.ensure_future(session.run())
     try:
-        await drive_bot(_Paced(session, args.bot_think), BOTS[args.level], random.Random())
+        await drive_bot(_Paced(session, think), BOTS[args.level], random.Random())
     finally:
         await session.close()
-        with contextlib.suppress(Exception):
+        run.cancel()  # a closed session's loop may still wait for its inbox
+        with contextlib.suppress(asyncio.CancelledError, Exception):
             await run
+
+
+def bot_profile(args: argparse.Namespace, k: int) -> str:
+    """The profile of the person's k-th local bot (0-based): own keys, own game folders."""
+    return f"{args.profile}.bot{k + 1}"
+
+
+async def _resumed_bot(args: argparse.Namespace, profile_name: str, game: GameDir,
+                       interfaces: list[str], think: Think) -> None:
+    """One of the person's local bots, back in the game the person resumes."""
+    profile = load(profile_name)
+    players = game.load_start().start.config.players
+    name = next(p.name for p in players if p.identity == profile.public)
+    session = await resume_game(Seat(profile, name, interfaces=interfaces), game)
+    await _drive(session, args, think)
+
+
+@dataclass
+class Think:
+    """Seconds a person's bot waits before it acts (one value for all of them: after the
+    person leaves, nobody needs to follow them any more)."""
+
+    seconds: float
 
 
 class _Paced:
     """A session whose submissions wait a moment, so a person can follow the bots."""
 
-    def __init__(self, session: NetSession, think: float) -> None:
+    def __init__(self, session: NetSession, think: Think) -> None:
         self._session = session
         self._think = think
         self.config = session.config
@@ -248,8 +317,8 @@ class _Paced:
         return self._session.choice()
 
     async def submit(self, intent: ev.Intent) -> None:
-        if self._think:
-            await asyncio.sleep(self._think)
+        if self._think.seconds:
+            await asyncio.sleep(self._think.seconds)
         await self._session.submit(intent)
 
     async def run(self) -> None:
@@ -266,7 +335,7 @@ async def _stop(bots: list[asyncio.Task[None]], grace: float = 0.0) -> None:
     for task in bots:
         task.cancel()
     for task in bots:
-        with contextlib.suppress(BaseException):
+        with contextlib.suppress(asyncio.CancelledError, Exception):
             await task
 
 

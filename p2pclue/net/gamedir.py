@@ -34,6 +34,9 @@ from p2pclue.net.store import StoreError
 START_NAME = "start.bin"
 SECRETS_NAME = "secrets.bin"
 TRANSCRIPT_NAME = "transcript.p2pclue"
+LEFT_NAME = "left"
+"""Written once this player's own leave is on disk: the game goes on without it, so there
+is nothing for it to resume."""
 MAX_START_BYTES = 64 * 1024
 
 
@@ -138,6 +141,12 @@ class GameDir:
         except SecretsError as exc:
             raise StoreError(f"{path}: {exc}") from None
 
+    def mark_left(self) -> None:
+        write_atomic(self.path / LEFT_NAME, b"", 0o600)
+
+    def left(self) -> bool:
+        return (self.path / LEFT_NAME).exists()
+
     def finished(self) -> bool:
         """Whether the transcript was closed with a footer (the game is over)."""
         from p2pclue.net.store import is_finished
@@ -150,14 +159,15 @@ class GameDir:
 
 
 def unfinished_games(games: Path) -> list[GameDir]:
-    """Games under ``games`` that started and never closed, newest first."""
+    """Games under ``games`` that started and never closed, newest first (not those this
+    player left gracefully: the table plays them on without it)."""
     if not games.is_dir():
         return []
     found = []
     for child in games.iterdir():
         gd = GameDir(child)
         if (child / START_NAME).exists() and (child / SECRETS_NAME).exists() \
-                and gd.transcript.exists() and not gd.finished():
+                and gd.transcript.exists() and not gd.left() and not gd.finished():
             found.append(gd)
     found.sort(key=lambda g: g.transcript.stat().st_mtime, reverse=True)
     return found

@@ -65,6 +65,9 @@ LINGER = 10.0
 MAX_DROPPED_KEPT = 16
 """Frames the engine dropped (another game's, unsigned junk) kept for inspection."""
 MAX_SENT_PER_HAVE = 100_000
+CLOSED_POLL = 0.5
+"""The loop looks at least this often whether ``close`` was called (nothing else wakes it
+when no link speaks), so ``run`` returns soon after a front end closes the session."""
 REDIAL_FIRST = 0.05
 REDIAL_MAX = 1.0
 """Back-off for re-dialling a lost player: from 50 ms, doubling, at most 1 s apart."""
@@ -142,6 +145,8 @@ class NetSession:
         outer = mesh.accept
         mesh.accept = lambda ident: not self.junk.banned(ident, time.monotonic()) and (
             outer is None or outer(ident))
+        self.left_table = False
+        """This seat left gracefully (its own leave is accepted): the table plays on."""
         self.resumed_events: list[ev.Event] = []
         """The replayed events of a resumed game (a front end rebuilds its view from them)."""
         self.resent = 0
@@ -242,11 +247,13 @@ class NetSession:
         self._pending = []
         while self.peer.status is Status.RUNNING and not self._closed:
             deadline = self.peer.next_deadline()
-            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+            wait = CLOSED_POLL if deadline is None \
+                else min(CLOSED_POLL, max(0.0, deadline - time.monotonic()))
             try:
                 item = await asyncio.wait_for(self._mesh.inbox.get(), wait)
             except TimeoutError:
-                self._on_timeout()
+                if deadline is not None and wait < CLOSED_POLL:
+                    self._on_timeout()
                 continue
             self._handle(item)
         if not self._closed:  # closed from outside: the game stays unfinished on disk
@@ -333,6 +340,14 @@ class NetSession:
                 return
             self._written = len(entries)
             self._silences = 0
+        if any(isinstance(e, ev.PlayerLeft) and e.seat == self.seat for e in events):
+            self.left_table = True
+            try:  # our leave is on disk: nothing to resume from here on
+                if self._game is not None:
+                    self._game.mark_left()
+            except (OSError, StoreError) as exc:
+                self._fail(_("cannot write the transcript: {error}").format(error=exc))
+                return
         for raw, _to in self.peer.frames_to_send():
             sender = _sender(raw)
             exclude = {self.config.players[sender].identity} if sender is not None else set()
