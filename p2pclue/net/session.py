@@ -400,7 +400,12 @@ class NetSession:
             self._mesh.broadcast(TAG_FRAME, raw, exclude)
 
     def _fail(self, message: str) -> None:
+        """This player's own disk failed: it stops playing, and says how to come back (the
+        table only waits; nothing verified so far is lost)."""
         self.peer.abandon()
+        if self._game is not None:
+            message += " " + _("Everything verified so far is kept: fix this, then "
+                               "p2pclue join --resume plays on.")
         self.ended = api.Ended("abandoned", None, None, message)
         self.events.put_nowait(self.ended)
 

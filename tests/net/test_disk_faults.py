@@ -150,3 +150,50 @@ def test_secrets_on_disk_are_private(tmp_path: Path) -> None:
     write_atomic(tmp_path / "secrets.bin", b"junk")
     with pytest.raises(StoreError, match="secrets"):
         game.load_secrets()
+
+
+def test_a_full_disk_mid_game_says_how_to_come_back(tmp_path: Path) -> None:
+    """A player whose disk fills during a networked game stops with one clear line that says
+    nothing is lost and how to resume (the write fails as ENOSPC would: a mocked handle)."""
+    import asyncio
+    import random
+
+    from p2pclue.bots.registry import BOTS
+    from p2pclue.net.botplay import drive_bot
+    from tests.net.three_seats import three_seats
+
+    class FullDisk:
+        def __init__(self, inner: Any) -> None:
+            self.inner = inner
+
+        def write(self, data: bytes) -> int:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.inner, name)
+
+    async def play() -> str:
+        sessions = await three_seats(tmp_path)
+        runs = [asyncio.ensure_future(s.run()) for s in sessions]
+        bots = [asyncio.ensure_future(drive_bot(s, BOTS["random"], random.Random(k)))
+                for k, s in enumerate(sessions[1:])]
+        full = sessions[0]
+        try:
+            while len(full.peer.entries) < 2:  # in the deal: many entries still to come
+                await asyncio.sleep(0.001)
+            full._store._handle = FullDisk(full._store._handle)  # type: ignore[assignment]
+            async with asyncio.timeout(60):
+                while full.ended is None:
+                    await asyncio.sleep(0.01)
+            written = len(read_unfinished(full.transcript_path)[1])
+            assert written >= 2  # what was written before stays
+            return full.ended.message
+        finally:
+            for task in (*bots, *runs):
+                task.cancel()
+            for s in sessions:
+                await s.close()
+            await asyncio.gather(*bots, *runs, return_exceptions=True)
+
+    message = asyncio.run(play())
+    assert "the disk is full" in message and "p2pclue join --resume" in message, message
