@@ -49,6 +49,20 @@ def test_a_torn_last_record_is_dropped_on_reopen(tmp_path: Path) -> None:
     assert read_unfinished(path)[1] == entries[:11]
 
 
+class FullDisk:
+    """A file handle whose writes fail as on a full disk (ENOSPC cannot be caused here
+    without a small filesystem of our own)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def write(self, data: bytes) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
 def test_a_full_disk_is_a_clear_error_and_keeps_what_was_written(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     peers, entries = _game()
@@ -56,16 +70,6 @@ def test_a_full_disk_is_a_clear_error_and_keeps_what_was_written(
     store = TranscriptFile.create(path, peers[0].config)
     for raw in entries[:5]:
         store.append(raw, sync=True)
-
-    class FullDisk:
-        def __init__(self, inner: Any) -> None:
-            self.inner = inner
-
-        def write(self, data: bytes) -> int:
-            raise OSError(errno.ENOSPC, "No space left on device")
-
-        def __getattr__(self, name: str) -> Any:
-            return getattr(self.inner, name)
 
     store._handle = FullDisk(store._handle)  # type: ignore[assignment]
     with pytest.raises(StoreError, match="the disk is full"):
@@ -161,16 +165,6 @@ def test_a_full_disk_mid_game_says_how_to_come_back(tmp_path: Path) -> None:
     from p2pclue.bots.registry import BOTS
     from p2pclue.net.botplay import drive_bot
     from tests.net.three_seats import three_seats
-
-    class FullDisk:
-        def __init__(self, inner: Any) -> None:
-            self.inner = inner
-
-        def write(self, data: bytes) -> int:
-            raise OSError(errno.ENOSPC, "No space left on device")
-
-        def __getattr__(self, name: str) -> Any:
-            return getattr(self.inner, name)
 
     async def play() -> str:
         sessions = await three_seats(tmp_path)
