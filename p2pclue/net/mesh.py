@@ -161,7 +161,9 @@ class Mesh:
             for task in handle.tasks:
                 if task is not asyncio.current_task():
                     task.cancel()
-            asyncio.get_running_loop().create_task(_close_link(handle.link))
+            closing = asyncio.get_running_loop().create_task(_close_link(handle.link))
+            self._late.add(closing)  # held until done: a task nobody holds may vanish
+            closing.add_done_callback(self._late.discard)
             if not self._closing:
                 try:
                     self.inbox.put_nowait(LinkDown(ident))

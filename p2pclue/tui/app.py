@@ -158,7 +158,25 @@ class TableApp:
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         task: asyncio.Task[None] = asyncio.ensure_future(coro)
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        """A failed background step is told on the screen (its type only: an exception's
+        text could hold anything); it never stops the table."""
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            self._trouble(type(task.exception()).__name__)
+
+    def _trouble(self, what: str) -> None:
+        self.model.message = _("Something went wrong here ({error}); the game goes on.").format(
+            error=what)
+        self.app.invalidate()
+
+    def _loop_error(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        """Instead of prompt_toolkit's handler, which waits for Enter and so freezes the
+        table: a stray error of some other task is told, and play goes on."""
+        error = context.get("exception")
+        self._trouble(type(error).__name__ if error is not None else "asyncio")
 
     async def _submit(self, intent: object) -> None:
         try:
@@ -248,9 +266,13 @@ class TableApp:
     async def run(self) -> int:
         runner = asyncio.ensure_future(self.session.run())
         pump = asyncio.ensure_future(self._pump())
+        loop = asyncio.get_running_loop()
+        previous = loop.get_exception_handler()
+        loop.set_exception_handler(self._loop_error)
         try:
-            result = await self.app.run_async()
+            result = await self.app.run_async(set_exception_handler=False)
         finally:
+            loop.set_exception_handler(previous)
             await self.session.close()
             for task in (pump, *self._tasks):
                 task.cancel()
