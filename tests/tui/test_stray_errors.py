@@ -22,7 +22,8 @@ def test_a_failed_background_step_is_told_and_the_table_goes_on(tmp_path: Path) 
         t = Table(80, 24, tmp=tmp_path)
         await t.start()
         try:
-            await t.until(lambda: "Notepad" in t.term.text(), what="the game screen")
+            # once our turn is asked (a new question clears the message line)
+            await t.until(lambda: "Your turn:" in t.term.text(), what="our turn")
 
             async def failing() -> None:
                 raise Boom("secret text that must not be shown")
