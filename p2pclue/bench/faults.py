@@ -50,7 +50,7 @@ from p2pclue.bench import Emit
 from p2pclue.engine.audit import audit
 from p2pclue.engine.errors import EngineError
 from p2pclue.engine.transcript import parse
-from p2pclue.net.store import StoreError, read_unfinished
+from p2pclue.net.store import StoreError, is_finished, read_unfinished
 
 PLAYERS = 4
 LOOPBACK = "127.0.0.1"
@@ -231,6 +231,16 @@ class Player:
             time.sleep(0.02)
         return None
 
+    def transcript(self) -> Path | None:
+        files = list((self.home / "profiles" / f"p{self.seat}" / "games").glob(
+            "*/transcript.p2pclue"))
+        return files[0] if files else None
+
+    def finished(self) -> bool:
+        """Whether this player's transcript is closed: its game is over."""
+        path = self.transcript()
+        return path is not None and is_finished(path)
+
     def entries(self) -> int:
         """Entries in this player's transcript file now (a torn last record not counted)."""
         files = list((self.home / "profiles" / f"p{self.seat}" / "games").glob(
@@ -295,6 +305,9 @@ def _strike(players: list[Player], schedule: Schedule, result: FaultGame) -> Non
 def _crash(players: list[Player], schedule: Schedule, result: FaultGame) -> None:
     victim = players[schedule.victim]
     victim.kill()
+    if victim.finished():  # it was only confirming the end (linger): nothing to resume
+        result.struck = False
+        return
     time.sleep(schedule.pause)
     restarted = time.monotonic()
     table = max(p.entries() for p in players if p is not victim)
@@ -395,6 +408,11 @@ def _check_end(players: list[Player], result: FaultGame) -> None:
             result.reason = f"seat {p.seat} did not finish within {GAME_TIMEOUT:.0f} s"
             return
         lines = p.out.read_text("utf-8", "replace").strip().splitlines()
+        path = p.transcript()
+        if p.proc.returncode == -signal.SIGKILL and not result.struck and path is not None \
+                and p.finished():
+            found.append({"transcript": str(path)})  # killed as it confirmed the end
+            continue
         if p.proc.returncode != 0 or not lines:
             result.reason = f"seat {p.seat} exited {p.proc.returncode}: {p.said()[-800:]}"
             return
