@@ -243,12 +243,11 @@ class Player:
 
     def entries(self) -> int:
         """Entries in this player's transcript file now (a torn last record not counted)."""
-        files = list((self.home / "profiles" / f"p{self.seat}" / "games").glob(
-            "*/transcript.p2pclue"))
-        if not files:
+        path = self.transcript()
+        if path is None:
             return 0
         try:
-            return len(read_unfinished(files[0])[1])
+            return len(read_unfinished(path)[1])
         except StoreError:
             return 0
 
