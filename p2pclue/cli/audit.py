@@ -21,7 +21,7 @@ from p2pclue.engine.audit import Verdict, audit
 from p2pclue.engine.config import GameConfig
 from p2pclue.engine.errors import TranscriptError
 from p2pclue.engine.transcript import MAX_TRANSCRIPT_BYTES, parse
-from p2pclue.i18n import N_, _, card_name, ngettext
+from p2pclue.i18n import N_, _, card_word, ngettext
 
 EXIT_VALID, EXIT_VIOLATION, EXIT_UNREADABLE = 0, 1, 2
 
@@ -108,7 +108,7 @@ def _player(config: GameConfig, seat: int | None) -> str:
         return "?" if seat is None else _("seat {seat}").format(seat=seat)
     p = config.players[seat]
     return _("{player} (seat {seat}, {suspect})").format(
-        player=p.name, seat=seat, suspect=card_name(p.suspect))
+        player=p.name, seat=seat, suspect=card_word(p.suspect))
 
 
 def _summary(v: Verdict, config: GameConfig, style: Style) -> None:

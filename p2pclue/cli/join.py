@@ -26,7 +26,7 @@ from p2pclue.cli.narrate import Narrator
 from p2pclue.cli.result import result_object
 from p2pclue.engine import events as ev
 from p2pclue.engine.config import MAX_NAME_CHARS, MIN_PLAYERS
-from p2pclue.i18n import N_, _, ngettext
+from p2pclue.i18n import _, ngettext, outcome_word
 from p2pclue.net import api, discovery, links
 from p2pclue.net.botplay import drive_bot, follow, is_private
 from p2pclue.net.gamedir import unfinished_games
@@ -50,7 +50,6 @@ from p2pclue.rules.variants import preset
 EXIT_HALTED = 3
 DEFAULT_PLAYERS = 4
 EXIT_USAGE = 2
-STATUS_WORDS = {"complete": N_("complete"), "halted": N_("halted"), "abandoned": N_("abandoned")}
 """How a game ended, as people read it (the status codes in --json stay English)."""
 
 
@@ -404,7 +403,7 @@ def _tell(narrator: Narrator, event: api.SessionEvent, say: Printer, private: bo
                                 left=f"{left:.0f}"))
     elif isinstance(event, api.Ended):
         say(_("game over: {status}; transcript {path} (audit: {audit})").format(
-            status=_(STATUS_WORDS.get(event.status, event.status)),
+            status=outcome_word(event.status),
             path=event.transcript if event.transcript is not None else _("not saved"),
             audit=event.message))
 
@@ -451,7 +450,7 @@ async def _watch(args: argparse.Namespace) -> int:
     ended = await follow(session, lambda e: _tell(narrator, e, say, private=False))
     await run
     print(_("{status}: transcript {path}; audit: {audit}").format(
-        status=_(STATUS_WORDS.get(ended.status, ended.status)),
+        status=outcome_word(ended.status),
         path=ended.transcript if ended.transcript is not None else _("not saved"),
         audit=ended.message))
     return 0 if ended.audit_ok else 1

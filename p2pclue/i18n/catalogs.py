@@ -35,6 +35,7 @@ except ImportError:  # players never need this tool; say what maintainers must i
 
 from p2pclue import __version__
 from p2pclue.i18n.languages import DEFAULT_LANGUAGE, LANGUAGES
+from p2pclue.i18n.phrases import CARD_FIELDS
 from p2pclue.i18n.translate import DOMAIN
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
@@ -171,8 +172,13 @@ def compile_all() -> list[str]:
 
 
 def placeholders(text: str) -> set[tuple[str, str | None, str]]:
-    """The ``str.format`` fields of ``text`` (name, conversion, spec); ValueError if malformed."""
-    return {(name, conversion, spec or "")
+    """The ``str.format`` fields of ``text`` (name, conversion, spec); ValueError if malformed.
+
+    A card field's spec is the form or selector the language chooses (``{room:in}``,
+    ``{suspect:acc}``), so it is left out here: the translation may pick any, and the test
+    that renders every message with every card checks that the card gives it.
+    """
+    return {(name, conversion, "" if name in CARD_FIELDS else spec or "")
             for _, name, spec, conversion in string.Formatter().parse(text) if name is not None}
 
 

@@ -34,7 +34,7 @@ from p2pclue.engine.peer import Choice, Peer, Status
 from p2pclue.engine.peer_secrets import SecretsError
 from p2pclue.engine.transcript import parse
 from p2pclue.engine.wire import split_frame
-from p2pclue.i18n import _, ngettext
+from p2pclue.i18n import _, ngettext, outcome_word
 from p2pclue.net import api, links
 from p2pclue.net.gamedir import GameDir
 from p2pclue.net.junk import JunkBudget
@@ -624,7 +624,7 @@ def _audit_file(path: Path) -> tuple[bool | None, str]:
     if verdict.valid:
         return True, ngettext("valid ({result}, {count} message)",
                               "valid ({result}, {count} messages)", verdict.entries).format(
-            result=verdict.result, count=verdict.entries)
+            result=outcome_word(verdict.result), count=verdict.entries)
     v = verdict.violation
     # Translators: {reason} comes from the protocol checks, in English.
     return False, _("invalid: {reason}").format(reason=v.reason if v else "unknown")

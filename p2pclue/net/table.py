@@ -17,7 +17,7 @@ import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from p2pclue.i18n import _, card_name, ngettext
+from p2pclue.i18n import _, card_word, ngettext, rules_label
 from p2pclue.net import links
 from p2pclue.net.lobby import (
     GuestLobby,
@@ -203,11 +203,15 @@ def describe(view: LobbyView) -> list[str]:
     """The lobby as plain lines (the plain front end; the TUI draws its own)."""
     t = view.table
     lines = [_("Table {name}: {rules} rules, {taken}/{wanted} seats").format(
-        name=repr(t.name), rules=t.rules.name(), taken=len(view.players), wanted=t.wanted)]
+        name=repr(t.name), rules=rules_label(t.rules.name()), taken=len(view.players),
+        wanted=t.wanted)]
     for m in view.players:
-        sus = card_name(m.suspect) if m.suspect is not None else _("no suspect yet")
-        line = _("{player} as {suspect} (ready)") if m.ready else _("{player} as {suspect}")
-        lines.append("  " + line.format(player=m.name, suspect=sus))
+        if m.suspect is None:
+            line = (_("{player}, no suspect yet (ready)") if m.ready
+                    else _("{player}, no suspect yet"))
+        else:
+            line = _("{player} as {suspect} (ready)") if m.ready else _("{player} as {suspect}")
+        lines.append("  " + line.format(player=m.name, suspect=card_word(m.suspect or 0)))
     for m in view.spectators:
         lines.append("  " + _("{player} watching").format(player=m.name))
     if view.failed_attempts:

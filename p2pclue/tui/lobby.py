@@ -27,7 +27,7 @@ from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import ColorDepth
 
-from p2pclue.i18n import N_, _, card_name, ngettext, pad, text_width
+from p2pclue.i18n import N_, _, card_name, ngettext, pad, rules_label, text_width
 from p2pclue.net.discovery import TableAd, fingerprint
 from p2pclue.net.lobby import LobbyView, Member
 from p2pclue.net.play import Opened
@@ -193,8 +193,8 @@ class LobbyModel:
             return out
         t = v.table
         out.append(("class:title", _("Table {name}: {rules} rules, {taken}/{wanted} seats")
-                    .format(name=repr(t.name), rules=t.rules.name(), taken=len(v.players),
-                            wanted=t.wanted)))
+                    .format(name=repr(t.name), rules=rules_label(t.rules.name()),
+                            taken=len(v.players), wanted=t.wanted)))
         out.append(("", _("Players:")))
         names = {m.identity: (_("{player} (you)").format(player=m.name)
                               if m.identity == self.me else m.name) for m in v.players}

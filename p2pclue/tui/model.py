@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from p2pclue.engine import events as ev
 from p2pclue.engine.config import GameConfig
 from p2pclue.engine.peer import Choice
-from p2pclue.i18n import _, card_name, card_the, fold, listing
+from p2pclue.i18n import _, card_name, card_phrase, fold, listing
 from p2pclue.net.api import Ended, Engine, Presence, Progress, SessionEvent, Waiting, YourChoice
 from p2pclue.rules import game as rg
 from p2pclue.rules.board import Square, classic_board
@@ -542,7 +542,7 @@ class UIModel:
             if picked is not None:
                 self.cursor = picked
                 return []
-            named = [card_the(r.index) for r in ROOMS
+            named = [card_phrase(r.index) for r in ROOMS
                      if fold(card_name(r.index)).startswith(fold(key))
                      or r.name.lower().startswith(key.lower())]
             if named and key not in ("h", "n"):  # h and n keep their own meaning
