@@ -14,10 +14,12 @@ from pathlib import Path
 
 import pytest
 
+from p2pclue.deduce.words import ENVELOPE_KIND, LEFTOVERS_KIND, MINE_KIND, THEIRS_KIND, PlaceV
 from p2pclue.i18n import CARD_FIELDS, LANGUAGES, card_word, install, local_names, triple_word
 from p2pclue.i18n.catalogs import po_path, read_catalog
 from p2pclue.i18n.korean import with_particle
 from p2pclue.rules.cards import CARDS, ROOMS, SUSPECTS, WEAPONS
+from p2pclue.tui.reasons import PlaceWord
 
 LANGS = sorted(LANGUAGES)
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,7 +52,13 @@ def _texts(lang: str) -> list[tuple[str, str]]:
     return out
 
 
+PLACES = [PlaceV(ENVELOPE_KIND), PlaceV(LEFTOVERS_KIND), PlaceV(MINE_KIND),
+          PlaceV(THEIRS_KIND, "Ada"), *(PlaceV(ENVELOPE_KIND, category=k) for k in range(3))]
+
+
 def _values(field: str) -> list[object]:
+    if field == "place":  # where a card lies, in the notepad's explanations
+        return [PlaceWord(p) for p in PLACES]
     kind = CARD_FIELDS[field]
     if field == "triple":
         return [triple_word((s.index, w.index, r.index))
@@ -66,7 +74,7 @@ def test_every_message_renders_with_every_card(lang: str) -> None:
     for msgid, text in _texts(lang):
         fields = {name for _, name, _, _ in string.Formatter().parse(text) if name}
         base: dict[str, object] = {f: Anything() for f in fields}
-        cards = [f for f in fields if f in CARD_FIELDS]
+        cards = [f for f in fields if f in CARD_FIELDS or f == "place"]
         for f in cards:
             base[f] = _values(f)[0]
         for f in cards or [None]:
