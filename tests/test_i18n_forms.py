@@ -15,7 +15,17 @@ from pathlib import Path
 import pytest
 
 from p2pclue.deduce.words import ENVELOPE_KIND, LEFTOVERS_KIND, MINE_KIND, THEIRS_KIND, PlaceV
-from p2pclue.i18n import CARD_FIELDS, LANGUAGES, card_word, install, local_names, triple_word
+from p2pclue.i18n import (
+    CARD_FIELDS,
+    LANGUAGES,
+    card_word,
+    check_words,
+    install,
+    local_names,
+    outcome_word,
+    rules_label,
+    triple_word,
+)
 from p2pclue.i18n.catalogs import po_path, read_catalog
 from p2pclue.i18n.korean import with_particle
 from p2pclue.rules.cards import CARDS, ROOMS, SUSPECTS, WEAPONS
@@ -123,3 +133,22 @@ def test_korean_hall_does_not_read_alone() -> None:
     hall = next(r.index for r in ROOMS if r.slug == "hall")
     assert format(card_word(hall), "으로") == "현관으로"
     assert not any("홀로" in text for _, text in _texts("ko"))
+
+
+CHECKS = ["proof:shuffle", "crypto", "R21", "signature", "equivocation", "chain", "turn", "votes",
+          "message", "randomness", "footer", "false-blame", "deal", "secrets", "what-is-this"]
+
+
+@pytest.mark.parametrize("lang", sorted(set(LANGS) - {"en"}))
+def test_protocol_checks_won_and_custom_are_said_in_the_language(lang: str) -> None:
+    """Issue 20: the meaning of a failed check, "won", "custom" were English everywhere."""
+    english = {c: check_words(c) for c in CHECKS}
+    words = {"won": outcome_word("won"), "abandoned": outcome_word("abandoned"),
+             "custom": rules_label("custom")}
+    install(lang)
+    for check in CHECKS:
+        assert check_words(check) != english[check], (lang, check)
+    assert "R21" in check_words("R21")
+    for code, word in words.items():
+        assert (outcome_word(code) if code != "custom" else rules_label(code)) != word
+    assert rules_label("cz") == "cz"  # presets keep the name typed on the command line

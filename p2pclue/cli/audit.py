@@ -21,7 +21,7 @@ from p2pclue.engine.audit import Verdict, audit
 from p2pclue.engine.config import GameConfig
 from p2pclue.engine.errors import TranscriptError
 from p2pclue.engine.transcript import MAX_TRANSCRIPT_BYTES, parse
-from p2pclue.i18n import N_, _, card_word, ngettext
+from p2pclue.i18n import N_, _, card_word, check_words, ngettext
 
 EXIT_VALID, EXIT_VIOLATION, EXIT_UNREADABLE = 0, 1, 2
 
@@ -123,9 +123,10 @@ def _summary(v: Verdict, config: GameConfig, style: Style) -> None:
             if x.culprit is None else _("culprit: {player}").format(
                 player=_player(config, x.culprit))
         # Translators: {check} and {reason} come from the protocol checks, in English.
-        print(_("{violation} at message {index} (sent by {sender}): {check}: {reason}").format(
-            violation=style.event(_("VIOLATION"), "halt"), index=x.index,
-            sender=_player(config, x.sender), check=x.check, reason=x.reason))
+        print(_("{violation} at message {index} (sent by {sender}): {what} ({check}: {reason})"
+                ).format(violation=style.event(_("VIOLATION"), "halt"), index=x.index,
+                         sender=_player(config, x.sender), what=check_words(x.check),
+                         check=x.check, reason=x.reason))
         print(f"  {who}")
     for note in v.notes:
         # Translators: the notes of the audit come from the protocol checks, in English.

@@ -26,7 +26,7 @@ from p2pclue.cli.narrate import Narrator
 from p2pclue.cli.result import result_object
 from p2pclue.engine import events as ev
 from p2pclue.engine.config import MAX_NAME_CHARS, MIN_PLAYERS
-from p2pclue.i18n import _, ngettext, outcome_word
+from p2pclue.i18n import _, check_words, ngettext, outcome_word
 from p2pclue.net import api, discovery, links
 from p2pclue.net.botplay import drive_bot, follow, is_private
 from p2pclue.net.gamedir import unfinished_games
@@ -417,9 +417,10 @@ def _report(session: NetSession, ended: api.Ended, args: argparse.Namespace) -> 
     raw = ended.transcript.read_bytes() if ended.transcript is not None else b""
     if blame is not None:
         # Translators: {check} and {reason} come from the protocol checks, in English.
-        print((_("halted: nobody blamed ({check}): {reason}") if blame.culprit is None
-               else _("halted: seat {seat} blamed ({check}): {reason}")).format(
-            seat=blame.culprit, check=blame.check, reason=blame.reason), file=sys.stderr)
+        print((_("halted, nobody to blame: {what} ({check}): {reason}") if blame.culprit is None
+               else _("halted, seat {seat} to blame: {what} ({check}): {reason}")).format(
+            seat=blame.culprit, what=check_words(blame.check), check=blame.check,
+            reason=blame.reason), file=sys.stderr)
     if args.json:
         obj = result_object(
             result=result, state=state, blame=blame, rules=session.config.rules.name(),

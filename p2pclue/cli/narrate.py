@@ -30,6 +30,7 @@ from p2pclue.i18n import (
     _,
     card_phrase,
     card_word,
+    check_words,
     listing,
     ngettext,
     pgettext,
@@ -268,10 +269,12 @@ class Narrator:
                 yield from self._stay()
                 culprit = (self.who(blame.culprit) if blame.culprit is not None
                            else _("a player who cannot be identified"))
-                # Translators: {check} and {reason} come from the protocol checks, in English.
-                yield _("{halted} {culprit} broke the protocol ({check}): {reason}").format(
-                    halted=self.style.event(_("GAME HALTED:"), "halt"), culprit=culprit,
-                    check=blame.check, reason=blame.reason)
+                # Translators: {check} and {reason} come from the protocol checks, in English
+                # (a developer's words); {what} says what they mean.
+                yield _("{halted} {culprit} broke the protocol: {what} ({check}: {reason})"
+                        ).format(halted=self.style.event(_("GAME HALTED:"), "halt"),
+                                 culprit=culprit, what=check_words(blame.check),
+                                 check=blame.check, reason=blame.reason)
             case _:
                 return
 

@@ -37,3 +37,26 @@ def rules_label(preset: str) -> str:
     (``classic``, ``cz``), rules matching none of them as "custom" in their language."""
     # Translators: rules that match no preset (the table chose its own variants).
     return pgettext("rules preset", "custom") if preset == "custom" else preset
+
+
+def check_words(check: str) -> str:
+    """What a failed protocol check means, for people; the check's name and the engine's
+    detail stay beside it in English (they are what a developer or an auditor looks up)."""
+    if check.startswith("proof") or check == "crypto":
+        return _("a proof that does not verify")
+    if check.startswith("R") and check[1:].isdigit():
+        # Translators: {rule} is a rule's number in the rules, such as R21.
+        return _("a move against rule {rule} of the game").format(rule=check)
+    words = {
+        "signature": _("a message signed in someone else's name"),
+        "equivocation": _("two different messages for the same step"),
+        "chain": _("a message replayed or out of order"),
+        "turn": _("a message out of turn"),
+        "votes": _("a vote that does not count"),
+        "randomness": _("a random value that does not verify"),
+        "footer": _("an end of the transcript that does not match the game"),
+        "false-blame": _("a blame the evidence does not support"),
+    }
+    if check in ("deal", "envelope", "keys", "reveal", "secrets"):
+        return _("a step of the shuffle and deal that does not verify")
+    return words.get(check, _("a malformed message"))

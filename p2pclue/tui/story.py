@@ -17,6 +17,7 @@ from p2pclue.i18n import (
     _,
     card_name,
     card_word,
+    check_words,
     listing,
     ngettext,
     pgettext,
@@ -180,9 +181,11 @@ class Story:
             case ev.Finished():
                 yield _("Every secret was revealed and checked.")
             case ev.Halted(blame=blame):
-                yield self._say(blame.culprit, N_("GAME HALTED: you broke {check}: {reason}"),
-                                N_("GAME HALTED: {player} broke {check}: {reason}"),
-                                check=blame.check, reason=blame.reason)
+                yield self._say(
+                    blame.culprit, N_("GAME HALTED: you broke the protocol: {what} ({check}: "
+                                      "{reason})"),
+                    N_("GAME HALTED: {player} broke the protocol: {what} ({check}: {reason})"),
+                    what=check_words(blame.check), check=blame.check, reason=blame.reason)
             case ev.PeerSilent(seat=seat):
                 yield _("{player} has gone silent.").format(player=self.Who(seat))
             case ev.PlayerLeft(seat=seat, hand=hand):
