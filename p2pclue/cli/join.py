@@ -26,7 +26,7 @@ from p2pclue.cli.narrate import Narrator
 from p2pclue.cli.result import result_object
 from p2pclue.engine import events as ev
 from p2pclue.engine.config import MAX_NAME_CHARS, MIN_PLAYERS
-from p2pclue.i18n import _, check_words, ngettext, outcome_word
+from p2pclue.i18n import _, check_words, ngettext, outcome_word, rules_label
 from p2pclue.net import api, discovery, links
 from p2pclue.net.botplay import drive_bot, follow, is_private
 from p2pclue.net.gamedir import unfinished_games
@@ -312,7 +312,8 @@ async def _locate(args: argparse.Namespace, interfaces: list[str],
         name=repr(args.table), seconds=f"{args.wait:g}"))
     ad = await find_table(interfaces, args.table, args.wait)
     say(_("found {name} at {address} ({rules}, {taken}/{wanted} seats, opener's key "
-          "{key})").format(name=repr(ad.name), address=f"{ad.host}:{ad.port}", rules=ad.preset,
+          "{key})").format(name=repr(ad.name), address=f"{ad.host}:{ad.port}",
+                           rules=rules_label(ad.preset),
                            taken=ad.seats_taken, wanted=ad.seats_wanted, key=ad.fingerprint))
     return ad.name, ad.host, ad.port
 

@@ -169,7 +169,7 @@ class LobbyModel:
             mark = ">" if i == self.table_cursor else " "
             out.append(("class:cursor" if i == self.table_cursor else "",
                         f"{mark} {i + 1}. " + line.format(
-                            name=ad.name, rules=ad.preset, taken=ad.seats_taken,
+                            name=ad.name, rules=rules_label(ad.preset), taken=ad.seats_taken,
                             wanted=ad.seats_wanted, key=ad.fingerprint)))
         return out
 
