@@ -140,6 +140,23 @@ def test_point01_an_out_seats_accuse_in_a_rewritten_envelope_is_dropped() -> Non
     assert blame_of(peer, raw) is None and peer.dropped_count == before + 1
 
 
+def test_point01_a_seat_that_left_and_accuses_is_R27() -> None:
+    from tests.engine.leave_games import play_with_leave
+
+    game = play_with_leave(4, "classic", 3, leaver=1, after_turn=2)
+    entries = game.peers[0].entries
+    peer = Peer(game.peers[0].config, None, relay=False)
+    for i, raw in enumerate(entries):
+        peer.receive(raw, float(i))
+        if 1 in peer.left_hands:
+            break
+    header = Header(peer.config.digest(), 1, len(peer._sent_by[1]), peer.head, "accuse")
+    raw = sign_frame(seeded_identity(3, 1), header, {"suspect": 0, "weapon": 6, "room": 12})
+    blame = blame_of(peer, raw)
+    assert blame is not None and (blame.culprit, blame.check) == (1, "R27")
+    assert "left the table" in blame.reason
+
+
 # ---- 2. the blame reason strings ----------------------------------------------------------
 
 
@@ -764,7 +781,8 @@ GAME = bytes(range(32))
     (msgpack.packb([GAME]), False), (msgpack.packb({"game": GAME})[:-1], False),
     (b"\x82" + msgpack.packb("game") + msgpack.packb(GAME) + b"\xa1\xff" + b"\xc0", False),
     (b"\x82" + msgpack.packb("game") + msgpack.packb(GAME) + b"\xa1x" + b"\xd4\x01\x00", False),
-])
+], ids=["float, key order", "trailing bytes", "map16", "repeated key", "int key", "depth 8",
+        "depth 9", "str value", "bin key", "array", "truncated", "bad utf-8", "ext type"])
 def test_point18_decode_leniently(payload: bytes, named: bool) -> None:
     says("*Decoding leniently* means: read the first msgpack object of the payload")
     assert names_game(payload, GAME) is named
