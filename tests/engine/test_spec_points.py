@@ -874,3 +874,15 @@ def test_point20_a_later_summon_replaces_and_naming_in_place_keeps() -> None:
 def test_point20_R12_as_clarified_cz_rolls_one_die() -> None:
     says("| `two_dice` | R12 TWO-DICE vs ONE-DIE | false | false (text C throws one die;")
     assert CZ.two_dice is False and CLASSIC.two_dice is False
+
+
+def test_point08_the_spec_lists_every_proof_step_the_engine_uses() -> None:
+    """The leave's two steps were missing from the list an implementer builds contexts from."""
+    text = flat(SPEC[SPEC.index("The step names are exactly:"):])
+    listed = set(re.findall(r"`([a-z]+(?::[a-z]+)?)`", text.split(". For example")[0]))
+    source = (ROOT / "p2pclue" / "engine" / "peer.py").read_text(encoding="utf-8")
+    used = set(re.findall(r'_ctx\([^)]*?"([a-z:]+)"\)', source))
+    used |= {f"envelope:{d}" for d in ("suspects", "weapons", "rooms")}
+    used |= set(re.findall(r'_ctx\(len\(self\.entries\), me, "([a-z:]+)"\)', source))
+    assert {"leave:hand", "leave:envelope", "accuse", "pass", "show"} <= used
+    assert used <= listed, used - listed
