@@ -886,3 +886,17 @@ def test_point08_the_spec_lists_every_proof_step_the_engine_uses() -> None:
     used |= set(re.findall(r'_ctx\(len\(self\.entries\), me, "([a-z:]+)"\)', source))
     assert {"leave:hand", "leave:envelope", "accuse", "pass", "show"} <= used
     assert used <= listed, used - listed
+
+
+def test_point20_R22_a_token_already_in_the_room_gains_nothing() -> None:
+    """rules.md R22 as clarified: naming a suspect whose token already stands in the room
+    does not move it, so no right; R23 still forbids suggesting there again."""
+    says("A token that was already in that room when named is not moved, gains nothing")
+    s = _end(_moved(_rolled(_three_seats())))  # seat 0's turn passes
+    tokens = list(s.tokens)
+    tokens[0] = 12  # seat 0 (Scarlett) already stands in the Kitchen
+    s = _suggest_all_pass(_in_room(dataclasses.replace(s, tokens=tuple(tokens)), 12), 0, 6)
+    assert s.summoned[0] is None
+    s = _end(_moved(_rolled(_end(s))))  # seat 2's turn passes
+    assert s.current_seat == 0 and s.token_of(0) == 12 and not rg.can_summoned_suggest(s)
+    assert _rule(s, ra.Suggest(0, 1, 6)) == "`R23`"
