@@ -16,6 +16,8 @@ from typing import Any
 
 import msgpack
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from p2pclue.bots.protocol import seeded_identity
 from p2pclue.crypto.cards import card_point
@@ -900,3 +902,112 @@ def test_point20_R22_a_token_already_in_the_room_gains_nothing() -> None:
     s = _end(_moved(_rolled(_end(s))))  # seat 2's turn passes
     assert s.current_seat == 0 and s.token_of(0) == 12 and not rg.can_summoned_suggest(s)
     assert _rule(s, ra.Suggest(0, 1, 6)) == "`R23`"
+
+
+# ---- clean room: the seq/prev rules as the spec words them, against the engine -------------
+
+
+def _spec_decision(seq_offset: int, prev: str, due: bool) -> str:
+    """What "Sequence numbers and `prev`, precisely" says happens to a fresh frame (no copy
+    chained or held) with ``seq`` = next number + ``seq_offset``: the check, "held" or
+    "ignored". At this point the due seat owes a turn start, so an `end_turn` is `R11`."""
+    if seq_offset < 0:
+        return "equivocation"
+    if seq_offset == 0 and prev == "head":
+        return "R11" if due else "turn"
+    if seq_offset == 0 and prev == "older entry":
+        return "chain"
+    return "held" if seq_offset < 32 else "ignored"
+
+
+@pytest.mark.parametrize("due", [True, False])
+@pytest.mark.parametrize("prev", ["head", "older entry", "unknown", "chain start"])
+@pytest.mark.parametrize("seq_offset", [-1, 0, 1, 31, 32])
+def test_clean_room_seq_and_prev(seq_offset: int, prev: str, due: bool) -> None:
+    peer = _fresh_play_point()
+    expected = peer.expected_seat()
+    assert expected is not None
+    seat = expected if due else (expected + 1) % 3
+    nxt = len(peer._sent_by[seat])
+    prev_hash = {"head": peer.head, "older entry": sha256(peer.entries[-3]),
+                 "unknown": bytes(32),
+                 "chain start": sha256(b"p2pclue/v1/chain-start\x00" + peer.config.digest())}
+    raw = forge(peer, "classic-3p", seat, "end_turn", {}, seq=nxt + seq_offset,
+                prev=prev_hash[prev])
+    held_before = len(peer._held.get(seat, []))
+    blame = blame_of(peer, raw)
+    if blame is not None:
+        got = blame.check
+        assert blame.culprit == seat
+    elif len(peer._held.get(seat, [])) == held_before + 1:
+        got = "held"
+    else:
+        got = "ignored"
+        assert peer.status is Status.RUNNING and len(peer.entries) == 24
+    assert got == _spec_decision(seq_offset, prev, due)
+
+
+# ---- clean room: the footer readability list as the spec words it, against ``parse`` -------
+
+_ABSENT = object()
+_BLAMES = st.one_of(
+    st.none(), st.integers(0, 3),
+    st.fixed_dictionaries({
+        "culprit": st.sampled_from([None, 0, 2, 3, -1, "1", True]),
+        "check": st.sampled_from(["randomness", 3, None]),
+        "reason": st.sampled_from(["prose", b"bin", None]),
+        "index": st.sampled_from([20, -1, "20", None]),
+        "evidence": st.sampled_from([[], [b"x"], [b"x"] * 4, [b"x"] * 5, ["x"], b"x"]),
+    }, optional={"extra": st.just(1)}))
+
+
+def _spec_says_readable(footer: dict[str, Any], n_players: int) -> bool:
+    """The list under "Transcript file", item by item."""
+    if set(footer) not in ({"status", "entries", "blame"}, {"status", "entries", "blame",
+                                                             "votes"}):
+        return False
+    status, entries, blame = footer["status"], footer["entries"], footer["blame"]
+    if status not in ("complete", "halted", "abandoned"):
+        return False
+    if not isinstance(entries, int) or isinstance(entries, bool) or entries < 0:
+        return False
+    if (status == "halted") != (blame is not None):
+        return False
+    if "votes" in footer:
+        votes = footer["votes"]
+        if status != "abandoned" or not isinstance(votes, list) or not 1 <= len(votes) <= 6 \
+                or not all(isinstance(v, bytes) for v in votes):
+            return False
+    if blame is None:
+        return True
+
+    def is_int(x: Any) -> bool:
+        return isinstance(x, int) and not isinstance(x, bool)
+
+    if not isinstance(blame, dict) or set(blame) != {"culprit", "check", "reason", "index",
+                                                     "evidence"}:
+        return False
+    evidence = blame["evidence"]
+    if not (blame["culprit"] is None or is_int(blame["culprit"])) or not is_int(blame["index"]) \
+            or not isinstance(blame["check"], str) or not isinstance(blame["reason"], str) \
+            or not isinstance(evidence, list) or len(evidence) > 4 \
+            or not all(isinstance(e, bytes) for e in evidence):
+        return False
+    return blame["culprit"] is None or 0 <= blame["culprit"] < n_players
+
+
+@settings(max_examples=300, deadline=None)
+@given(status=st.sampled_from(["complete", "halted", "abandoned", "won", 1]),
+       entries=st.sampled_from([0, 20, -1, True, "3"]), blame=_BLAMES,
+       votes=st.sampled_from([_ABSENT, [], [b"v"], [b"v"] * 6, [b"v"] * 7, ["x"], 3]))
+def test_clean_room_footer_readability(status: Any, entries: Any, blame: Any,
+                                       votes: Any) -> None:
+    footer: dict[str, Any] = {"status": status, "entries": entries, "blame": blame}
+    if votes is not _ABSENT:
+        footer["votes"] = votes
+    try:
+        parse(_with_footer(footer))
+        readable = True
+    except TranscriptError:
+        readable = False
+    assert readable is _spec_says_readable(footer, 3), footer
