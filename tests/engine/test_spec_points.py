@@ -790,6 +790,20 @@ def test_point18_decode_leniently(payload: bytes, named: bool) -> None:
     assert names_game(payload, GAME) is named
 
 
+def test_point18_the_lenient_vectors() -> None:
+    """protocol/vectors/lenient-game-v1.json: the cases an implementation checks itself on."""
+    says("`protocol/vectors/lenient-game-v1.json`")
+    import json
+
+    doc = json.loads((ROOT / "protocol" / "vectors" / "lenient-game-v1.json").read_text())
+    game = bytes.fromhex(doc["game"])
+    cases = doc["cases"]
+    assert len(cases) >= 20 and {c["names_game"] for c in cases} == {True, False}
+    for case in cases:
+        assert names_game(bytes.fromhex(case["payload"]), game) is case["names_game"], \
+            case["name"]
+
+
 def test_point18_a_lenient_payload_of_this_game_is_blamed_a_deeper_one_dropped() -> None:
     peer = _fresh_play_point()
     seat = peer.expected_seat()
