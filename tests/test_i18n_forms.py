@@ -136,7 +136,8 @@ def test_korean_hall_does_not_read_alone() -> None:
 
 
 CHECKS = ["proof:shuffle", "crypto", "R21", "signature", "equivocation", "chain", "turn", "votes",
-          "message", "randomness", "footer", "false-blame", "deal", "secrets", "what-is-this"]
+          "message", "randomness", "footer", "false-blame", "deal", "secrets", "open", "leave",
+          "what-is-this"]
 
 
 @pytest.mark.parametrize("lang", sorted(set(LANGS) - {"en"}))

@@ -57,6 +57,8 @@ def check_words(check: str) -> str:
         "footer": _("an end of the transcript that does not match the game"),
         "false-blame": _("a blame the evidence does not support"),
     }
-    if check in ("deal", "envelope", "keys", "reveal", "secrets"):
+    if check in ("deal", "envelope", "keys", "reveal", "secrets", "open"):
         return _("a step of the shuffle and deal that does not verify")
-    return words.get(check, _("a malformed message"))
+    if check == "leave":
+        return _("a leave from the table that does not verify")
+    return words.get(check, _("a step the protocol does not allow"))
