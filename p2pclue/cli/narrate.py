@@ -205,7 +205,7 @@ class Narrator:
                     yield INDENT * 2 + _("Nobody can show a card!")
             case ev.Refuted(refuter=refuter, suggester=suggester):
                 if self._shown:
-                    yield INDENT * 2 + _("{refuter} shows {suggester} {card} {proven}.").format(
+                    yield INDENT * 2 + _("{refuter} shows {suggester} {card:the} {proven}.").format(
                         refuter=self.name(refuter), suggester=self.name(suggester),
                         card=self._card(self._shown.pop(0)), proven=self._proven())
                 else:
