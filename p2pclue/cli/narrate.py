@@ -61,15 +61,20 @@ def dice_text(dice: Sequence[int]) -> str:
     return _("{dice} ({total})").format(dice=listing([str(d) for d in dice]), total=sum(dice))
 
 
+def _in_room(room: int) -> str:
+    # Translators: where a token stands ("Turn 3: Ada, in the Kitchen"; "stays in the
+    # Kitchen"): a place where something is, not where something is done.
+    return _("in {room:the}").format(room=card_word(room))
+
+
 def place(position: Position) -> str:
     """Where a token stands, as a person says it: the room, or the nearest room's door."""
     board = classic_board()
-    room = position if isinstance(position, int) else board.room_at(position)
+    if isinstance(position, int):
+        return _in_room(position)
+    room = board.room_at(position)
     if room is not None:
-        # Translators: where a token stands ("Turn 3: Ada, in the Kitchen"; "stays in the
-        # Kitchen"): a place where something is, not where something is done.
-        return _("in {room:the}").format(room=card_word(room))
-    assert not isinstance(position, int)
+        return _in_room(room)
     if position in board.start_squares.values():
         return _("on the starting square")
     nearest = board.nearest_room(position)
