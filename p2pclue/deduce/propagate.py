@@ -26,7 +26,6 @@ from p2pclue.deduce.table import ENVELOPE, LEFTOVERS, Table
 from p2pclue.deduce.words import N_, CardsV, CardV, PlaceV, Said, counted, said
 
 UNKNOWN, YES, NO = 0, 1, 2
-CATEGORY_NAMES = ("suspect", "weapon", "room")
 ONLY_ONE_LEFT = (said(N_("it is the only suspect still possible for the envelope")),
                  said(N_("it is the only weapon still possible for the envelope")),
                  said(N_("it is the only room still possible for the envelope")))

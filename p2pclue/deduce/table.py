@@ -96,9 +96,6 @@ class Table:
             return self.n_leftovers
         return self.hand_sizes[owner]
 
-    def owner_name(self, owner: int, me: int) -> str:
-        return format(self.place(owner, me))
-
     def place(self, owner: int, me: int, category: int | None = None) -> PlaceV:
         """Where a card lies, for a sentence (``category``: one slot of the envelope)."""
         if owner == ENVELOPE:
