@@ -155,6 +155,9 @@ class EndInfo:
     envelope: tuple[int, int, int] | None = None
     hands: dict[int, tuple[int, ...]] | None = None
     ended: Ended | None = None
+    why: list[str] = field(default_factory=list)
+    """How the game came to end when nobody won it: who was silent, who voted; and the
+    winning accusation, which stays on the end screen."""
 
 
 class UIModel:
@@ -206,6 +209,12 @@ class UIModel:
         self.left_table = False
         """This seat's ``leave`` is in the transcript: the game goes on without it."""
         self.voted: str | None = None
+        self.awaited: tuple[int, float] | None = None
+        """Whom the table waits for (the seat owing the next message) and since when:
+        the screen names them from the first second, not only once they are silent."""
+        self._votes: list[str] = []
+        """The votes about the silent seat, told again on an abandoned end screen."""
+        self._accusing: list[str] = []
         self._away: set[tuple[int | None, str]] = set()
         """Who was told away: only their next arrival reads "is back" (a first link, or
         the links a resumed seat re-dials, are no news)."""
@@ -283,6 +292,17 @@ class UIModel:
                 and not self.leaving and not self.left_table
                 and (st is None or self.seat not in st.eliminated))
 
+    def expect(self, seat: int | None, now: float) -> None:
+        """The session's seat that owes the next message, read after each event."""
+        if seat is None or self.screen is Screen.END:
+            self.awaited = None
+        elif self.awaited is None or self.awaited[0] != seat:
+            self.awaited = (seat, now)
+
+    def is_away(self, seat: int) -> bool:
+        """This seat's link is down (told "is away" and not back yet)."""
+        return any(s == seat for s, _name in self._away)
+
     def vote_offered(self) -> bool:
         """The table waits for another, silent seat and this session can vote on it."""
         w = self.waiting
@@ -321,11 +341,23 @@ class UIModel:
                 self._tell_presence((seat, name), present)
             case Ended():
                 self.end.ended = event
+                if event.status == "abandoned" and not self.end.why:
+                    self._why_stopped()
                 self.screen = Screen.END
                 self.mode = Mode.WATCH
-                self.waiting = None
+                self.waiting, self.awaited = None, None
                 self._tell(event.message)
         return out
+
+    def _why_stopped(self) -> None:
+        """An abandoned game without the table's decision (this seat gave up alone, or
+        its disk failed): whom it waited for, and the votes there were."""
+        seat = self.waiting.seat if self.waiting is not None else (
+            self.awaited[0] if self.awaited is not None else None)
+        if seat is not None and seat != self.seat:
+            self.end.why.append(_("The game stopped while waiting for {player}.").format(
+                player=self.name(seat)))
+        self.end.why += self._votes
 
     def _tell_presence(self, who: tuple[int | None, str], present: bool) -> None:
         if not present:
@@ -346,8 +378,17 @@ class UIModel:
 
     def _engine_event(self, e: ev.Event) -> list[Command]:
         out: list[Command] = []
-        for line in self.story_teller.lines(e):
+        told = list(self.story_teller.lines(e))
+        for line in told:
             self._tell(line)
+        if isinstance(e, ev.VoteCounted):
+            self._votes = [*self._votes, *(ln.strip() for ln in told)][-6:]
+        elif isinstance(e, ev.Abandoned):
+            self.end.why = [*told, *self._votes]
+        elif isinstance(e, ev.Accused):
+            self._accusing = told
+        elif isinstance(e, ev.AccusationDecided) and e.correct:
+            self.end.why = [*self._accusing, *(ln.strip() for ln in told)]
         if self.state is not None:
             self.knowledge.game_turn = self.state.turn_number
         if isinstance(e, ev.Accepted) or (isinstance(e, ev.PlayerLeft)

@@ -20,6 +20,7 @@ from prompt_toolkit.utils import get_cwidth
 from p2pclue.deduce import Mark
 from p2pclue.i18n import N_, _, card_in, card_name, current_language, truncate
 from p2pclue.i18n import rules_summary as rules_in_short
+from p2pclue.net.api import Waiting
 from p2pclue.rules.board import Square
 from p2pclue.rules.cards import CARDS, SUSPECTS
 from p2pclue.rules.variants import Rules
@@ -62,7 +63,8 @@ def _window(fragments: Callable[[], StyleAndTextTuples], width: int | None = Non
 
 def shape(model: UIModel, width: int, height: int) -> tuple[object, ...]:
     """What decides the layout's structure (the windows read everything else live)."""
-    return (width, height, model.screen, model.overlay is Overlay.HELP)
+    return (width, height, model.screen, model.overlay is Overlay.HELP,
+            hand_height(model, bd.board_width()))
 
 
 def root(model: UIModel, width: int, height: int, on_click: OnClick) -> Container:
@@ -91,7 +93,7 @@ def game_body(model: UIModel, width: int, height: int, on_click: OnClick) -> Con
     bw = bd.board_width()
     bh = bd.board_height(tall)
     right_w = width - bw - 1
-    hand_h = 2
+    hand_h = hand_height(model, bw)
     panel_h = height - bh - hand_h
     left = HSplit([
         _window(lambda: board_fragments(model, tall, on_click), width=bw, height=bh),
@@ -139,10 +141,14 @@ def status_line(model: UIModel, width: int) -> StyleAndTextTuples:
         turn = _("turn {number}").format(number=st.turn_number)
         parts.append(turn)
     w = model.waiting
+    if model.awaited is not None and (w is None or w.seat != model.awaited[0]):
+        # Nobody reported silent yet: whom the table waits for, from the first second.
+        seat, since = model.awaited
+        w = Waiting(seat, since, since)
     if w is not None and model.screen is Screen.GAME:
         secs = max(0, int(time.monotonic() - w.since))
         who = _("you") if w.seat == model.seat else model.config.players[w.seat].name
-        limit = max(0, int(w.deadline - w.since))
+        limit = max(0, round(w.deadline - w.since))
         parts.append((_("waiting for {player} {secs}s of {limit}s") if limit
                       else _("waiting for {player} {secs}s")).format(
             player=who, secs=secs, limit=limit))
@@ -228,17 +234,49 @@ def board_fragments(model: UIModel, tall: bool, on_click: OnClick) -> StyleAndTe
     return bd.render(pic, tall=tall, color=model.color, on_click=on_click)
 
 
-def hand_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
+HAND_LINES = (2, 4)
+"""The hand's lines under the board: at least two, and as many as six cards need (up to
+four, in every language at 80 columns): a card of your own hand is never cut off."""
+
+
+def _hand_text(model: UIModel, width: int) -> list[str]:
     if model.seat is None:
-        return [("", _("spectator: no cards"))]
+        return [_("spectator: no cards")]
     names = ", ".join(card_name(c) for c in model.hand) or _("(not dealt yet)")
-    lines = wrap(_("Your cards: {cards}").format(cards=names), width, "  ")[:height]
+    return wrap(_("Your cards: {cards}").format(cards=names), width, "  ")
+
+
+def hand_height(model: UIModel, width: int) -> int:
+    low, high = HAND_LINES
+    return min(high, max(low, len(_hand_text(model, width))))
+
+
+def hand_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
+    lines = _hand_text(model, width)[:height]
     return line_fragments([("class:hand", ln) for ln in lines], width)
+
+
+def crowded_lines(model: UIModel, width: int) -> list[tuple[str, str]]:
+    """The rooms too crowded to show all their tokens and weapons on the board, in full."""
+    pic = bd.picture(model.state, frozenset(), None, None)
+    tall = False  # the compact board is the crowded one; the tall one shows the same
+    return [("class:dim", fit(f"{card_name(room)}: {things}", width))
+            for room, things in sorted(bd.crowded(pic, tall).items())]
 
 
 def panel(model: UIModel, width: int, height: int, *, story: bool = True
           ) -> StyleAndTextTuples:
-    """Below the board: the current question, or the notepad's reason, or the story."""
+    """Below the board: what the board cannot hold, then the current question, or the
+    notepad's reason, or the story."""
+    crowded = crowded_lines(model, width)[:max(0, height - 3)]
+    if not crowded:
+        return _panel(model, width, height, story=story)
+    rest = _panel(model, width, height - len(crowded), story=story)
+    return [*line_fragments(crowded, width), ("", "\n"), *rest]
+
+
+def _panel(model: UIModel, width: int, height: int, *, story: bool = True
+           ) -> StyleAndTextTuples:
     mode = model.mode
     if model.overlay is Overlay.QUIT:
         return line_fragments(quit_lines(model, width, height)[:height], width)
@@ -265,6 +303,7 @@ def story_lines(model: UIModel, width: int, height: int, *, with_story: bool = T
     if model.hint:
         head += [("class:hint", ln) for ln in wrap(
             _("Hint: {hint}").format(hint=model.hint), width)]
+    head += [("class:warn", ln) for ln in wrap(waiting_words(model), width)]
     if model.mode is Mode.TURN:
         head += [("class:title", ln) for ln in wrap(_("Your turn: {actions}").format(
             actions=", ".join(f"{a.key} {a.label}" for a in model.actions()
@@ -291,6 +330,20 @@ def story_lines(model: UIModel, width: int, height: int, *, with_story: bool = T
         body = wrapped + body
     lines = [("", ln) for ln in body] + head[:height]
     return line_fragments(lines[-height:] if height else [], width)
+
+
+def waiting_words(model: UIModel) -> str:
+    """What to do about the player the table waits for: nothing yet while they are only
+    away (the table waits; a vote comes when their time is up), then the vote's keys."""
+    if model.vote_offered() and model.waiting is not None:
+        return _("{player} is silent: w to wait more, x to end the game as "
+                 "abandoned.").format(player=model.name(model.waiting.seat).capitalize())
+    aw = model.awaited
+    if aw is not None and aw[0] != model.seat and model.is_away(aw[0]) \
+            and model.screen is Screen.GAME:
+        return _("{player} is away: the table waits for them. If they stay silent, you "
+                 "will be asked to vote.").format(player=model.name(aw[0]))
+    return ""
 
 
 def _odds(model: UIModel, c: int) -> str:
@@ -532,6 +585,7 @@ def end_screen(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
         lines.append(("class:title", who))
     elif end.result == "nobody":
         lines.append(("", _("Nobody wins: every accusation was wrong.")))
+    lines += [("", ln) for why in end.why for ln in wrap(why.strip(), width, "  ")]
     lines.append(("", ""))
     e = end.ended
     if e is not None:
