@@ -22,7 +22,7 @@ from p2pclue.i18n import N_, _, card_in, card_name, current_language, truncate
 from p2pclue.i18n import rules_summary as rules_in_short
 from p2pclue.net.api import Waiting
 from p2pclue.rules.board import Square
-from p2pclue.rules.cards import CARDS, SUSPECTS
+from p2pclue.rules.cards import CARDS, ROOMS, SUSPECTS
 from p2pclue.rules.variants import Rules
 from p2pclue.tui import board as bd
 from p2pclue.tui.knowledge import ENVELOPE
@@ -260,8 +260,8 @@ def crowded_lines(model: UIModel, width: int) -> list[tuple[str, str]]:
     """The rooms too crowded to show all their tokens and weapons on the board, in full."""
     pic = bd.picture(model.state, frozenset(), None, None)
     tall = False  # the compact board is the crowded one; the tall one shows the same
-    return [("class:dim", fit(f"{card_name(room)}: {things}", width))
-            for room, things in sorted(bd.crowded(pic, tall).items())]
+    return [("class:dim", ln) for room, things in sorted(bd.crowded(pic, tall).items())
+            for ln in wrap(f"{card_name(room)}: {things}", width, "  ")]
 
 
 def panel(model: UIModel, width: int, height: int, *, story: bool = True
@@ -310,8 +310,14 @@ def story_lines(model: UIModel, width: int, height: int, *, with_story: bool = T
                               if a.key not in ("n", "h"))), width)]
     elif model.mode is Mode.MOVE:
         head += [("class:title", ln) for ln in wrap(
-            _("Where to? Arrows, a room's initial or the mouse; Enter goes.")
+            _("Where to? Arrows, a room's number or the mouse; Enter goes.")
             if model.destinations else _("Nowhere to go: e to stay."), width)]
+        rooms = model.rooms_in_reach()
+        if model.destinations:
+            head += [("class:title", ln) for ln in wrap(_("Rooms in reach: {rooms}").format(
+                rooms=", ".join(f"{k} {card_name(r.index)}" for k, r in
+                                enumerate(ROOMS, 1) if r.index in rooms)
+                or _("none")), width, "  ")]
     if story_only:
         head = []
     elif not with_story:
@@ -320,8 +326,13 @@ def story_lines(model: UIModel, width: int, height: int, *, with_story: bool = T
                 player=model.name(model.waiting.seat))))
         return line_fragments(head[:height], width)
     room_for_story = max(0, height - len(head))
+    shown = model.story[:len(model.story) - model.story_back]
+    if model.story_back and room_for_story:
+        room_for_story -= 1
+        head = [("class:dim", fit(_("PgDn: {count} newer lines of the story").format(
+            count=model.story_back), width)), *head]
     body: list[str] = []
-    for line in reversed(model.story):
+    for line in reversed(shown):
         wrapped = wrap(line, width, "    ")
         if len(body) + len(wrapped) > room_for_story:
             if not body:  # one long entry: show its end rather than nothing
@@ -403,6 +414,10 @@ def picker_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     if p.chosen:
         title.append(("", _("so far: {cards}").format(
             cards=", ".join(card_name(c) for c in p.chosen))))
+    spare = height - len(title) - 1 - math.ceil(len(p.options) / 2)
+    if model.last_suggestion and spare > 0:  # what was just asked and shown stays in view
+        last = [model.last_suggestion[0], *model.last_suggestion[1:][-1:]]
+        title += [("class:dim", fit(ln.strip(), width)) for ln in last[:spare]]
     if model.hint and p.purpose == "suggest":
         hint_text = _("Hint: {hint}").format(hint=model.hint)
         hint = wrap(hint_text, width, "  ")
@@ -567,6 +582,8 @@ def dealing(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
 
 
 def end_screen(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
+    if model.reading_story:  # PgUp: the whole story, read back from the end
+        return story_lines(model, width, height, story_only=True)
     end = model.end
     lines: list[tuple[str, str]] = [("class:title", centre(_("The game is over"), width)),
                                     ("", "")]
@@ -610,8 +627,10 @@ def end_screen(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
         # Only a complete game reveals every hand: an abandoned or halted one never will.
         lines.append(("class:dim", _("Reading the hands from the transcript...")))
     lines.append(("", ""))
-    lines.append(("class:title", _("q: leave")))
-    return line_fragments(lines[:height], width)
+    lines.append(("class:title", _("q: leave · PgUp: read back the story")))
+    if len(lines) > height:  # 80 x 24 with every hand: blank lines go first
+        lines = [ln for ln in lines if ln[1]]
+    return line_fragments(lines[-height:] if len(lines) > height else lines, width)
 
 
 def rules_summary(rules: Rules) -> list[str]:
@@ -623,11 +642,14 @@ def help_text(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     keys = [
         (_("r / p"), _("roll the dice / take the secret passage")),
         (_("arrows, initial"), _("pick a destination after a roll (or click it); Enter goes")),
+        ("1-9", _("after a roll: the room of that number ({rooms})").format(
+            rooms=", ".join(f"{k} {card_name(r.index)}" for k, r in enumerate(ROOMS, 1)))),
         ("e", _("end the turn (after a roll: stay where you are)")),
         (_("s / a"), _("suggest (in a room) / accuse (asks to confirm)")),
         (_("arrows, Enter"), _("choose from a list; when asked, pick the card to show")),
         ("h", _("hint: the most informative suggestion in your room")),
         (_("n or Tab"), _("notepad: move over cells, read why each is marked")),
+        ("PgUp / PgDn", _("read back the story of the game")),
         ("w / x", _("a player is silent: vote to wait more / to end the game as abandoned")),
         (_("? F1 / q"), _("this help / leave (asks first)")),
     ]
