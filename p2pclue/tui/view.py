@@ -642,8 +642,7 @@ def help_text(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     keys = [
         (_("r / p"), _("roll the dice / take the secret passage")),
         (_("arrows, initial"), _("pick a destination after a roll (or click it); Enter goes")),
-        ("1-9", _("after a roll: the room of that number ({rooms})").format(
-            rooms=", ".join(f"{k} {card_name(r.index)}" for k, r in enumerate(ROOMS, 1)))),
+        ("1-9", _("after a roll: the room of that number (the numbers are shown)")),
         ("e", _("end the turn (after a roll: stay where you are)")),
         (_("s / a"), _("suggest (in a room) / accuse (asks to confirm)")),
         (_("arrows, Enter"), _("choose from a list; when asked, pick the card to show")),
