@@ -20,6 +20,7 @@ from pathlib import Path
 
 from p2pclue.bots.protocol import BOT_NAMES
 from p2pclue.bots.registry import BOTS
+from p2pclue.cli.whoami import player_name
 from p2pclue.engine import events as ev
 from p2pclue.engine.config import MAX_PLAYERS
 from p2pclue.engine.peer import Choice
@@ -65,7 +66,7 @@ async def play_human(args: argparse.Namespace, environ: dict[str, str]) -> int:
     if unfinished and _wants_to_resume(unfinished[0]):
         return await resume_human(args, environ, unfinished[0])
     interfaces = discovery.interfaces(args.interface, environ)
-    name = args.name or profile.name
+    name = player_name(profile, args.name)
     seat = Seat(profile, name, interfaces=interfaces, pass_delay=HUMAN_PASS_DELAY)
     actions: asyncio.Queue[LobbyAction] = asyncio.Queue()
     model = LobbyModel(profile.public, name)

@@ -225,7 +225,7 @@ async def _join(args: argparse.Namespace) -> int:
 
         def opened(o: Opened) -> None:
             opened_at.append(o)
-            address = f"{o.host}:{o.port}"
+            address = o.address
             say((_("table {name} open at {address}; table code: {code}") if o.code
                  else _("table {name} open at {address} (no code)")).format(
                 name=repr(o.name), address=address, code=o.code))

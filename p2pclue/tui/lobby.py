@@ -186,7 +186,7 @@ class LobbyModel:
                                                              else "")
             out.append(("class:dim", _("Others join with: {command}   (or --peer "
                                        "{address})").format(command=command,
-                                                            address=f"{o.host}:{o.port}")))
+                                                            address=o.address)))
         v = self.view
         if v is None:
             out.append(("", _("Reaching the table...")))

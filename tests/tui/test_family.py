@@ -221,3 +221,65 @@ def test_you_are_right_when_you_accuse_rightly() -> None:
     model.on_event(Engine(ev.Accused(0, (3, 7, 13))), state, ())
     model.on_event(Engine(ev.AccusationDecided(0, (3, 7, 13), True)), state, ())
     assert model.story[-1] == "  ...and you are right (checked by all together)."
+
+
+# ---- 2: the lobby shows addresses others can dial ---------------------------------------
+
+
+def test_without_interface_the_lobby_offers_this_machines_real_addresses() -> None:
+    from p2pclue.net.discovery import local_addresses
+    from p2pclue.net.play import Opened
+    from p2pclue.tui.lobby import LobbyModel
+
+    model = LobbyModel(b"\x01" * 32, "Me")
+    model.opened = Opened("Kitchen", "123456", "0.0.0.0", 5000, "ab", True)
+    shown = "\n".join(t for _s, t in model.lines(200))
+    assert "0.0.0.0" not in shown, shown
+    offered = shown.split("--peer ")[1].split(")")[0].split(" / ")
+    assert offered and all(a.endswith(":5000") and a[:-5] in local_addresses()
+                           for a in offered), offered
+    model.opened = Opened("Kitchen", "123456", "127.0.0.1", 5000, "ab", True)
+    assert "--peer 127.0.0.1:5000)" in "\n".join(t for _s, t in model.lines(200))
+
+
+# ---- 6: a person's name --------------------------------------------------------------------
+
+
+def test_the_name_is_asked_once_offering_the_accounts_and_kept(tmp_path: object) -> None:
+    """On a real terminal: ``join`` asks for the name (Enter takes the account's), the
+    lobby shows it, and the next ``join`` asks no more."""
+    import os
+    import sys
+    from pathlib import Path
+
+    from p2pclue.cli.whoami import account_name
+    from tests.tui.drive import PtyProgram, pty_env
+
+    home = Path(str(tmp_path))
+    env = pty_env()
+    env.update(P2PCLUE_HOME=str(home), P2PCLUE_INTERFACES="127.0.0.1", LANG="C")
+    env.pop("LC_ALL", None)
+    args = [sys.executable, "-m", "p2pclue", "join", "--create", "--no-code", "--players",
+            "4", "--bots", "1", "--bot-think", "0", "--lang", "en"]
+    for typed, expect_prompt in (("Ada Lovelace\r", True), ("", False)):
+        prog = PtyProgram(args, env=env)
+        try:
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and "Your name at the table" not in \
+                    prog.text() and "Players:" not in prog.text():
+                prog.pump(0.2)
+            asked = "Your name at the table" in prog.text()
+            assert asked == expect_prompt, prog.text()
+            if asked:
+                assert f"[{account_name()}]" in prog.text()
+                prog.press(typed)
+            while time.monotonic() < deadline and "Ada Lovelace (you)" not in prog.text():
+                prog.pump(0.2)
+            assert "Ada Lovelace (you)" in prog.text(), prog.text()
+            prog.press("q")
+            prog.proc.wait(30)
+        finally:
+            prog.close()
+    kept = home / "profiles" / "default" / "name"
+    assert kept.read_text(encoding="utf-8").strip() == "Ada Lovelace"
+    assert os.stat(kept).st_size < 100

@@ -19,7 +19,7 @@ from pathlib import Path
 from tests.tui.drive import ROOT, PtyProgram, play_to_the_end
 
 JOIN = [sys.executable, "-m", "p2pclue", "join", "--create", "--no-code", "--bots", "2",
-        "--players", "3", "--bot-think", "0", "--table", "e2e"]
+        "--players", "3", "--bot-think", "0", "--table", "e2e", "--name", "Pat"]
 
 
 def _net_env(home: Path) -> dict[str, str]:
