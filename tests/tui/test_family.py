@@ -283,3 +283,13 @@ def test_the_name_is_asked_once_offering_the_accounts_and_kept(tmp_path: object)
     kept = home / "profiles" / "default" / "name"
     assert kept.read_text(encoding="utf-8").strip() == "Ada Lovelace"
     assert os.stat(kept).st_size < 100
+
+
+def test_six_long_card_names_all_show_under_the_board_at_80_columns() -> None:
+    model, _state = _model()
+    model.hand = (1, 3, 5, 6, 14, 16)  # Mustard, Green, Plum, Candlestick, Conservatory...
+    height = view.hand_height(model, 48)
+    assert height >= 3
+    shown = _text(view.hand_lines(model, 48, height))
+    for c in model.hand:
+        assert card(c).name in shown, shown
