@@ -43,7 +43,7 @@ from p2pclue.net.play import (
 )
 from p2pclue.net.profile import DEFAULT_PROFILE, ProfileError, load
 from p2pclue.net.session import NetSession
-from p2pclue.net.store import StoreError
+from p2pclue.net.store import StoreError, check_new
 from p2pclue.net.table import TableClosed, describe
 from p2pclue.rules.variants import preset
 
@@ -137,6 +137,8 @@ def run_watch(args: argparse.Namespace) -> int:
     def watch() -> int:
         if args.peer and not args.table:
             raise UsageError(_("--peer needs --table NAME (the name on the opener's screen)"))
+        if getattr(args, "transcript", None) is not None:
+            check_new(args.transcript)
         return asyncio.run(_watch(args))
 
     return _guarded("watch", watch)
@@ -172,11 +174,16 @@ def _check_join(args: argparse.Namespace) -> None:
                                       and args.name.isprintable()):
         raise UsageError(_("--name is 1-{most} printable characters").format(
             most=MAX_NAME_CHARS))
+    if getattr(args, "transcript", None) is not None:
+        try:  # before the table is opened or joined, not once the game is under way
+            check_new(args.transcript)
+        except StoreError as exc:
+            raise UsageError(str(exc)) from None
 
 
 def _run_human(args: argparse.Namespace) -> int:
     """A person plays this seat: the lobby and the table on screen (``cli.human``)."""
-    from p2pclue.cli.human import play_human
+    from p2pclue.cli.human import ask_first, play_human
 
     if args.peer:
         try:
@@ -184,7 +191,10 @@ def _run_human(args: argparse.Namespace) -> int:
         except ValueError as exc:
             raise UsageError(str(exc)) from None
     try:
-        return asyncio.run(play_human(args, _environ()))
+        asked = ask_first(args)
+        if isinstance(asked, int):
+            return asked
+        return asyncio.run(play_human(args, _environ(), asked))
     except KeyboardInterrupt:
         print(_("interrupted"), file=sys.stderr)
         return 130

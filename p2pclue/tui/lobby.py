@@ -358,6 +358,9 @@ class PlainLobby:
         self.feed = feed
         self.out = out or sys.stdout
         self._shown: list[str] = []
+        self.input_ended = False
+        """The lobby was left because the input ended (not a typed q): the caller says so
+        and exits non-zero, as a pipe that ran dry is no choice to leave."""
 
     def say(self, text: str) -> None:
         self.out.write(text + "\n")
@@ -394,6 +397,7 @@ class PlainLobby:
             line = await asyncio.to_thread(self.feed.readline)
             answer = line.strip()
             if line == "" or answer == "q":
+                self.input_ended = line == ""
                 return None
             if answer.isdigit() and 1 <= int(answer) <= len(self.model.tables):
                 ad = self.model.tables[int(answer) - 1]
@@ -410,6 +414,7 @@ class PlainLobby:
             if line is None:
                 continue
             key = "q" if line == "" else line.strip()
+            self.input_ended = line == ""
             for action in self.model.press(key if key in ("q", "r") or key.isdigit() else "?"):
                 self.actions.put_nowait(action)
             if self.model.message:
