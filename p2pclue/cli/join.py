@@ -15,6 +15,7 @@ import asyncio
 import json
 import random
 import resource
+import shutil
 import sys
 import time
 from collections.abc import Callable
@@ -46,6 +47,7 @@ from p2pclue.net.session import NetSession
 from p2pclue.net.store import StoreError, check_new
 from p2pclue.net.table import TableClosed, describe
 from p2pclue.rules.variants import preset
+from p2pclue.tui.text import wrap
 
 EXIT_HALTED = 3
 DEFAULT_PLAYERS = 4
@@ -207,11 +209,18 @@ class Printer:
         self.quiet = quiet
         self.away: set[str] = set()
         """Who was seen leaving the links: their next arrival reads "is back"."""
+        self.here: set[str] = set()
+        """Who was told "is here" (each of their links comes up: one arrival to tell)."""
         self.stream = sys.stderr if to_stderr else sys.stdout
 
     def __call__(self, line: str) -> None:
-        if not self.quiet:
-            print(line, file=self.stream, flush=True)
+        if self.quiet:
+            return
+        if self.stream.isatty():  # wrapped between words, never by the terminal mid-word
+            width = shutil.get_terminal_size().columns
+            indent = " " * (len(line) - len(line.lstrip(" ")) + 3)
+            line = "\n".join(wrap(line, max(20, width - 1), indent))
+        print(line, file=self.stream, flush=True)
 
 
 # ---- join -----------------------------------------------------------------------------
@@ -404,7 +413,8 @@ def _tell(narrator: Narrator, event: api.SessionEvent, say: Printer, private: bo
         elif who in say.away:
             say.away.discard(who)
             say(_("{player} is back").format(player=who))
-        else:
+        elif who not in say.here:
+            say.here.add(who)
             say(_("{player} is here").format(player=who))
     elif isinstance(event, api.Waiting):
         waited = max(0.0, time.monotonic() - event.since)

@@ -100,3 +100,27 @@ def test_plain_input_running_dry_in_the_lobby_says_so(tmp_path: Path) -> None:
         text=True, env=cli_env(P2PCLUE_HOME=str(tmp_path)), timeout=60, cwd=ROOT)
     assert done.returncode == 2, done.stdout + done.stderr
     assert "the input ended before the game started" in done.stderr
+
+
+def test_watch_tells_each_arrival_once_and_wraps_between_words(tmp_path: Path) -> None:
+    from tests.cli.helpers import on_terminal
+
+    env = cli_env(P2PCLUE_HOME=str(tmp_path))
+    opener = subprocess.Popen(
+        [sys.executable, "-m", "p2pclue", "join", "--create", "--bot", "random", "--bots", "2",
+         "--players", "3", "--no-code", "--table", "W20", "--profile", "op", "--bot-think",
+         "0.05"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=ROOT)
+    try:
+        status, out = on_terminal("watch", "--table", "W20", "--profile", "watcher",
+                                  "--wait", "60", "--lang", "en", P2PCLUE_HOME=str(tmp_path))
+    finally:
+        opener.wait(120)
+    lines = out.replace("\r", "").splitlines()
+    assert status == 0, out[-2000:]
+    for who in ("Random bot", "Bot 1", "Bot 2"):
+        assert sum(line == f"{who} is here" for line in lines) == 1, out[:2000]
+    told_lines = [ln for ln in lines if "transcript" not in ln]  # a path is not cut
+    assert all(len(line) <= 79 for line in told_lines), max(told_lines, key=len)
+    told = " ".join(" ".join(lines).split())
+    assert "the Candlestick in the" in told or "Candlestick" not in told
+    assert "The weapons are hidden around the house:" in told
