@@ -293,3 +293,20 @@ def test_six_long_card_names_all_show_under_the_board_at_80_columns() -> None:
     shown = _text(view.hand_lines(model, 48, height))
     for c in model.hand:
         assert card(c).name in shown, shown
+
+
+def test_the_hint_never_names_a_card_already_placed_outside_the_envelope() -> None:
+    from p2pclue.tui.knowledge import Knowledge, best_suggestion, build_snapshot
+
+    k = Knowledge(0, 3, ("you", "Bruno", "Chiara"))
+    k.hand_sizes = (6, 6, 6)
+    k.feed(ev.HandDealt((0, 6, 12, 1, 7, 13)))
+    for s, w, r, shown in ((2, 8, 14, 2), (3, 9, 15, 9), (4, 10, 16, 4)):
+        k.feed(ev.Suggested(0, s, w, r))
+        k.feed(ev.Refuted(1, 0, (s, w, r)))
+        k.feed(ev.CardShownToMe(1, shown))
+    notepad_view = build_snapshot(k.frozen())
+    for room in range(12, 21):
+        best = best_suggestion(notepad_view.notepad, room)
+        assert best is not None
+        assert all(notepad_view.envelope[c] > 0 for c in best), (room, best)
