@@ -98,7 +98,7 @@ def game_body(model: UIModel, width: int, height: int, on_click: OnClick) -> Con
     left = HSplit([
         _window(lambda: board_fragments(model, tall, on_click), width=bw, height=bh),
         _window(lambda: hand_lines(model, bw, hand_h), width=bw, height=hand_h),
-        _window(lambda: panel(model, bw, panel_h), width=bw, height=panel_h),
+        _window(lambda: panel(model, bw, panel_h, tall=tall), width=bw, height=panel_h),
     ])
     sep = Window(width=1, char="│", style="class:sep")
     note_h = NOTEPAD_LINES + 1
@@ -115,7 +115,8 @@ def game_body(model: UIModel, width: int, height: int, on_click: OnClick) -> Con
         left = HSplit([
             _window(lambda: board_fragments(model, tall, on_click), width=bw, height=bh),
             _window(lambda: hand_lines(model, bw, hand_h), width=bw, height=hand_h),
-            _window(lambda: panel(model, bw, panel_h, story=False), width=bw, height=panel_h),
+            _window(lambda: panel(model, bw, panel_h, story=False, tall=tall), width=bw,
+                    height=panel_h),
         ])
     else:
         right = _window(lambda: notepad(model, right_w, height, tall), width=right_w,
@@ -256,19 +257,18 @@ def hand_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     return line_fragments([("class:hand", ln) for ln in lines], width)
 
 
-def crowded_lines(model: UIModel, width: int) -> list[tuple[str, str]]:
+def crowded_lines(model: UIModel, width: int, tall: bool = False) -> list[tuple[str, str]]:
     """The rooms too crowded to show all their tokens and weapons on the board, in full."""
     pic = bd.picture(model.state, frozenset(), None, None)
-    tall = False  # the compact board is the crowded one; the tall one shows the same
     return [("class:dim", ln) for room, things in sorted(bd.crowded(pic, tall).items())
             for ln in wrap(f"{card_name(room)}: {things}", width, "  ")]
 
 
-def panel(model: UIModel, width: int, height: int, *, story: bool = True
+def panel(model: UIModel, width: int, height: int, *, story: bool = True, tall: bool = False
           ) -> StyleAndTextTuples:
     """Below the board: what the board cannot hold, then the current question, or the
     notepad's reason, or the story."""
-    crowded = crowded_lines(model, width)[:max(0, height - 3)]
+    crowded = crowded_lines(model, width, tall)[:max(0, height - 3)]
     if not crowded:
         return _panel(model, width, height, story=story)
     rest = _panel(model, width, height - len(crowded), story=story)
