@@ -222,6 +222,8 @@ async def _seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | Plain
         ad = await _find(args, front, interfaces)
         if ad is None:
             return None
+        if model.wish is not None:  # asked before taking the last seat
+            seat.suspect = model.wish
         table_name, host, port = ad.name, ad.host, ad.port
     return await front.seated(join_table(
         seat, table_name, host, port, args.code,
@@ -253,6 +255,8 @@ async def _find(args: argparse.Namespace, front: LobbyScreen | PlainLobby,
                 model.on_tables(found)
                 front.refresh()
                 if found:
+                    if model.last_seat(found[0]) and not await front.wish(found[0]):
+                        return None
                     model.phase = "lobby"
                     return found[0]
                 await asyncio.sleep(0.3)

@@ -310,3 +310,26 @@ def test_the_hint_never_names_a_card_already_placed_outside_the_envelope() -> No
         best = best_suggestion(notepad_view.notepad, room)
         assert best is not None
         assert all(notepad_view.envelope[c] > 0 for c in best), (room, best)
+
+
+def test_taking_a_tables_last_seat_asks_for_the_suspect_first() -> None:
+    from p2pclue.net.discovery import TableAd
+    from p2pclue.rules.cards import SUSPECTS
+    from p2pclue.tui.lobby import LobbyModel
+
+    model = LobbyModel(b"\x01" * 32, "Me")
+    model.phase = "tables"
+    last = TableAd(b"t" * 16, "Attic", "classic", 2, 3, False, 1, "ab", "127.0.0.1", 9)
+    roomy = TableAd(b"u" * 16, "Barn", "classic", 1, 4, False, 1, "cd", "127.0.0.1", 9)
+    model.on_tables([last, roomy])
+    model.press("enter")  # Attic, sorted first: its last seat
+    assert model.chosen is None and model.phase == "wish"
+    assert "You take the last seat" in " ".join(t for _s, t in model.lines(200))
+    model.press("5")
+    model.press("enter")
+    assert model.chosen == last and model.wish == SUSPECTS[4].index
+    other = LobbyModel(b"\x01" * 32, "Me")
+    other.phase = "tables"
+    other.on_tables([roomy])
+    other.press("enter")
+    assert other.chosen == roomy and other.wish is None
