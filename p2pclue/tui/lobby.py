@@ -112,14 +112,21 @@ class LobbyModel:
     def ask_wish(self, ad: TableAd) -> None:
         self._last_seat, self.phase, self.cursor = ad, "wish", 0
 
-    def _key_wish(self, key: str) -> list[LobbyAction]:
+    def _suspect_cursor(self, key: str) -> bool:
+        """Up/Down/a number move over the suspects (shared by the lobby and the last-seat
+        question); whether the key did."""
         if key in ("up", "k"):
             self.cursor = (self.cursor - 1) % len(SUSPECTS)
         elif key in ("down", "j"):
             self.cursor = (self.cursor + 1) % len(SUSPECTS)
         elif key.isdigit() and 1 <= int(key) <= len(SUSPECTS):
             self.cursor = int(key) - 1
-        elif key == "enter":
+        else:
+            return False
+        return True
+
+    def _key_wish(self, key: str) -> list[LobbyAction]:
+        if not self._suspect_cursor(key) and key == "enter":
             self.wish, self.chosen = SUSPECTS[self.cursor].index, self._last_seat
         return []
 
@@ -144,16 +151,11 @@ class LobbyModel:
         return []
 
     def _key_lobby(self, key: str) -> list[LobbyAction]:
-        if key in ("up", "k"):
-            self.cursor = (self.cursor - 1) % len(SUSPECTS)
-        elif key in ("down", "j"):
-            self.cursor = (self.cursor + 1) % len(SUSPECTS)
-        elif key.isdigit() and 1 <= int(key) <= len(SUSPECTS):
-            self.cursor = int(key) - 1
+        if self._suspect_cursor(key):
+            return self._pick() if key.isdigit() else []
+        if key == "enter":
             return self._pick()
-        elif key == "enter":
-            return self._pick()
-        elif key == "r":
+        if key == "r":
             return [Ready(not self.my_ready())]
         return []
 
