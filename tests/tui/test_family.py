@@ -333,3 +333,22 @@ def test_taking_a_tables_last_seat_asks_for_the_suspect_first() -> None:
     other.on_tables([roomy])
     other.press("enter")
     assert other.chosen == roomy and other.wish is None
+
+
+def test_plain_asks_the_last_seats_suspect_by_number() -> None:
+    import asyncio
+    import io
+
+    from p2pclue.net.discovery import TableAd
+    from p2pclue.rules.cards import SUSPECTS
+    from p2pclue.tui.lobby import LineFeed, LobbyModel, PlainLobby
+
+    last = TableAd(b"t" * 16, "Attic", "classic", 2, 3, False, 1, "ab", "127.0.0.1", 9)
+    for typed, wish, taken in (("7\n2\n", SUSPECTS[1].index, True), ("\n", None, True),
+                               ("", None, False)):
+        model = LobbyModel(b"\x01" * 32, "Me")
+        out = io.StringIO()
+        front = PlainLobby(model, asyncio.Queue(), LineFeed(io.StringIO(typed)), out=out)
+        assert asyncio.run(front.wish(last)) is taken
+        assert model.wish == wish and front.input_ended is (not taken)
+        assert "You take the last seat" in out.getvalue()
