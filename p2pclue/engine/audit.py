@@ -32,7 +32,7 @@ from p2pclue.engine.peer import (
     hands_from_secrets,
     shown_cards_from_secrets,
 )
-from p2pclue.engine.transcript import Footer, Transcript
+from p2pclue.engine.transcript import Footer, Transcript, entry_bytes, opening_bytes
 from p2pclue.engine.votes import read_vote
 from p2pclue.engine.wire import split_frame
 from p2pclue.rules.state import GameState
@@ -119,6 +119,8 @@ def audit_unfinished(config: GameConfig, entries: list[bytes],
     ``audit``; the end is not weighed, since nobody claimed one (docs/protocol.md,
     "Transcript file")."""
     placeholder = Transcript(config, tuple(entries), Footer("abandoned", len(entries)))
+    if raw_bytes is None:  # hash the file as it is: no footer
+        raw_bytes = opening_bytes(config) + b"".join(entry_bytes(e) for e in entries)
     return audit(placeholder, raw_bytes, finished=False)
 
 
