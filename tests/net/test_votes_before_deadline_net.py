@@ -29,11 +29,11 @@ from p2pclue.engine.votes import Vote, sign_vote, window_ms
 from p2pclue.net import api
 from p2pclue.net.botplay import drive_bot
 from p2pclue.net.mesh import TAG_FRAME, TAG_SYNC
-from p2pclue.net.play import Seat, join_table, open_table
+from p2pclue.net.play import Seat
 from p2pclue.net.profile import load
 from p2pclue.net.session import NetSession
-from p2pclue.rules.variants import preset
 from tests.engine.conftest import OracleBot
+from tests.net.test_abandon_vote import four_seated
 
 TIMEOUT = 10.0
 """Every player's silence timeout: the honest seat's deadline is this far away."""
@@ -47,18 +47,7 @@ def seat(home: Path, name: str) -> Seat:
 
 async def _table(home: Path) -> list[NetSession]:
     """Four seated sessions, in seat order."""
-    loop = asyncio.get_running_loop()
-    opened: asyncio.Future[tuple[str, int]] = loop.create_future()
-    host_task = asyncio.ensure_future(open_table(
-        seat(home, "A"), "Study", preset("classic"), 4, None,
-        on_opened=lambda o: opened.set_result((o.host, o.port)), on_view=lambda v: None,
-        announce=False))
-    both: list[asyncio.Future[Any]] = [opened, host_task]
-    await asyncio.wait(both, return_when=asyncio.FIRST_COMPLETED)
-    host, port = await opened
-    guests = [asyncio.ensure_future(join_table(seat(home, n), "Study", host, port, None,
-                                               on_view=lambda v: None)) for n in "BCD"]
-    sessions = [await host_task] + [await g for g in guests]
+    sessions = await four_seated(home, seat)
     return sorted(sessions, key=lambda s: s.seat if s.seat is not None else -1)
 
 
