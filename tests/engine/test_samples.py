@@ -19,6 +19,8 @@ SAMPLES = Path(__file__).resolve().parents[2] / "protocol" / "samples"
         ("classic-3p.p2pclue", True, "won", 0, None, None),
         ("cz-4p.p2pclue", True, "nobody", None, None, None),
         ("halted-bias-dice.p2pclue", False, "halted", None, 1, "randomness"),
+        ("abandoned-forfeit-votes.p2pclue", True, "won", 0, None, None),
+        ("votes-signed-early.p2pclue", False, "invalid", None, None, "votes"),
     ],
 )
 def test_sample_verdict(name: str, valid: bool, result: str, winner: int | None,
@@ -30,6 +32,17 @@ def test_sample_verdict(name: str, valid: bool, result: str, winner: int | None,
     assert (verdict.violation.check if verdict.violation else None) == check
 
 
-def test_the_halted_sample_is_reproducible_from_its_seed() -> None:
-    name = "halted-bias-dice.p2pclue"
+@pytest.mark.parametrize("name", ["halted-bias-dice.p2pclue",
+                                  "abandoned-forfeit-votes.p2pclue",
+                                  "votes-signed-early.p2pclue"])
+def test_the_sample_is_reproducible_from_its_seed(name: str) -> None:
     assert sample(name) == (SAMPLES / name).read_bytes()
+
+
+def test_the_forfeit_sample_names_its_voters_and_their_windows() -> None:
+    raw = (SAMPLES / "abandoned-forfeit-votes.p2pclue").read_bytes()
+    verdict = audit(parse(raw), raw)
+    assert verdict.forfeit == {"seat": 2, "voters": [0, 1]}
+    assert ("by their own signed word, seat 0 signed after waiting 121.5 s (its own timeout "
+            "120 s); seat 1 signed after waiting 120.25 s (its own timeout 120 s)"
+            ) in verdict.notes
