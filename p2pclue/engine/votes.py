@@ -69,8 +69,12 @@ class Vote:
 
 
 def window_ms(seconds: float) -> int:
-    """A duration as the vote's window field: whole milliseconds, capped at ``MAX_MS``."""
-    return min(max(int(seconds * 1000), 0), MAX_MS)
+    """A duration as the vote's window field: whole milliseconds (rounded down), capped at
+    ``MAX_MS``; an endless timeout is the cap, and nothing below zero."""
+    ms = seconds * 1000
+    if not ms > 0:  # negative, zero or not a number
+        return 0
+    return int(min(ms, MAX_MS))
 
 
 def quorum(at_table: int) -> int:

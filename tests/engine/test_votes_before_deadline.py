@@ -31,7 +31,7 @@ from p2pclue.engine.harness import Delivery, Network
 from p2pclue.engine.peer import Peer, Stage, Status
 from p2pclue.engine.peer_secrets import PeerSecrets
 from p2pclue.engine.transcript import Footer, Transcript, parse
-from p2pclue.engine.votes import read_vote, sign_vote
+from p2pclue.engine.votes import MAX_MS, read_vote, sign_vote, window_ms
 from p2pclue.engine.wire import read_payload, split_frame
 from tests.engine.conftest import oracle_game
 
@@ -199,3 +199,21 @@ def test_a_vote_that_says_it_was_signed_before_the_voters_deadline_is_refused() 
     verdict = audit(parse(t.to_bytes()))
     assert not verdict.valid and verdict.violation is not None
     assert verdict.violation.check == "votes" and verdict.blamed is None
+
+
+def test_a_vote_signs_the_voters_own_window() -> None:
+    """Measured from when this peer reached the point (restored at 0 here), in whole ms."""
+    peers, accuser, _ = _table()
+    _, honest = _roles(accuser)
+    h = peers[honest]
+    h.on_timeout(TIMEOUT + 1.5)
+    raw, _ = h.vote("wait", TIMEOUT + 1.5)
+    vote = read_vote(raw, [p.public_key() for p in _game().config.players])
+    assert (vote.timeout, vote.waited) == (120_000, 121_500)
+
+
+@pytest.mark.parametrize(("seconds", "ms"), [(120.0, 120_000), (0.0015, 1), (-1.0, 0),
+                                             (float("nan"), 0), (1e12, MAX_MS),
+                                             (float("inf"), MAX_MS)])
+def test_window_fields_are_whole_milliseconds_within_range(seconds: float, ms: int) -> None:
+    assert window_ms(seconds) == ms
