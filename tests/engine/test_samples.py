@@ -19,6 +19,10 @@ SAMPLES = Path(__file__).resolve().parents[2] / "protocol" / "samples"
         ("classic-3p.p2pclue", True, "won", 0, None, None),
         ("cz-4p.p2pclue", True, "nobody", None, None, None),
         ("halted-bias-dice.p2pclue", False, "halted", None, 1, "randomness"),
+        ("equivocation-inside.p2pclue", False, "halted", None, 1, "equivocation"),
+        ("false-blame-wrong-seat.p2pclue", False, "halted", None, 1, "false-blame"),
+        ("false-blame-nothing.p2pclue", False, "invalid", None, None, "false-blame"),
+        ("halted-other-reason.p2pclue", False, "halted", None, 1, "randomness"),
         ("abandoned-forfeit-votes.p2pclue", True, "won", 0, None, None),
         ("votes-signed-early.p2pclue", False, "invalid", None, None, "votes"),
     ],
@@ -32,10 +36,17 @@ def test_sample_verdict(name: str, valid: bool, result: str, winner: int | None,
     assert (verdict.violation.check if verdict.violation else None) == check
 
 
-@pytest.mark.parametrize("name", ["halted-bias-dice.p2pclue",
+def test_the_halted_sample_is_reproducible_from_its_seed() -> None:
+    name = "halted-bias-dice.p2pclue"
+    assert sample(name) == (SAMPLES / name).read_bytes()
+
+
+@pytest.mark.parametrize("name", ["equivocation-inside.p2pclue",
+                                  "false-blame-wrong-seat.p2pclue",
+                                  "false-blame-nothing.p2pclue", "halted-other-reason.p2pclue",
                                   "abandoned-forfeit-votes.p2pclue",
                                   "votes-signed-early.p2pclue"])
-def test_the_sample_is_reproducible_from_its_seed(name: str) -> None:
+def test_the_edited_samples_are_reproducible(name: str) -> None:
     assert sample(name) == (SAMPLES / name).read_bytes()
 
 
