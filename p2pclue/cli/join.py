@@ -27,7 +27,7 @@ from p2pclue.cli.result import result_object
 from p2pclue.engine import events as ev
 from p2pclue.engine.config import MAX_NAME_CHARS, MIN_PLAYERS
 from p2pclue.i18n import N_, _, ngettext
-from p2pclue.net import api, discovery, links
+from p2pclue.net import api, discovery, guesses, links
 from p2pclue.net.botplay import drive_bot, follow, is_private
 from p2pclue.net.gamedir import unfinished_games
 from p2pclue.net.lobby import LobbyError, LobbyView, table_check
@@ -396,6 +396,8 @@ def _tell(narrator: Narrator, event: api.SessionEvent, say: Printer, private: bo
             say(_("{player} is back").format(player=who))
         else:
             say(_("{player} is here").format(player=who))
+    elif isinstance(event, api.Guesses):
+        say(guesses.describe(event.count))
     elif isinstance(event, api.Waiting):
         waited = max(0.0, time.monotonic() - event.since)
         left = max(0.0, event.deadline - time.monotonic())

@@ -25,7 +25,14 @@ from p2pclue.net.lobby import GuestLobby, HostLobby, LobbyView, TableInfo
 from p2pclue.net.mesh import Mesh
 from p2pclue.net.profile import Profile
 from p2pclue.net.session import DEFAULT_TIMEOUT, NetSession
-from p2pclue.net.table import LobbyAction, Seated, TableClosed, guest_lobby, host_lobby
+from p2pclue.net.table import (
+    LobbyAction,
+    Seated,
+    TableClosed,
+    guest_lobby,
+    host_lobby,
+    start_members,
+)
 from p2pclue.rules.variants import Rules
 
 TABLE_ID_PREFIX = b"p2pclue/v1/table-id\x00"
@@ -115,6 +122,7 @@ async def resume_game(seat: Seat, game: GameDir) -> NetSession:
         raise TableClosed(_("this game directory is not one of this profile's seats"))
     mesh = Mesh(seat.profile.identity, saved.table_id, saved.code,
                 accept=lambda ident: ident in {a.identity for a in start.addresses})
+    mesh.enter_game(start_members(start), start.config.session)
     try:
         await mesh.listen(seat.listen_host, mine.port)
         host_addr = (saved.host, saved.port) if saved.host else None

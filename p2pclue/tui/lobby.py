@@ -27,7 +27,8 @@ from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import ColorDepth
 
-from p2pclue.i18n import N_, _, card_name, ngettext, pad, text_width
+from p2pclue.i18n import N_, _, card_name, pad, text_width
+from p2pclue.net import guesses
 from p2pclue.net.discovery import TableAd, fingerprint
 from p2pclue.net.lobby import LobbyView, Member
 from p2pclue.net.play import Opened
@@ -209,10 +210,7 @@ class LobbyModel:
             out.append(("", _("Watching: {players}").format(
                 players=", ".join(m.name for m in v.spectators))))
         if v.failed_attempts:
-            out.append(("class:warn", ngettext(
-                "{count} failed attempt with a wrong code",
-                "{count} failed attempts with a wrong code",
-                v.failed_attempts).format(count=v.failed_attempts)))
+            out.append(("class:warn", guesses.describe(v.failed_attempts)))
         if self.phase == "started":
             out += [("", ""), ("class:good", _("The roster is signed. Table check: {check}")
                                .format(check=self.check)),
