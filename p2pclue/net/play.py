@@ -39,6 +39,14 @@ TABLE_ID_PREFIX = b"p2pclue/v1/table-id\x00"
 TRANSCRIPT_NAME = "transcript.p2pclue"
 
 
+class WrongTableCode(TableClosed):
+    """The code did not open the table (a typo, or a stranger's record): ask again."""
+
+
+class CodeNeeded(TableClosed):
+    """The table needs a code and none was given: ask for it."""
+
+
 class NoTable(Exception):
     """No table answered (with a message that says what to try)."""
 
@@ -207,6 +215,8 @@ async def find_table(interfaces: list[str], name: str | None, timeout: float
         await browser.start(interfaces)
         try:
             return await browser.wait_for(name, timeout)
+        except discovery.SameName as exc:
+            raise NoTable(str(exc)) from None
         except (TimeoutError, LookupError):
             found = (_("found no answer for the table {name} within {seconds} s.") if name
                      else _("found no answer for any table within {seconds} s.")).format(
@@ -235,11 +245,14 @@ async def join_table(
     seat: Seat, table_name: str, host: str, port: int, code: str | None, *,
     role: str = "player", on_view: Callable[[LobbyView], None],
     actions: asyncio.Queue[LobbyAction] | None = None, transcript: Path | None = None,
-    wait: float = 0.0,
+    wait: float = 0.0, opener: str | None = None,
 ) -> NetSession:
     """Join a table at ``host:port`` (as a player or a spectator); returns the session.
 
     ``wait``: keep trying to reach the table that long (it may not be open yet).
+    ``opener``: the fingerprint its record showed; another key there is not that table.
+    A wrong code raises ``WrongTableCode``, a missing one ``CodeNeeded`` (both
+    ``TableClosed``): a front end asks for the code again.
     """
     from p2pclue.net import links
 
@@ -254,7 +267,8 @@ async def join_table(
         delay = 0.2
         while True:
             try:
-                seated = await guest_lobby(lobby, mesh, host, port, on_view, actions)
+                seated = await guest_lobby(lobby, mesh, host, port, on_view, actions,
+                                           opener=opener)
                 break
             except (OSError, links.Unreachable, links.HandshakeTimeout, links.LinkClosed,
                     links.Busy) as exc:
@@ -264,7 +278,12 @@ async def join_table(
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 2.0)
             except links.WrongCode:
-                raise TableClosed(_("the table refused the code (wrong code?)")) from None
+                raise WrongTableCode(_("the table refused the code (wrong code?)")) from None
+            except links.Refused as exc:
+                if exc.reason == "needs-code":
+                    raise CodeNeeded(str(exc)) from None
+                raise TableClosed(_("the table refused the link: {error}").format(
+                    error=exc)) from None
             except links.LinkError as exc:
                 raise TableClosed(_("the table refused the link: {error}").format(
                     error=exc)) from None

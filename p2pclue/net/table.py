@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from p2pclue.i18n import _, card_name
 from p2pclue.net import guesses, links
+from p2pclue.net.discovery import fingerprint
 from p2pclue.net.guesses import CODE_BUDGET
 from p2pclue.net.lobby import (
     GuestLobby,
@@ -149,9 +150,17 @@ def _route(mesh: Mesh, lobby: HostLobby, outs: list[Out]) -> None:
 
 async def guest_lobby(lobby: GuestLobby, mesh: Mesh, host: str, port: int, on_view: ViewSink,
                       actions: asyncio.Queue[LobbyAction] | None = None,
-                      timeout: float = 10.0) -> Seated:
-    """Dial the table, say hello, follow it, sign a fair start; returns with the mesh ready."""
+                      timeout: float = 10.0, opener: str | None = None) -> Seated:
+    """Dial the table, say hello, follow it, sign a fair start; returns with the mesh ready.
+
+    ``opener``: the key fingerprint the table's record showed: a table is its opener's key,
+    so another key answering there is refused (a stranger's record with the same name)."""
     host_ident = await mesh.dial(host, port, timeout=timeout)
+    if opener is not None and fingerprint(host_ident) != opener:
+        await mesh.drop(host_ident)
+        raise TableClosed(_("{address} answered with the key {key}, not the opener's key "
+                            "{expected} its record showed: not that table").format(
+            address=f"{host}:{port}", key=fingerprint(host_ident), expected=opener))
     mesh.send(host_ident, TAG_LOBBY, lobby.hello())
     if mesh.guesses.own:
         mesh.send(host_ident, TAG_LOBBY, mesh.guesses.message())
