@@ -39,6 +39,10 @@ TABLE_ID_PREFIX = b"p2pclue/v1/table-id\x00"
 TRANSCRIPT_NAME = "transcript.p2pclue"
 
 
+BUSY_PATIENCE = 3.0
+"""A table that is slowing this address down (after a wrong code) is tried this long more."""
+
+
 class WrongTableCode(TableClosed):
     """The code did not open the table (a typo, or a stranger's record): ask again."""
 
@@ -272,6 +276,8 @@ async def join_table(
                 break
             except (OSError, links.Unreachable, links.HandshakeTimeout, links.LinkClosed,
                     links.Busy) as exc:
+                if isinstance(exc, links.Busy):  # it slows this address after a wrong
+                    end = max(end, loop.time() + BUSY_PATIENCE)  # code: wait it out once
                 if loop.time() + delay > end:
                     raise NoTable(_("cannot reach the table at {address}: {error}").format(
                         address=f"{host}:{port}", error=exc)) from None

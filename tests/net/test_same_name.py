@@ -1,0 +1,77 @@
+"""Issue 19.3: a stranger's record with the same table name, over real zeroconf on loopback.
+
+The fake record (same name, so the same table id, but the stranger's own key) must not win
+by arriving first: a browser offers both by their openers' keys and lets the person pick
+(``SameName``), or takes the one whose key was asked for; a record whose handshake failed
+is marked and never offered again by itself. Every zeroconf instance is on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Callable
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from p2pclue.net.discovery import Announcer, Browser, SameName, fingerprint
+from p2pclue.net.play import table_id
+from tests.net.test_discovery import LO, needs_multicast, run, sample_ad
+
+
+async def until(cond: Callable[[], bool], limit: float = 15.0) -> None:
+    end = asyncio.get_running_loop().time() + limit
+    while not cond():
+        assert asyncio.get_running_loop().time() < end, "timed out"
+        await asyncio.sleep(0.1)
+
+
+async def _answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    writer.close()
+
+
+@needs_multicast
+def test_a_fake_record_with_the_same_name_never_wins_by_itself() -> None:
+    async def main() -> None:
+        name = f"Attic {secrets.token_hex(3)}"
+        tid = table_id(name)
+        real_srv = await asyncio.start_server(_answer, LO, 0)
+        fake_srv = await asyncio.start_server(_answer, LO, 0)
+        real_fp = fingerprint(Ed25519PrivateKey.generate().public_key().public_bytes_raw())
+        fake_fp = fingerprint(Ed25519PrivateKey.generate().public_key().public_bytes_raw())
+        real = sample_ad(name=name, table_id=tid, fp=real_fp,
+                         port=real_srv.sockets[0].getsockname()[1])
+        fake = sample_ad(name=name, table_id=tid, fp=fake_fp,
+                         port=fake_srv.sockets[0].getsockname()[1])
+        browser, real_ann, fake_ann = Browser(), Announcer(), Announcer()
+        await browser.start([LO])
+        try:
+            await fake_ann.start(fake, [LO])  # the stranger is there first
+            await real_ann.start(real, [LO])
+
+            def ours() -> list[str]:
+                return sorted(t.fingerprint for t in browser.tables() if t.table_id == tid)
+
+            await until(lambda: ours() == sorted([real_fp, fake_fp]))
+            # asked by name alone: both are offered, with their keys, and none is taken
+            with pytest.raises(SameName) as err:
+                await browser.wait_for(name, timeout=10)
+            assert real_fp in str(err.value) and fake_fp in str(err.value)
+            assert sorted(t.fingerprint for t in err.value.tables) == sorted([real_fp, fake_fp])
+            # picked by the opener's key: that one, whichever came first
+            picked = await browser.wait_for(name, timeout=10, opener=real_fp)
+            assert picked.fingerprint == real_fp and picked.port == real.port
+            # the stranger's record failed its handshake: marked, never offered again
+            stranger = next(t for t in browser.tables() if t.fingerprint == fake_fp)
+            browser.mark_failed(stranger)
+            assert [t.failed for t in browser.tables() if t.fingerprint == fake_fp] == [True]
+            alone = await browser.wait_for(name, timeout=10)
+            assert alone.fingerprint == real_fp
+        finally:
+            for closing in (real_ann, fake_ann, browser):
+                await closing.close()
+            real_srv.close()
+            fake_srv.close()
+
+    run(main(), 60)
