@@ -213,8 +213,9 @@ async def _join_seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | 
             if ad is None:
                 return None
             table_name, host, port = ad.name, ad.host, ad.port
+        ask = ad is not None and ad.needs_code and not args.no_code
         while True:  # the code, asked again after a wrong one
-            if code is None and (ad is None or ad.needs_code) and not args.no_code:
+            if code is None and ask:
                 code = await front.ask_code(table_name, ad.fingerprint if ad else None)
                 if code is None:
                     break
@@ -233,7 +234,7 @@ async def _join_seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | 
                                    "key should be {key}).").format(key=ad.fingerprint)
                                  if ad is not None and wrong else str(exc))
                 front.refresh()
-                code = None
+                code, ask = None, True
         if args.peer or model.quit:
             return None  # nothing to go back to
 

@@ -41,7 +41,7 @@ _T = TypeVar("_T")
 MAX_CODE_TYPED = 32
 KEYS_HELP = {
     "tables": N_("Up/Down: choose a table   Enter: join it   q: leave"),
-    "code": N_("Type the table code   Enter: join   Backspace: erase   Esc: back"),
+    "code": N_("Type the code   Enter: join   Backspace: erase   Esc: back"),
     "lobby": N_("Up/Down: choose a suspect   Enter: sit as it   r: ready / not ready   q: leave"),
     "started": N_("The game starts..."),
 }

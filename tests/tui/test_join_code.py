@@ -10,6 +10,7 @@ stay on 127.0.0.1.
 from __future__ import annotations
 
 import queue
+import secrets
 import subprocess
 import sys
 import threading
@@ -46,20 +47,30 @@ def _wait_screen(prog: PtyProgram, text: str, seconds: float) -> None:
         prog.pump(0.2)
 
 
+def _number(lines: list[str], table: str) -> str:
+    """The list number of ``table`` (other tables on this machine's loopback may be listed)."""
+    line = next(line for line in lines if f". {table} " in line)
+    return line.split(".")[0].strip(" >")
+
+
 def test_the_full_screen_asks_for_the_code_and_again_after_a_wrong_one(tmp_path: Path) -> None:
     env = _net_env(tmp_path)
-    opener = _opener(env, "Attic")
+    table = f"Attic-{secrets.token_hex(3)}"
+    opener = _opener(env, table)
     prog = PtyProgram([sys.executable, "-m", "p2pclue", "join", "--name", "Pat"], env=env)
     try:
-        _wait_screen(prog, "Attic", 60)
+        _wait_screen(prog, table, 60)
+        prog.press(_number(prog.screen.display, table))
+        prog.pump(0.5)
+        assert f"> {_number(prog.screen.display, table)}. {table}" in prog.text()
         prog.press("\r")
-        _wait_screen(prog, "needs its table code", 20)
-        assert "Type the table code" in prog.bar()
+        _wait_screen(prog, "needs its table", 20)
+        assert "Type the code" in prog.bar()
         prog.press("111111")
         _wait_screen(prog, "Table code: 111111_", 5)
         prog.press("\x7f\r")  # a backspace, then Enter: "11111" is wrong too
         _wait_screen(prog, "Wrong code", 30)
-        assert "needs its table code" in prog.text()  # asked again, nothing typed yet
+        assert "needs its table" in prog.text()  # asked again, nothing typed yet
         assert "Table code: _" in prog.text()
         prog.press(CODE + "\r")
         deadline = time.monotonic() + 90
@@ -83,7 +94,8 @@ def test_the_full_screen_asks_for_the_code_and_again_after_a_wrong_one(tmp_path:
 
 def test_plain_asks_for_the_code_and_again_after_a_wrong_one(tmp_path: Path) -> None:
     env = _net_env(tmp_path)
-    opener = _opener(env, "Cellar")
+    table = f"Cellar-{secrets.token_hex(3)}"
+    opener = _opener(env, table)
     proc = subprocess.Popen([sys.executable, "-m", "p2pclue", "join", "--plain", "--name", "Pat"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
@@ -118,11 +130,10 @@ def test_plain_asks_for_the_code_and_again_after_a_wrong_one(tmp_path: Path) -> 
     try:
         while True:  # look again until the table is listed
             until("Enter to look again", 60)
-            if any("Cellar" in line for line in out[-8:]):
+            if any(table in line for line in out[-12:]):
                 break
             type_line("")
-        number = next(line for line in reversed(out) if "Cellar" in line).split(".")[0]
-        type_line(number.strip(" >"))
+        type_line(_number(out[-12:], table))
         until("Type the table code", 20)
         assert any("needs its table code" in line for line in out[-3:])
         type_line("111111")
