@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from p2pclue.net import links
+from p2pclue.net import api, links
 from p2pclue.net.guesses import CODE_BUDGET
 from p2pclue.net.lobby import GuestLobby, HostLobby, LobbyView, TableInfo
 from p2pclue.net.mesh import TAG_LOBBY, Mesh
@@ -168,6 +168,39 @@ def test_a_redial_gives_a_stranger_on_the_crashed_players_port_no_guess(tmp_path
         finally:
             if squatter is not None:
                 await squatter.close()
+            for s in sessions:
+                await s.close()
+            for task in runs:
+                task.cancel()
+            await asyncio.gather(*runs, return_exceptions=True)
+
+    run(main(), 90)
+
+
+def test_guesses_during_the_game_reach_every_players_screen(tmp_path: Path) -> None:
+    async def main() -> None:
+        sessions = await _coded_table(tmp_path)
+        runs = [asyncio.ensure_future(s.run()) for s in sessions]
+        try:
+            target = sessions[1]
+            me = target.config.players[target.seat or 0].identity
+            port = next(a.port for a in target.start_record.addresses if a.identity == me)
+            outcomes = await stranger(port, 2)
+            assert outcomes.count("wrong-code") == 2
+            seen: list[list[api.SessionEvent]] = [[] for _s in sessions]
+
+            def shown() -> bool:
+                for s, events in zip(sessions, seen, strict=True):
+                    while not s.events.empty():
+                        events.append(s.events.get_nowait())
+                return all(any(isinstance(e, api.Guesses) and e.count == 2 for e in events)
+                           for events in seen)
+
+            end = asyncio.get_running_loop().time() + 15
+            while not shown():
+                assert asyncio.get_running_loop().time() < end, seen
+                await asyncio.sleep(0.1)
+        finally:
             for s in sessions:
                 await s.close()
             for task in runs:
