@@ -154,7 +154,8 @@ def _ad(opened: Opened, tid: bytes, rules: Rules, view: LobbyView | None, wanted
     return discovery.TableAd(
         table_id=tid, name=opened.name, preset=rules.name(), seats_taken=taken,
         seats_wanted=wanted, playing=playing, version=PROTOCOL_VERSION,
-        fingerprint=opened.fingerprint, host=opened.host, port=opened.port)
+        fingerprint=opened.fingerprint, host=opened.host, port=opened.port,
+        needs_code=opened.code is not None)
 
 
 async def open_table(
