@@ -572,11 +572,12 @@ class NetSession:
                     continue
                 try:
                     await self._mesh.dial(host, address.port, timeout=2.0, expect=ident)
-                except (links.Unreachable, links.HandshakeTimeout, OSError, TimeoutError):
-                    pass  # nobody there yet: the player's process is restarting
+                except (links.Unreachable, links.HandshakeTimeout, links.LinkClosed,
+                        links.Busy, OSError, TimeoutError):
+                    pass  # nobody there yet (the player's process is restarting), or busy
                 except (EngineError, links.LinkError) as exc:
-                    # someone answered who is not that player (or refused): no code was at
-                    # stake (game mode), but it is told, and asked again only slowly
+                    # another key answered, or refused the link: no code was at stake (game
+                    # mode), but it is logged, and asked again only slowly
                     log.info("re-dial of seat %s at %s:%s failed: %s",
                              self._seats.get(ident), host, address.port, exc)
                     delay = max(delay, REDIAL_STRANGER)
