@@ -208,3 +208,16 @@ def test_guesses_during_the_game_reach_every_players_screen(tmp_path: Path) -> N
             await asyncio.gather(*runs, return_exceptions=True)
 
     run(main(), 90)
+
+
+def test_a_member_can_only_raise_the_count_and_never_past_the_budget() -> None:
+    from p2pclue.net.guesses import Guesses, describe
+
+    g = Guesses(own=2)
+    assert g.report(b"a", 5) and g.total == 7
+    assert g.report(b"a", 1) and g.total == 7  # counts never go down
+    assert g.report(b"b", 10**9) and g.total == 2 + 5 + CODE_BUDGET and g.dead
+    for bad in (-1, True, "3", None, 2.5):
+        assert not g.report(b"c", bad)
+    assert b"c" not in g.reported and g.message() == {"t": "attempts", "n": 2}
+    assert "used up" in describe(CODE_BUDGET) and "used up" not in describe(CODE_BUDGET - 1)
