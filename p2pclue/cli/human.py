@@ -226,7 +226,8 @@ async def _join_seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | 
                     wait=args.wait, opener=ad.fingerprint if ad else None))
             except (WrongTableCode, CodeNeeded) as exc:
                 # A typo, or a stranger's record answering to that name: say so, mark the
-                # record (never picked by itself again) and ask again.
+                # record (never picked by itself again) and ask again; when other tables
+                # share its name, back to the list (marked), so the person can pick another.
                 wrong = isinstance(exc, WrongTableCode)
                 if ad is not None and wrong:
                     failed.add(ad.place)
@@ -235,6 +236,9 @@ async def _join_seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | 
                                  if ad is not None and wrong else str(exc))
                 front.refresh()
                 code, ask = None, True
+                if ad is not None and wrong and any(
+                        t.name == ad.name and t.place != ad.place for t in model.tables):
+                    break
         if args.peer or model.quit:
             return None  # nothing to go back to
 

@@ -26,10 +26,10 @@ from tests.tui.drive import ROOT
 from tests.tui.test_join_e2e import _net_env
 
 
-async def until(cond: Callable[[], bool], limit: float = 15.0) -> None:
+async def until(cond: Callable[[], bool], limit: float = 30.0, what: str = "") -> None:
     end = asyncio.get_running_loop().time() + limit
     while not cond():
-        assert asyncio.get_running_loop().time() < end, "timed out"
+        assert asyncio.get_running_loop().time() < end, f"timed out {what}"
         await asyncio.sleep(0.1)
 
 
@@ -59,7 +59,8 @@ def test_a_fake_record_with_the_same_name_never_wins_by_itself() -> None:
             def ours() -> list[str]:
                 return sorted(t.fingerprint for t in browser.tables() if t.table_id == tid)
 
-            await until(lambda: ours() == sorted([real_fp, fake_fp]))
+            await until(lambda: ours() == sorted([real_fp, fake_fp]),
+                        what=f"seen {ours()} of {sorted([real_fp, fake_fp])}")
             # asked by name alone: both are offered, with their keys, and none is taken
             with pytest.raises(SameName) as err:
                 await browser.wait_for(name, timeout=10)
