@@ -54,7 +54,11 @@ def test_a_fake_record_with_the_same_name_never_wins_by_itself() -> None:
         await browser.start([LO])
         try:
             await fake_ann.start(fake, [LO])  # the stranger is there first
+            # a responder answers a name at most once a second (RFC 6762 section 6): the
+            # opener's "is this name taken?" comes later than that in real life
+            await asyncio.sleep(1.2)
             await real_ann.start(real, [LO])
+            assert real_ann.service_name != fake_ann.service_name
 
             def ours() -> list[str]:
                 return sorted(t.fingerprint for t in browser.tables() if t.table_id == tid)
