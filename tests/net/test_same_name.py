@@ -134,6 +134,9 @@ def test_a_person_picks_between_same_name_tables_and_the_stranger_gets_no_guess(
             real = next(line for line in listed if stranger_fp not in line)
             person.stdin.write(real.split(".")[0].strip(" >").encode() + b"\n")
             await person.stdin.drain()
+            await until("Type the suspect's number", 30)  # the last seat: any suspect
+            person.stdin.write(b"\n")
+            await person.stdin.drain()
             await until("Table check:", 90)
             assert trap.failed_attempts == 0  # no code ever reached the stranger
             person.stdin.close()

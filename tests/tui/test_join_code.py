@@ -64,6 +64,8 @@ def test_the_full_screen_asks_for_the_code_and_again_after_a_wrong_one(tmp_path:
         prog.pump(0.5)
         assert f"> {_number(prog.screen.display, table)}. {table}" in prog.text()
         prog.press("\r")
+        _wait_screen(prog, "You take the last seat", 20)  # its suspect first (any one)
+        prog.press("\r")
         _wait_screen(prog, "needs its table", 20)
         assert "Type the code" in prog.bar()
         prog.press("111111")
@@ -134,6 +136,8 @@ def test_plain_asks_for_the_code_and_again_after_a_wrong_one(tmp_path: Path) -> 
                 break
             type_line("")
         type_line(_number(out[-12:], table))
+        until("Type the suspect's number", 20)  # the last seat: its suspect first
+        type_line("")
         until("Type the table code", 20)
         assert any("needs its table code" in line for line in out[-3:])
         type_line("111111")
