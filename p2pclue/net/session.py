@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import random
 import time
 from collections.abc import Awaitable, Callable, Iterable
@@ -30,7 +31,7 @@ from p2pclue.engine import events as ev
 from p2pclue.engine.audit import audit
 from p2pclue.engine.config import GameConfig
 from p2pclue.engine.errors import EngineError, WireError
-from p2pclue.engine.peer import Choice, Peer, Status
+from p2pclue.engine.peer import Choice, Peer, Status, verify_own_from
 from p2pclue.engine.peer_secrets import SecretsError
 from p2pclue.engine.transcript import parse
 from p2pclue.engine.wire import split_frame
@@ -125,7 +126,7 @@ class NetSession:
             self.peer = Peer(self.config, None, now=now, timeout=timeout, relay=False)
         else:
             self.peer = Peer(self.config, self.seat, identity, OsRandom(), now=now,
-                             timeout=timeout)
+                             timeout=timeout, verify_own=verify_own_from(os.environ))
         self.transcript_path = transcript_path
         self._game = game
         self._host_addr = host_addr
