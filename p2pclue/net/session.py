@@ -286,11 +286,7 @@ class NetSession:
             self._charge(ident, 1)
             return
         before = self.peer.dropped_count
-        _t0 = time.time(); _c0 = time.process_time(); _n0 = len(self.peer.entries)
         events = self.peer.receive(raw, time.monotonic(), via=seat)
-        if os.environ.get("P2PCLUE_TRACE") and len(self.peer.entries) != _n0:
-            import sys
-            print(f"TRACE {self.seat} {_t0:.4f} {time.time():.4f} {time.process_time()-_c0:.4f} {_n0} {len(self.peer.entries)}", file=sys.stderr)
         self._trim_dropped()
         self._charge(ident, self.peer.dropped_count - before)
         self._after_engine(events)
