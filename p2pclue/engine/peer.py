@@ -542,6 +542,30 @@ class Peer:
             return seat
         return self._round_order[self._round_pos]
 
+    def due_soon(self) -> bool:
+        """Whether this seat owes a message now or right after the seat that owes one.
+
+        A scheduling hint for a runner, never a rule: the frame due next most likely
+        comes from the seat due now, and the seat after it must check it before it can
+        speak, so that seat's checking is worth doing first (see ``net.lanes``). In play
+        the turn's player counts too: refutations come back to it.
+        """
+        due = self.expected_seat()
+        if self.seat is None or due is None:
+            return False
+        if due == self.seat:
+            return True
+        if self.stage is Stage.PLAY:
+            assert self.rules_state is not None
+            return self.rules_state.current_seat == self.seat or (due + 1) % self.n == self.seat
+        order, pos = self._round_order, self._round_pos + 1
+        return order[pos % len(order)] == self.seat  # the round's last: the next one's first
+
+    def knows(self, raw: bytes) -> bool:
+        """Whether this exact frame was accepted or is held already (a copy costs nothing)."""
+        digest = sha256(raw)
+        return digest in self._index_of or digest in self._held_digests
+
     @property
     def accuser(self) -> int | None:
         """The seat whose accusation is being checked right now (None outside a check)."""
