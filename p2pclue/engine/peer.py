@@ -34,7 +34,16 @@ from p2pclue.crypto import randomness
 from p2pclue.crypto.cards import card_point, identify
 from p2pclue.crypto.context import ProofContext
 from p2pclue.crypto.errors import CryptoError
-from p2pclue.crypto.group import G, Point, Scalar, base_mul, inverse, mul, scalar_from_bytes
+from p2pclue.crypto.group import (
+    G,
+    Point,
+    Scalar,
+    base_mul,
+    inverse,
+    mul,
+    own_points,
+    scalar_from_bytes,
+)
 from p2pclue.crypto.keys import prove_key
 from p2pclue.crypto.rand import ScalarSource, random_scalar
 from p2pclue.engine import events as ev
@@ -619,7 +628,11 @@ class Peer:
         raw = sign_frame(self._identity, header, body)
         self._building = True
         try:
-            self._ingest(raw)  # raises (and sends nothing) if our own message is bad
+            if self._verify_own:
+                self._ingest(raw)  # raises (and sends nothing) if our own message is bad
+            else:
+                with own_points():  # computed here: no subgroup checks either
+                    self._ingest(raw)
         finally:
             self._building = False
         self._outbox.append((raw, None))
