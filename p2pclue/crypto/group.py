@@ -162,7 +162,13 @@ def base_mul(s: Scalar) -> Point:
 
 
 def add(p: Point, q: Point) -> Point:
-    """``P + Q`` (no subgroup check: both must already be valid group elements)."""
+    """``P + Q`` (no subgroup check: both must already be valid group elements).
+
+    Adding the identity costs no libsodium call (sums start from it)."""
+    if p.data == _IDENTITY_BYTES:
+        return q
+    if q.data == _IDENTITY_BYTES:
+        return p
     out = _na.add(p.data, q.data)
     if out is None:
         raise InvalidPointError("point", "not on the curve")
