@@ -101,3 +101,16 @@ def test_own_bad_proof_is_blamed_by_every_other_peer_without_the_switch() -> Non
         assert p.status is Status.HALTED and p.blame is not None
         assert p.blame.culprit == 1 and p.blame.check == "proof:shuffle"
     assert peers[1].status is Status.RUNNING  # it trusted itself and sent the frame
+
+
+def test_the_engines_deal_costs_what_the_bare_deal_costs() -> None:
+    """The bench's in-process deal (``bench --only lan``) does exactly the multiplications
+    of the crypto module's deal, where every proof is verified by every other player once:
+    nobody checks its own any more (issue 21: 12,486 before for six players)."""
+    from p2pclue.bench.lan import in_process_deal
+    from p2pclue.crypto.deck import run_deal
+
+    _seconds, engine = in_process_deal(3)
+    MULT_COUNTER.reset()
+    run_deal(3, b"bench", [SeededRandom(b"deal/%d" % j) for j in range(3)])
+    assert engine == MULT_COUNTER.total
