@@ -19,6 +19,7 @@ same and is signed by nobody (see docs/protocol.md, "Informed abort").
 from __future__ import annotations
 
 import hashlib
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -267,6 +268,7 @@ def _check_votes(observer: Peer, transcript: Transcript, events: list[ev.Event],
         return bad("votes to abandon, but nobody owed a message")
     keys = [p.public_key() for p in transcript.config.players]
     voters: list[int] = []
+    windows: list[tuple[int, int, int]] = []
     for i, raw in enumerate(transcript.footer.votes):
         try:
             vote = read_vote(raw, keys)
@@ -282,14 +284,27 @@ def _check_votes(observer: Peer, transcript: Transcript, events: list[ev.Event],
             return bad(f"vote {i}: seat {vote.voter} may not vote here (left, repeated or "
                        "out of order)")
         voters.append(vote.voter)
+        windows.append((vote.voter, vote.waited, vote.timeout))
     needed = observer.abandon_quorum()
     if len(voters) < needed:
         return bad(f"{len(voters)} abandon votes; the quorum is {needed}")
     notes.append(f"abandoned by the vote of seats {voters} (quorum {needed}) after {n} "
                  f"entries, while seat {silent} owed the next message")
-    for raw in transcript.footer.votes:  # counted as a live peer counts them (the forfeit)
+    notes.append(_windows(windows))
+    # Counted as a live peer counts them (the forfeit), by one whose own deadline for the
+    # silent seat has passed: the file's writer counted them only then (it held any that
+    # came earlier), and the file records no clock of its own.
+    observer.on_timeout(math.inf)
+    for raw in transcript.footer.votes:
         events += observer.receive_vote(raw, float(n))
     return None
+
+
+def _windows(windows: list[tuple[int, int, int]]) -> str:
+    """Each voter's signed observation window: the voter's word, not a proof."""
+    return "by their own signed word, " + "; ".join(
+        f"seat {seat} signed after waiting {waited / 1000:g} s (its own timeout "
+        f"{timeout / 1000:g} s)" for seat, waited, timeout in windows)
 
 
 def _check_blame(observer: Peer, transcript: Transcript, events: list[ev.Event]
