@@ -13,7 +13,7 @@ import contextlib
 import hashlib
 import os
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,11 +25,30 @@ from p2pclue.net.lobby import GuestLobby, HostLobby, LobbyView, TableInfo
 from p2pclue.net.mesh import Mesh
 from p2pclue.net.profile import Profile
 from p2pclue.net.session import DEFAULT_TIMEOUT, NetSession
-from p2pclue.net.table import LobbyAction, Seated, TableClosed, guest_lobby, host_lobby
+from p2pclue.net.table import (
+    LobbyAction,
+    Seated,
+    TableClosed,
+    guest_lobby,
+    host_lobby,
+    start_members,
+)
 from p2pclue.rules.variants import Rules
 
 TABLE_ID_PREFIX = b"p2pclue/v1/table-id\x00"
 TRANSCRIPT_NAME = "transcript.p2pclue"
+
+
+BUSY_PATIENCE = 3.0
+"""A table that is slowing this address down (after a wrong code) is tried this long more."""
+
+
+class WrongTableCode(TableClosed):
+    """The code did not open the table (a typo, or a stranger's record): ask again."""
+
+
+class CodeNeeded(TableClosed):
+    """The table needs a code and none was given: ask for it."""
 
 
 class NoTable(Exception):
@@ -121,6 +140,7 @@ async def resume_game(seat: Seat, game: GameDir) -> NetSession:
         raise TableClosed(_("this game directory is not one of this profile's seats"))
     mesh = Mesh(seat.profile.identity, saved.table_id, saved.code,
                 accept=lambda ident: ident in {a.identity for a in start.addresses})
+    mesh.enter_game(start_members(start), start.config.session)
     try:
         await mesh.listen(seat.listen_host, mine.port)
         host_addr = (saved.host, saved.port) if saved.host else None
@@ -140,7 +160,8 @@ def _ad(opened: Opened, tid: bytes, rules: Rules, view: LobbyView | None, wanted
     return discovery.TableAd(
         table_id=tid, name=opened.name, preset=rules.name(), seats_taken=taken,
         seats_wanted=wanted, playing=playing, version=PROTOCOL_VERSION,
-        fingerprint=opened.fingerprint, host=opened.host, port=opened.port)
+        fingerprint=opened.fingerprint, host=opened.host, port=opened.port,
+        needs_code=opened.code is not None)
 
 
 async def open_table(
@@ -153,6 +174,7 @@ async def open_table(
     tid = table_id(table_name)
     mesh = Mesh(seat.profile.identity, tid, code)
     announcer: discovery.Announcer | None = None
+    updates: list[asyncio.Task[None]] = []
     try:
         listener = await mesh.listen(seat.listen_host, 0)
         fp = discovery.fingerprint(seat.profile.public)
@@ -172,7 +194,6 @@ async def open_table(
                     await announcer.close()
                 announcer = None
         on_opened(opened)
-        updates: list[asyncio.Task[None]] = []
 
         def view_changed(view: LobbyView) -> None:
             on_view(view)
@@ -181,20 +202,44 @@ async def open_table(
                     announcer.update(_ad(opened, tid, rules, view, players, False))))
 
         seated = await host_lobby(lobby, mesh, view_changed, actions)
-        await asyncio.gather(*updates, return_exceptions=True)
-        if announcer is not None:
-            with contextlib.suppress(Exception):
-                await announcer.update(_ad(opened, tid, rules, lobby.view(), players, True))
         session = _session(seat, seated, transcript)
     except BaseException:
         await mesh.close()
+        for task in updates:
+            task.cancel()
         if announcer is not None:
             with contextlib.suppress(Exception):
                 await announcer.close()
         raise
     if announcer is not None:
-        session.on_close.append(announcer.close)
+        session.on_close.append(_announce_playing(
+            announcer, updates, _ad(opened, tid, rules, lobby.view(), players, True)))
     return session
+
+
+def _announce_playing(announcer: discovery.Announcer, updates: list[asyncio.Task[None]],
+                      ad: discovery.TableAd) -> Callable[[], Awaitable[None]]:
+    """Mark the table as playing in the background; returns the hook that withdraws it.
+
+    An mDNS update takes about half a second (python-zeroconf repeats the announcement
+    with pauses), and every guest waits for the host's first frame: the session starts
+    at once and the record catches up meanwhile (docs/protocol.md, "Discovery records").
+    The last update waits for the lobby's own updates, so "playing" is the final word.
+    """
+
+    async def mark() -> None:
+        await asyncio.gather(*updates, return_exceptions=True)
+        with contextlib.suppress(Exception):
+            await announcer.update(ad)
+
+    marking = asyncio.ensure_future(mark())
+
+    async def withdraw() -> None:
+        marking.cancel()
+        await asyncio.gather(marking, return_exceptions=True)
+        await announcer.close()
+
+    return withdraw
 
 
 async def find_table(interfaces: list[str], name: str | None, timeout: float
@@ -205,6 +250,8 @@ async def find_table(interfaces: list[str], name: str | None, timeout: float
         await browser.start(interfaces)
         try:
             return await browser.wait_for(name, timeout)
+        except discovery.SameName as exc:
+            raise NoTable(str(exc)) from None
         except (TimeoutError, LookupError):
             found = (_("found no answer for the table {name} within {seconds} s.") if name
                      else _("found no answer for any table within {seconds} s.")).format(
@@ -233,11 +280,14 @@ async def join_table(
     seat: Seat, table_name: str, host: str, port: int, code: str | None, *,
     role: str = "player", on_view: Callable[[LobbyView], None],
     actions: asyncio.Queue[LobbyAction] | None = None, transcript: Path | None = None,
-    wait: float = 0.0,
+    wait: float = 0.0, opener: str | None = None,
 ) -> NetSession:
     """Join a table at ``host:port`` (as a player or a spectator); returns the session.
 
     ``wait``: keep trying to reach the table that long (it may not be open yet).
+    ``opener``: the fingerprint its record showed; another key there is not that table.
+    A wrong code raises ``WrongTableCode``, a missing one ``CodeNeeded`` (both
+    ``TableClosed``): a front end asks for the code again.
     """
     from p2pclue.net import links
 
@@ -252,17 +302,25 @@ async def join_table(
         delay = 0.2
         while True:
             try:
-                seated = await guest_lobby(lobby, mesh, host, port, on_view, actions)
+                seated = await guest_lobby(lobby, mesh, host, port, on_view, actions,
+                                           opener=opener)
                 break
             except (OSError, links.Unreachable, links.HandshakeTimeout, links.LinkClosed,
                     links.Busy) as exc:
+                if isinstance(exc, links.Busy):  # it slows this address after a wrong
+                    end = max(end, loop.time() + BUSY_PATIENCE)  # code: wait it out once
                 if loop.time() + delay > end:
                     raise NoTable(_("cannot reach the table at {address}: {error}").format(
                         address=f"{host}:{port}", error=exc)) from None
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 2.0)
             except links.WrongCode:
-                raise TableClosed(_("the table refused the code (wrong code?)")) from None
+                raise WrongTableCode(_("the table refused the code (wrong code?)")) from None
+            except links.Refused as exc:
+                if exc.reason == "needs-code":
+                    raise CodeNeeded(str(exc)) from None
+                raise TableClosed(_("the table refused the link: {error}").format(
+                    error=exc)) from None
             except links.LinkError as exc:
                 raise TableClosed(_("the table refused the link: {error}").format(
                     error=exc)) from None
