@@ -5,8 +5,9 @@ processes (the opener and one joiner, each with its own keys, links and transcri
 third seat played in this process by a random bot whose session also floods the other two
 down its authenticated links once the deal is done (``FLOODS``), as fast as its links
 take it, for a few seconds; then it stops, and the game must still end. Read from
-``/proc/<pid>/status`` while the flood runs, and from the processes' own ``ru_maxrss`` at
-the end: the peak resident memory of each player process (goal: under 80 MB), what its
+``/proc/<pid>/status`` (``VmHWM``) every 0.1 s until the process ends: the peak resident
+memory of each player process (goal: under 80 MB; not the processes' own ``ru_maxrss``,
+which on Linux starts from this process's size when it forked them), what its
 junk budget charged and how often it cut a link, and whether anyone was blamed (nobody
 may be: the flooder is cut, never blamed, and its honest play goes on).
 """
@@ -246,7 +247,7 @@ async def _one(home: Path, kind: str, seconds: float) -> dict[str, Any]:
                 await p.wait()
         for task in drains:
             task.cancel()
-    rss = [max(p, m.get("max_rss_kb", 0)) / 1024 for p, m in zip(peaks, marks, strict=True)]
+    rss = [p / 1024 for p in peaks]
     return {"kind": kind, "sent": sent, "rss_mb": [round(r, 1) for r in rss],
             "junk": [m.get("junk") for m in marks], "cuts": [m.get("junk_cuts") for m in marks],
             "blamed": [r["blamed"] for r in results] + [villain.peer.blame.culprit
