@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+from functools import partial
 from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -79,7 +80,10 @@ async def _stranger_chatters(port: int) -> str:
     return "unreachable"
 
 
-def test_frames_far_ahead_and_lobby_chatter_are_charged_and_cut(tmp_path: Path) -> None:
+def _play_through(tmp_path: Path, floods: list[str]) -> list[str]:
+    """A 3-seat game in which seat 1 floods (``"ahead"``: frames far ahead; ``"chatter"``:
+    lobby messages; each until both honest players cut it once more) and then
+    (``"stranger"``) a stranger chatters; checks the end. Returns what the stranger saw."""
     failed: list[BaseException] = []
     stranger_seen: list[str] = []
 
@@ -99,26 +103,46 @@ def test_frames_far_ahead_and_lobby_chatter_are_charged_and_cut(tmp_path: Path) 
         def cuts() -> list[int]:
             return [s.junk.cuts(ident) for s in honest]
 
+        def cut_at_least(n: int) -> bool:
+            return min(cuts()) >= n
+
+        def cut_nobody(kind: str) -> str:
+            return f"{kind}: the flooder's cuts are only {cuts()}"
+
         while len(villain.peer.entries) < 12:  # the deal is under way
             await asyncio.sleep(0.01)
-        await _send_all(villain, [encode(TAG_FRAME, raw) for raw in _ahead(villain, FLOOD)])
-        await _until(lambda: min(cuts()) >= 1, lambda: f"frames far ahead cut nobody: {cuts()}")
-        await _until(lambda: villain._mesh.linked() == players,
-                     lambda: f"the villain back on both links after {cuts()} cuts")
-        await _send_all(villain, _lobby_chatter(FLOOD, hello=False))
-        await _until(lambda: min(cuts()) >= 2, lambda: f"lobby chatter cut nobody: {cuts()}")
-        stranger_seen.append(await _stranger_chatters(host._mesh._listeners[0].port))
+        for n, kind in enumerate(floods, 1):
+            await _until(lambda: villain._mesh.linked() == players,
+                         lambda: f"the villain on both links after {cuts()} cuts")
+            if kind == "ahead":
+                await _send_all(villain, [encode(TAG_FRAME, raw)
+                                          for raw in _ahead(villain, FLOOD)])
+            elif kind == "chatter":
+                await _send_all(villain, _lobby_chatter(FLOOD, hello=False))
+            else:
+                stranger_seen.append(await _stranger_chatters(host._mesh._listeners[0].port))
+                continue
+            await _until(partial(cut_at_least, n), partial(cut_nobody, kind))
 
     sessions, ended = asyncio.run(table(tmp_path, 3, CODE, during=flood))
     assert not failed, failed
     ended_well(sessions, ended)
     villain = sessions[1].config.players[1].identity
+    cuts = len([f for f in floods if f != "stranger"])
     for s in (sessions[0], sessions[2]):
-        assert s.junk.cuts(villain) >= 2, "each honest player cut the flooder's link"
+        assert s.junk.cuts(villain) >= cuts, "each honest player cut the flooder's link"
         others = [p.identity for p in s.config.players if p.identity != villain]
         assert all(s.junk.cuts(o) == 0 for o in others), "no honest player was ever cut"
         assert all(s.junk.charged(o) == 0 for o in others), "nor charged anything"
     honest = [p.identity for p in sessions[1].config.players if p.identity != villain]
     assert all(sessions[1].junk.charged(o) == 0 for o in honest), \
         "honest traffic (catch-up included) is never charged"
-    assert stranger_seen == ["cut"], stranger_seen
+    return stranger_seen
+
+
+def test_a_seats_frames_far_beyond_the_hold_window_are_charged_and_cut(tmp_path: Path) -> None:
+    assert _play_through(tmp_path, ["ahead"]) == []
+
+
+def test_lobby_chatter_during_play_is_charged_and_cut(tmp_path: Path) -> None:
+    assert _play_through(tmp_path, ["chatter", "stranger"]) == ["cut"]
