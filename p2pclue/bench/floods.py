@@ -220,6 +220,7 @@ async def _one(home: Path, kind: str, seconds: float) -> dict[str, Any]:
                 await asyncio.sleep(0.1)
 
         sampler = asyncio.ensure_future(sample())
+        entries_before = len(villain.peer.entries)
         began = time.monotonic()
         until = began + seconds
         make = FLOODS[kind][1]
@@ -230,7 +231,7 @@ async def _one(home: Path, kind: str, seconds: float) -> dict[str, Any]:
             sent = await _stranger_flood(port, table, until)
         else:
             await asyncio.sleep(seconds)
-        entries_during = len(villain.peer.entries)
+        entries_during = len(villain.peer.entries) - entries_before
         async with asyncio.timeout(300):
             ended = await bot
             await run
@@ -254,7 +255,7 @@ async def _one(home: Path, kind: str, seconds: float) -> dict[str, Any]:
                                                          if villain.peer.blame else None],
             "results": [r["result"] for r in results] + [ended.status],
             "same": len({r["transcript_sha256"] for r in results}) == 1,
-            "entries_at_flood_end": entries_during, "took_s": round(time.monotonic() - began, 1)}
+            "entries_during_flood": entries_during, "took_s": round(time.monotonic() - began, 1)}
 
 
 def section(emit: Emit, quick: bool) -> dict[str, Any]:
@@ -270,7 +271,8 @@ def section(emit: Emit, quick: bool) -> dict[str, Any]:
         emit(f"  {kind}: {what}: {row['sent']} sent; peak RSS of the player processes "
              f"{' / '.join(f'{r:.1f}' for r in row['rss_mb'])} MB "
              f"({'under' if ok else 'OVER'} {GOAL_MB:.0f}); junk charged {row['junk']}, "
-             f"cuts {row['cuts']}; blamed {row['blamed']}; ended {row['results']} in "
+             f"cuts {row['cuts']}; the game went on by {row['entries_during_flood']} entries "
+             f"meanwhile; blamed {row['blamed']}; ended {row['results']} in "
              f"{row['took_s']} s, same transcript: {row['same']}")
     worst = max(r for row in rows for r in row["rss_mb"])
     emit(f"  worst peak RSS of a player process under any flood: {worst:.1f} MB "

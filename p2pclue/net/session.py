@@ -150,7 +150,7 @@ class NetSession:
         """Per link: the ``have`` messages it sent. Frames go only to a link that sent one
         (after the catch-up it asked for), so an honest link delivers entries in order."""
         self._copies: dict[bytes, int] = {}
-        """Per link: copies of frames already held that it delivered (see ``COPIES_PER_ENTRY``)."""
+        """Per link: copies of accepted or held frames it delivered (``COPIES_PER_ENTRY``)."""
         self._hellos: set[bytes] = set()
         """Links whose spectator ``hello`` during play was answered (the next one is junk)."""
         self.junk = JunkBudget()
