@@ -7,7 +7,9 @@ local player's intents go to ``Peer.act``. Every accepted entry is appended to t
 transcript file as the game goes, and this peer's own frames are on disk (fsync)
 before any link sees them. Catch-up is by transcript index: on every new link each
 side says how many entries it has (``have``) and the other sends the entries it
-lacks, exactly as stored; the engine's duplicate rules make that idempotent.
+lacks, exactly as stored; the engine's duplicate rules make that idempotent. A link gets
+no frame before its ``have``, so every honest link delivers entries in order, and what
+cannot be placed (or costs work for nothing) is charged to its link (``net.junk``).
 
 The terminal UI, headless bots and spectators all drive this one class through the
 ``net.api.Session`` contract.
