@@ -153,6 +153,8 @@ class NetSession:
         (after the catch-up it asked for), so an honest link delivers entries in order."""
         self._copies: dict[bytes, int] = {}
         """Per link: copies of accepted or held frames it delivered (``COPIES_PER_ENTRY``)."""
+        self._dones: set[bytes] = set()
+        """Links that said ``done`` (a second one is junk)."""
         self._hellos: set[bytes] = set()
         """Links whose spectator ``hello`` during play was answered (the next one is junk)."""
         self.junk = JunkBudget()
@@ -518,6 +520,7 @@ class NetSession:
         self._haves.pop(ident, None)
         self._copies.pop(ident, None)
         self._hellos.discard(ident)
+        self._dones.discard(ident)
         up = self._up_since.pop(ident, None)
         if up is not None and time.monotonic() - up >= LINK_STEADY:
             self._redial_from.pop(ident, None)
@@ -556,6 +559,9 @@ class NetSession:
                 self._mesh.send(ident, TAG_FRAME, raw)
                 self.resent += 1
         elif kind == "done":
+            if ident in self._dones:  # a peer says it once (on a link that is up then)
+                self._charge(ident, 1)
+            self._dones.add(ident)
             if ident in self._seats:  # a spectator's says nothing we wait for
                 self._done_from.add(ident)
         elif ident in self._seats and isinstance(msg.get("v"), bytes):
