@@ -687,8 +687,11 @@ class Peer:
         sent = self._sent_by[sender]
         state = self.rules_state
         if header.type == "accuse" and state is not None and sender in state.eliminated:
-            raise RemoteProtocolError(sender, Violation(
-                "R27", f"seat {sender} already accused wrongly: one accusation per game"), (raw,))
+            # Before the sequence and chain rules: any accuse an out seat signs for this game
+            # is evidence (docs/protocol.md, "One speaker at a time", rule 3b).
+            why = ("left the table" if sender in self.left_hands
+                   else "already accused wrongly: one accusation per game")
+            raise RemoteProtocolError(sender, Violation("R27", f"seat {sender} {why}"), (raw,))
         if header.seq < len(sent):
             raise RemoteProtocolError(sender, Violation(
                 "equivocation", f"two different messages with sequence number {header.seq}"),

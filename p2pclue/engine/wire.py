@@ -269,7 +269,8 @@ def names_game(payload: bytes, game: bytes) -> bool:
     provably about this game (its signer knew this game's config digest, which covers the
     fresh session id); otherwise it may be a replay of something signed elsewhere. Lenient
     on purpose: any single map whose top-level ``game`` entry (any of them, if repeated) is
-    ``game``, whatever the encoding, and whatever follows it.
+    ``game``, whatever the encoding, and whatever follows it; only the depth limit of strict
+    decoding is kept (docs/protocol.md, "One speaker at a time", rule 3).
     """
     if len(payload) > MAX_ENTRY_BYTES:
         return False
@@ -281,9 +282,25 @@ def names_game(payload: bytes, game: bytes) -> bool:
         obj = unpacker.unpack()
     except Exception:  # any failure to decode means "not provably this game's": drop
         return False
+    if not _lenient_ok(obj, 0):
+        return False
     return isinstance(obj, list) and any(
         isinstance(pair, tuple) and len(pair) == 2 and pair[0] == "game" and pair[1] == game
         for pair in obj)
+
+
+def _lenient_ok(obj: Any, depth: int) -> bool:
+    """The two limits strict decoding keeps in lenient reading: the depth limit (maps are
+    lists of key-value pairs there, and their keys count like their values: a key may be a
+    container) and no extension type (msgpack turns a timestamp into an object without
+    calling ``ext_hook``, so it is refused here)."""
+    if depth > MAX_DEPTH:
+        return False
+    if isinstance(obj, list):
+        return all(_lenient_ok(item, depth + 1) for item in obj)
+    if isinstance(obj, tuple):  # one key-value pair of the enclosing map (depth already counted)
+        return all(_lenient_ok(item, depth) for item in obj)
+    return obj is None or isinstance(obj, (bool, int, float, str, bytes))
 
 
 def sign_frame(

@@ -19,6 +19,10 @@ SAMPLES = Path(__file__).resolve().parents[2] / "protocol" / "samples"
         ("classic-3p.p2pclue", True, "won", 0, None, None),
         ("cz-4p.p2pclue", True, "nobody", None, None, None),
         ("halted-bias-dice.p2pclue", False, "halted", None, 1, "randomness"),
+        ("equivocation-inside.p2pclue", False, "halted", None, 1, "equivocation"),
+        ("false-blame-wrong-seat.p2pclue", False, "halted", None, 1, "false-blame"),
+        ("false-blame-nothing.p2pclue", False, "invalid", None, None, "false-blame"),
+        ("halted-other-reason.p2pclue", False, "halted", None, 1, "randomness"),
     ],
 )
 def test_sample_verdict(name: str, valid: bool, result: str, winner: int | None,
@@ -32,4 +36,11 @@ def test_sample_verdict(name: str, valid: bool, result: str, winner: int | None,
 
 def test_the_halted_sample_is_reproducible_from_its_seed() -> None:
     name = "halted-bias-dice.p2pclue"
+    assert sample(name) == (SAMPLES / name).read_bytes()
+
+
+@pytest.mark.parametrize("name", ["equivocation-inside.p2pclue",
+                                  "false-blame-wrong-seat.p2pclue",
+                                  "false-blame-nothing.p2pclue", "halted-other-reason.p2pclue"])
+def test_the_edited_samples_are_reproducible(name: str) -> None:
     assert sample(name) == (SAMPLES / name).read_bytes()
