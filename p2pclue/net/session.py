@@ -235,6 +235,11 @@ class NetSession:
     def choice(self) -> Choice | None:
         return self.peer.choice()
 
+    def expected_seat(self) -> int | None:
+        """Who owes the table's next message (the screen says whom it waits for from the
+        first second, long before a silence is reported)."""
+        return self.peer.expected_seat()
+
     async def submit(self, intent: ev.Intent) -> None:
         events = self.peer.act(intent, time.monotonic())  # LocalProtocolError: not now
         self._after_engine(events)
@@ -376,9 +381,10 @@ class NetSession:
                 return
             self._written = len(entries)
             self._silences = 0
-        if any(isinstance(e, ev.PlayerLeft) and e.seat == self.seat for e in events):
-            self.left_table = True
-            try:  # our leave is on disk: nothing to resume from here on
+        gone = any(isinstance(e, ev.PlayerLeft) and e.seat == self.seat for e in events)
+        self.left_table = self.left_table or gone
+        if gone or any(isinstance(e, ev.LeaveQueued) for e in events):
+            try:  # our leave is on disk, or asked for: nothing to resume from here on
                 if self._game is not None:
                     self._game.mark_left()
             except (OSError, StoreError) as exc:
