@@ -15,7 +15,7 @@ Section = Callable[[Emit, bool], dict[str, Any]]
 
 
 def _sections() -> dict[str, Section]:
-    from p2pclue.bench import bots, cheats, crypto, deduce, faults, game, lan, link, rules
+    from p2pclue.bench import bots, cheats, crypto, deduce, faults, floods, game, lan, link, rules
 
     return {
         "rules": rules.section,
@@ -28,10 +28,11 @@ def _sections() -> dict[str, Section]:
         "bots": bots.section,
         "lan": lan.section,
         "faults": faults.section,
+        "floods": floods.section,
     }
 
 
 SECTIONS: dict[str, Section] = _sections()
-ON_REQUEST = frozenset({"cheats", "bots"})
-"""Sections too long for a plain ``p2pclue bench`` (the cheat sweep plays ~700 games): they
-run only when named with ``--only``."""
+ON_REQUEST = frozenset({"cheats", "bots", "floods"})
+"""Sections too long for a plain ``p2pclue bench`` (the cheat sweep plays ~700 games; the
+floods start 14 player processes and flood them): they run only when named with ``--only``."""

@@ -1,7 +1,7 @@
 """Benchmark section "link": the transport alone, on 127.0.0.1.
 
 Pairing time with a table code (SPAKE2 runs in pure Python) and without; the time for a
-small frame to cross an established link and for a 256 KiB frame (the engine's largest,
+small frame to cross an established link and for a 256 KiB frame (a link's largest message,
 split into several Noise records); and, where multicast works on loopback, how long after
 an announcer starts another zeroconf instance's browser has resolved the table (the
 issue's goal for two processes is under 2 s; here both live in one process); and how fast a

@@ -392,6 +392,7 @@ async def _play(session: NetSession, args: argparse.Namespace, say: Printer) -> 
         marks["max_rss_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         marks["resent"] = session.resent
         marks["junk"] = session.junk_charged
+        marks["junk_cuts"] = session.junk_cuts
         args.timing.write_text(json.dumps(marks))
     return ended
 

@@ -62,6 +62,7 @@ from p2pclue.engine.transcript import Transcript
 from p2pclue.engine.transcript import build as build_transcript
 from p2pclue.engine.votes import Vote, quorum, read_vote, sign_vote, window_ms
 from p2pclue.engine.wire import (
+    MAX_ENTRY_BYTES,
     Header,
     names_game,
     read_payload,
@@ -246,6 +247,12 @@ class Peer:
         with the reason: anyone can send junk, so memory for it is bounded."""
         self.dropped_count = 0
         """How many frames were ignored without blame in all."""
+        self.unplaced_count = 0
+        """Frames signed for this game that could not be placed yet: held for later (out of
+        order) or beyond the hold window. Blames nobody; a network runner charges them to
+        the link that carried them (an honest link delivers in order, docs/protocol.md)."""
+        self.duplicate_count = 0
+        """Copies of accepted or held frames (free here; a runner bounds them per link)."""
         self._events: list[ev.Event] = []
         self._config_digest = config.digest()
         self._head = sha256(b"p2pclue/v1/chain-start\x00" + self._config_digest)
@@ -602,7 +609,10 @@ class Peer:
         return order[pos % len(order)] == self.seat  # the round's last: the next one's first
 
     def knows(self, raw: bytes) -> bool:
-        """Whether this exact frame was accepted or is held already (a copy costs nothing)."""
+        """Whether this exact frame was accepted or is held already (a copy costs nothing;
+        a frame over the size limit is not even hashed)."""
+        if len(raw) > MAX_ENTRY_BYTES:
+            return False
         digest = sha256(raw)
         return digest in self._index_of or digest in self._held_digests
 
@@ -687,8 +697,12 @@ class Peer:
         hint of whose key to try, and the signed payload's own ``from`` and ``game`` decide
         whose message it is and whether it belongs here.
         """
+        if len(raw) > MAX_ENTRY_BYTES:  # before any work: not even hashed
+            self._drop(raw, f"unreadable frame: over {MAX_ENTRY_BYTES} bytes")
+            return
         digest = sha256(raw)
         if digest in self._index_of or digest in self._held_digests:
+            self.duplicate_count += 1
             return  # a duplicate delivery of an accepted or held frame: harmless, and free
         try:
             sender, payload, signature = split_frame(raw)
@@ -789,6 +803,7 @@ class Peer:
                     "chain", f"replayed or reordered: builds on entry {older}, "
                     f"not on the latest entry {len(self.entries) - 1}"), (raw,))
             held = self._held.setdefault(sender, [])
+            self.unplaced_count += 1
             if header.seq < len(sent) + HOLD_WINDOW and all(h[0] != raw for h in held):
                 held.append((raw, header, body))  # at most one per sequence number (above)
                 self._held_digests.add(sha256(raw))

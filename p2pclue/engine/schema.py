@@ -14,7 +14,7 @@ from typing import Any
 from p2pclue import PROTOCOL_VERSION
 from p2pclue.engine.messages import MESSAGES
 from p2pclue.engine.votes import CHOICES, MAX_VOTE_BYTES, VOTE_KEYS, VOTE_PREFIX
-from p2pclue.engine.wire import MAX_FRAME_BYTES, SIGNING_PREFIX
+from p2pclue.engine.wire import MAX_ENTRY_BYTES, SIGNING_PREFIX
 
 KIND_DOCS = {
     "bytes32": "msgpack bin, exactly 32 bytes",
@@ -66,7 +66,7 @@ def schema() -> dict[str, Any]:
                          "encodings)",
             "signature": "Ed25519 over signing_prefix || payload, by the sender's identity key",
             "signing_prefix": SIGNING_PREFIX.decode("ascii").replace("\x00", "\\u0000"),
-            "max_bytes": MAX_FRAME_BYTES,
+            "max_bytes": MAX_ENTRY_BYTES,
         },
         "payload": {
             "v": "protocol version (int)",

@@ -31,8 +31,31 @@ from p2pclue.engine.errors import WireError
 
 SIGNING_PREFIX = b"p2pclue/v1/message\x00"
 MAX_FRAME_BYTES = 256 * 1024
+"""The largest message a link carries (``net.framing``); not a limit of the engine's."""
+MAX_ENTRY_BYTES = 32 * 1024
+"""The largest frame the engine reads (the largest honest one is under 4 KiB): a longer one
+is unreadable, dropped before it is hashed, decoded or its signature checked."""
 MAX_DEPTH = 8
 HASH_BYTES = 32
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What msgpack refuses while it decodes, before it builds the value: the longest
+    bin, str, array and map. With the byte limit they bound the work and memory any
+    untrusted bytes can cost; each kind of message gets the tightest that its honest
+    form allows (docs/protocol.md, "Canonical encodings")."""
+
+    bin: int
+    str: int
+    array: int
+    map: int
+
+
+FRAME_LIMITS = Limits(bin=MAX_ENTRY_BYTES, str=0, array=3, map=0)
+"""The outer frame: ``[sender, payload, signature]``, no string, no map."""
+PAYLOAD_LIMITS = Limits(bin=64, str=64, array=64, map=32)
+"""A signed payload: 32-byte values, short names, at most 21 cards or 13 squares a list."""
 
 
 def sha256(data: bytes) -> bytes:
@@ -92,14 +115,22 @@ def _check_plain(obj: Any, depth: int = 0) -> None:
     raise WireError(f"values of type {type(obj).__name__} are not allowed")
 
 
-def unpack_strict(data: bytes, max_bytes: int = MAX_FRAME_BYTES) -> Any:
-    """Decode exactly one plain msgpack object from untrusted bytes."""
+def unpack_strict(data: bytes, max_bytes: int = MAX_FRAME_BYTES,
+                  limits: Limits | None = None) -> Any:
+    """Decode exactly one plain msgpack object from untrusted bytes: ``max_bytes`` is
+    checked first, ``limits`` (default: only the byte limit) while decoding."""
     if not isinstance(data, (bytes, bytearray)):
         raise WireError("expected bytes")
     if len(data) > max_bytes:
         raise WireError(f"{len(data)} bytes is over the limit of {max_bytes}")
+    size = max(max_bytes, 1)
+    lim = limits or Limits(bin=size, str=size, array=size, map=size)
     unpacker = msgpack.Unpacker(
-        max_buffer_size=max(max_bytes, 1),
+        max_buffer_size=size,
+        max_bin_len=lim.bin,
+        max_str_len=lim.str,
+        max_array_len=lim.array,
+        max_map_len=lim.map,
         strict_map_key=True,
         raw=False,
         use_list=True,
@@ -127,11 +158,12 @@ def unpack_strict(data: bytes, max_bytes: int = MAX_FRAME_BYTES) -> Any:
     return obj
 
 
-def unpack_canonical(data: bytes, max_bytes: int = MAX_FRAME_BYTES) -> Any:
+def unpack_canonical(data: bytes, max_bytes: int = MAX_FRAME_BYTES,
+                     limits: Limits | None = None) -> Any:
     """``unpack_strict``, and the bytes must be the canonical encoding of what they decode
     to: no second spelling of a value (longer integer, string or container forms, map keys
     out of order or repeated) is accepted anywhere in the protocol."""
-    obj = unpack_strict(data, max_bytes)
+    obj = unpack_strict(data, max_bytes, limits)
     if pack(obj) != bytes(data):
         raise WireError("not the canonical encoding (shortest forms, map keys sorted)")
     return obj
@@ -171,7 +203,7 @@ def split_frame(raw: bytes) -> tuple[int, bytes, bytes]:
 
     Only the canonical encoding is a frame; ``sender`` is not signed, so it is a claim.
     """
-    obj = unpack_canonical(raw)
+    obj = unpack_canonical(raw, MAX_ENTRY_BYTES, FRAME_LIMITS)
     if not (isinstance(obj, list) and len(obj) == 3):
         raise WireError("a frame is [sender, payload, signature]")
     sender, payload, signature = obj
@@ -198,7 +230,7 @@ def read_payload(payload: bytes) -> tuple[Header, dict[str, Any]]:
     Strict: the canonical encoding, exactly the seven keys, each of its type. The body's
     fields are checked later, against the message table.
     """
-    obj = unpack_canonical(payload)
+    obj = unpack_canonical(payload, MAX_ENTRY_BYTES, PAYLOAD_LIMITS)
     if not isinstance(obj, dict):
         raise WireError("payload must be a map")
     expected = {"v", "game", "from", "seq", "prev", "type", "body"}
@@ -240,9 +272,9 @@ def names_game(payload: bytes, game: bytes) -> bool:
     ``game``, whatever the encoding, and whatever follows it; only the depth limit of strict
     decoding is kept (docs/protocol.md, "One speaker at a time", rule 3).
     """
-    if len(payload) > MAX_FRAME_BYTES:
+    if len(payload) > MAX_ENTRY_BYTES:
         return False
-    unpacker = msgpack.Unpacker(max_buffer_size=MAX_FRAME_BYTES, raw=False,
+    unpacker = msgpack.Unpacker(max_buffer_size=MAX_ENTRY_BYTES, raw=False,
                                 strict_map_key=False, ext_hook=_reject_ext,
                                 object_pairs_hook=list, use_list=True)
     try:

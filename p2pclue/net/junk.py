@@ -1,13 +1,16 @@
 """How much junk one link partner may make this member reject before its link is cut.
 
 Anyone at the other end of an authenticated link (a player or a spectator) can send frames
-that are unsigned, badly signed, unreadable or of another game. The engine drops each one
-without blame, which is right (nothing unsigned may cost anyone anything), but checking a
-signature costs tens of microseconds: without a limit a link partner could flood for ever
-and be blamed for nothing. So the runner charges what its engine dropped to the identity
-whose link carried it, against a token bucket (``burst`` frames, refilled at ``rate`` per
-second). An honest peer makes no junk: duplicates and catch-up re-sends of frames already
-held are free, so the bucket only empties under a flood, and then the link is cut.
+that are unsigned, badly signed, unreadable or of another game, a seat's own frames that
+cannot be placed (far ahead), or lobby and sync messages nobody needs. The engine drops or
+parks each frame without blame, which is right (nothing unsigned may cost anyone anything),
+but checking a signature costs tens of microseconds: without a limit a link partner could
+flood for ever and be blamed for nothing. So the runner charges that work to the identity
+whose link carried it, against a token bucket (``burst`` units, refilled at ``rate`` per
+second; see ``NetSession._charge`` and docs/protocol.md "Junk budget" for what costs what).
+An honest peer makes no junk: it sends entries in order, from the catch-up its partner asked
+for, and a few copies of each are free, so the bucket only empties under a flood, and then
+the link is cut.
 
 A cut blames nobody and loses nothing (it is a lost link: the transcript is untouched, and
 catch-up on the next link restores whatever was in flight). The first cut lets the partner
@@ -36,6 +39,7 @@ class _Account:
     stamp: float
     cuts: int = 0
     banned_until: float = 0.0
+    charged: int = 0
 
 
 class JunkBudget:
@@ -70,6 +74,7 @@ class JunkBudget:
         """Charge ``frames`` junk frames to ``ident``; True when its budget is spent (cut it)."""
         account = self._account(ident, now)
         account.tokens -= frames
+        account.charged += frames
         return account.tokens < 0
 
     def cut(self, ident: bytes, now: float) -> float:
@@ -90,6 +95,11 @@ class JunkBudget:
 
     def banned(self, ident: bytes, now: float) -> bool:
         return now < self.banned_until(ident)
+
+    def charged(self, ident: bytes) -> int:
+        """Junk units charged to ``ident`` in all (while it is remembered)."""
+        account = self._accounts.get(ident)
+        return account.charged if account is not None else 0
 
     def cuts(self, ident: bytes) -> int:
         account = self._accounts.get(ident)

@@ -18,7 +18,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from p2pclue.engine.errors import WireError
-from p2pclue.engine.wire import pack, unpack_strict
+from p2pclue.engine.wire import Limits, pack, unpack_strict
 from p2pclue.net import links
 from p2pclue.net.guesses import Guesses
 
@@ -29,9 +29,14 @@ TAG_LOBBY = 1
 TAG_SYNC = 2
 """Catch-up and presence (msgpack map): ``have``, ``done``."""
 MAX_META_BYTES = 64 * 1024
+META_LIMITS = Limits(bin=4096, str=4096, array=256, map=64)
+"""Lobby and sync maps: keys, signatures, names and reasons; a few dozen members at most."""
 OUTBOX_LIMIT = 4096
 """Messages queued for one link; a peer that reads nothing for this long is dropped."""
 INBOX_LIMIT = 1024
+INBOX_BYTES_PER_LINK = 256 * 1024
+"""Bytes one link may have waiting in the inbox; its reader then waits (TCP pushes back), so
+a link partner that sends faster than this member reads holds at most about twice this."""
 
 
 @dataclass(frozen=True)
@@ -60,13 +65,49 @@ class Refused:
 Item = Received | LinkUp | LinkDown | Refused
 
 
-def decode_meta(body: bytes) -> dict[str, Any] | None:
-    """A lobby or sync message, or None if it is not a plain map."""
+def decode_meta(body: bytes, max_bytes: int = MAX_META_BYTES) -> dict[str, Any] | None:
+    """A lobby or sync message, or None if it is not a plain map (or over ``max_bytes``,
+    which is checked before any decoding)."""
     try:
-        obj = unpack_strict(body, MAX_META_BYTES)
+        obj = unpack_strict(body, max_bytes, META_LIMITS)
     except WireError:
         return None
     return obj if isinstance(obj, dict) else None
+
+
+class Inbox(asyncio.Queue[Item]):
+    """The one queue of a member's items, counting the bytes each link has waiting in it."""
+
+    def __init__(self, maxsize: int) -> None:
+        super().__init__(maxsize)
+        self.waiting: dict[bytes, int] = {}
+        self._room: dict[bytes, asyncio.Event] = {}
+
+    def _put(self, item: Item) -> None:
+        if isinstance(item, Received):
+            self.waiting[item.identity] = self.waiting.get(item.identity, 0) + len(item.body)
+        super()._put(item)
+
+    def _get(self) -> Item:
+        item = super()._get()
+        if isinstance(item, Received):
+            left = self.waiting.get(item.identity, 0) - len(item.body)
+            if left > 0:
+                self.waiting[item.identity] = left
+            else:
+                self.waiting.pop(item.identity, None)
+            room = self._room.get(item.identity)
+            if room is not None and left < INBOX_BYTES_PER_LINK:
+                room.set()
+        return item
+
+    async def room_for(self, ident: bytes) -> None:
+        """Wait until ``ident``'s link has less than ``INBOX_BYTES_PER_LINK`` waiting."""
+        while self.waiting.get(ident, 0) >= INBOX_BYTES_PER_LINK:
+            room = self._room.setdefault(ident, asyncio.Event())
+            room.clear()
+            await room.wait()
+        self._room.pop(ident, None)
 
 
 def encode(tag: int, body: bytes | dict[str, Any]) -> bytes:
@@ -95,7 +136,7 @@ class Mesh:
         """What our listeners admit; ``enter_game`` and ``code_used_up`` change it."""
         self.guesses = Guesses()
         """Wrong codes this member met and what the others reported: the table's budget."""
-        self.inbox: asyncio.Queue[Item] = asyncio.Queue(INBOX_LIMIT)
+        self.inbox: Inbox = Inbox(INBOX_LIMIT)
         self._links: dict[bytes, _Handle] = {}
         self._listeners: list[links.Listener] = []
         self._closing = False
@@ -162,6 +203,7 @@ class Mesh:
                 if not data or data[0] not in (TAG_FRAME, TAG_LOBBY, TAG_SYNC):
                     self.dropped_messages += 1
                     continue
+                await self.inbox.room_for(ident)
                 await self.inbox.put(Received(ident, data[0], data[1:]))
         except (links.LinkError, OSError):
             pass

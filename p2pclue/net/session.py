@@ -7,7 +7,9 @@ local player's intents go to ``Peer.act``. Every accepted entry is appended to t
 transcript file as the game goes, and this peer's own frames are on disk (fsync)
 before any link sees them. Catch-up is by transcript index: on every new link each
 side says how many entries it has (``have``) and the other sends the entries it
-lacks, exactly as stored; the engine's duplicate rules make that idempotent.
+lacks, exactly as stored; the engine's duplicate rules make that idempotent. A link gets
+no frame before its ``have``, so every honest link delivers entries in order, and what
+cannot be placed (or costs work for nothing) is charged to its link (``net.junk``).
 
 The terminal UI, headless bots and spectators all drive this one class through the
 ``net.api.Session`` contract.
@@ -86,6 +88,18 @@ again (a link that keeps dying at once, refused by the other side, is re-dialled
 HAVES_FREE = 2
 """``have`` messages one link may send for free (one, or two when a link came up while the
 runner started); each further one re-sends the transcript, so it is charged as junk."""
+MAX_SYNC_BYTES = 2048
+"""A sync message (``have``, ``done``, ``vote``) is at most this long; a longer one is junk,
+charged before it is decoded."""
+MAX_LATE_LOBBY_BYTES = 1024
+"""During play the only lobby message that means something is a spectator's ``hello``."""
+JUNK_UNIT_BYTES = 32 * 1024
+"""A junk message costs one unit, and one more per this many bytes it carried."""
+COPIES_PER_ENTRY = 3
+"""Copies of accepted (or held) frames one link may deliver for free, per entry: an honest
+link sends each entry once as a relay and once per catch-up it was asked for (at most two
+``have`` messages are free); more copies than that are charged."""
+COPIES_FREE = 64
 HUMAN_PASS_DELAY = (1.0, 3.0)
 """How long a person's seat holds its automatic "cannot refute" (as ``net.local.Pace``)."""
 _PACE_RNG = random.SystemRandom()
@@ -144,6 +158,14 @@ class NetSession:
         """Per player: the back-off the next re-dial starts with (see ``LINK_STEADY``)."""
         self._up_since: dict[bytes, float] = {}
         self._haves: dict[bytes, int] = {}
+        """Per link: the ``have`` messages it sent. Frames go only to a link that sent one
+        (after the catch-up it asked for), so an honest link delivers entries in order."""
+        self._copies: dict[bytes, int] = {}
+        """Per link: copies of accepted or held frames it delivered (``COPIES_PER_ENTRY``)."""
+        self._dones: set[bytes] = set()
+        """Links that said ``done`` (a second one is junk)."""
+        self._hellos: set[bytes] = set()
+        """Links whose spectator ``hello`` during play was answered (the next one is junk)."""
         self.junk = JunkBudget()
         """Junk (what the engine dropped) charged per link partner; see ``net.junk``."""
         self.junk_cuts = 0
@@ -153,6 +175,7 @@ class NetSession:
         self._cut_off: set[bytes] = set()
         outer = mesh.accept
         mesh.accept = lambda ident: not self.junk.banned(ident, time.monotonic()) and (
+            ident in self._seats or self._strangers() < MAX_SPECTATORS) and (
             outer is None or outer(ident))
         self.left_table = False
         """This seat left gracefully (its own leave is accepted): the table plays on."""
@@ -305,28 +328,40 @@ class NetSession:
             self._mesh.code_used_up()
         self.events.put_nowait(api.Guesses(guesses.total, guesses.dead))
 
+    def _strangers(self) -> int:
+        """Links to keys of no seat (spectators, or anyone with the code)."""
+        return sum(1 for ident in self._mesh.linked() if ident not in self._seats)
+
     def _frame(self, ident: bytes, raw: bytes) -> None:
         seat = self._seats.get(ident)
         if seat is None:
             self._ignored += 1  # a spectator never acts (nor relays): its bytes go nowhere
             self._trim_dropped()
-            self._charge(ident, 1)
+            self._charge(ident, 1, len(raw))
             return
-        before = self.peer.dropped_count
-        urgent = self.peer.due_soon() or self.peer.knows(raw)
-        events = self._lanes.run(urgent, lambda: self.peer.receive(raw, time.monotonic(),
-                                                                   via=seat))
+        peer = self.peer
+        before = peer.dropped_count + peer.unplaced_count
+        copies = peer.duplicate_count
+        urgent = peer.due_soon() or peer.knows(raw)
+        events = self._lanes.run(urgent, lambda: peer.receive(raw, time.monotonic(), via=seat))
         self._trim_dropped()
-        self._charge(ident, self.peer.dropped_count - before)
+        junk = peer.dropped_count + peer.unplaced_count - before
+        if peer.duplicate_count > copies:
+            self._copies[ident] = self._copies.get(ident, 0) + 1
+            if self._copies[ident] > COPIES_FREE + COPIES_PER_ENTRY * len(peer.entries):
+                junk += 1
+        self._charge(ident, junk, len(raw))
         self._after_engine(events)
 
-    def _charge(self, ident: bytes, junk: int) -> None:
-        """Charge what the engine dropped to the link it came on; over budget, cut the link.
+    def _charge(self, ident: bytes, junk: int, size: int = 0) -> None:
+        """Charge junk to the link it came on (``size``: the bytes of that message, one
+        more unit per ``JUNK_UNIT_BYTES``); over budget, cut the link.
 
         The cut is a lost link, nothing more: no blame, nothing in the transcript; a player
         re-links (at once the first time, later after a growing wait) and catches up."""
         if junk <= 0:
             return
+        junk += size // JUNK_UNIT_BYTES
         self.junk_charged += junk
         if not self.junk.charge(ident, junk, time.monotonic()):
             return
@@ -380,9 +415,7 @@ class NetSession:
                 self._fail(_("cannot write the transcript: {error}").format(error=exc))
                 return
         for raw, _to in self.peer.frames_to_send():
-            sender = _sender(raw)
-            exclude = {self.config.players[sender].identity} if sender is not None else set()
-            self._mesh.broadcast(TAG_FRAME, raw, exclude)
+            self._relay(raw)
         for event in events:
             self.events.put_nowait(api.Engine(event))
         choice = self.peer.choice()
@@ -426,9 +459,17 @@ class NetSession:
         if self._closed:
             return
         for raw, _to in held:
-            sender = _sender(raw)
-            exclude = {self.config.players[sender].identity} if sender is not None else set()
-            self._mesh.broadcast(TAG_FRAME, raw, exclude)
+            self._relay(raw)
+
+    def _relay(self, raw: bytes) -> None:
+        """Send a frame to every link but its signer's that asked for catch-up (``have``):
+        until then a link gets nothing, and then the entries it lacks, in order, so an
+        honest link never delivers a frame its receiver cannot place (which is charged)."""
+        sender = _sender(raw)
+        exclude = {ident for ident in self._mesh.linked() if not self._haves.get(ident)}
+        if sender is not None:
+            exclude.add(self.config.players[sender].identity)
+        self._mesh.broadcast(TAG_FRAME, raw, exclude)
 
     def _fail(self, message: str) -> None:
         """This player's own disk failed: it stops playing, and says how to come back (the
@@ -472,14 +513,21 @@ class NetSession:
     def _late_lobby(self, ident: bytes, body: bytes) -> None:
         """A spectator arriving during the game gets the signed start (and then catches up).
 
-        Players never join a started game: their hello is refused.
+        Players never join a started game: their hello is refused. Every other lobby
+        message during play, and a second hello on one link, is junk (charged; one left
+        over from the lobby costs an honest player one unit of its budget).
         """
-        msg = decode_meta(body)
-        if msg is None or msg.get("t") != "hello":
-            return
-        if msg.get("role") != "spectator" or len(self.spectators) >= MAX_SPECTATORS:
-            reason = "the game has already started" if msg.get("role") != "spectator" \
-                else "there are enough spectators"
+        msg = decode_meta(body, MAX_LATE_LOBBY_BYTES)
+        hello = msg is not None and msg.get("t") == "hello"
+        if not hello or ident in self._hellos or ident in self._seats:
+            self._charge(ident, 1, len(body))
+        if msg is None or not hello or ident in self._hellos \
+                or ident not in self._mesh.linked():
+            return  # junk gets no answer, and one link gets one answer
+        self._hellos.add(ident)
+        player = ident in self._seats or msg.get("role") != "spectator"
+        if player or len(self.spectators) >= MAX_SPECTATORS:
+            reason = "the game has already started" if player else "there are enough spectators"
             self._mesh.send(ident, TAG_LOBBY, {"t": "refuse", "reason": reason})
             return
         self._mesh.send(ident, TAG_LOBBY, self.start_record.to_wire())
@@ -502,6 +550,9 @@ class NetSession:
 
     def _link_down(self, ident: bytes) -> None:
         self._haves.pop(ident, None)
+        self._copies.pop(ident, None)
+        self._hellos.discard(ident)
+        self._dones.discard(ident)
         up = self._up_since.pop(ident, None)
         if up is not None and time.monotonic() - up >= LINK_STEADY:
             self._redial_from.pop(ident, None)
@@ -515,10 +566,10 @@ class NetSession:
             self.events.put_nowait(api.Presence(self.spectators.pop(ident), None, False))
 
     def _sync(self, ident: bytes, body: bytes) -> None:
-        msg = decode_meta(body)
+        msg = decode_meta(body, MAX_SYNC_BYTES)
         kind = None if msg is None else msg.get("t")
         if msg is None or kind not in ("have", "done", "vote", "attempts"):
-            self._charge(ident, 1)
+            self._charge(ident, 1, len(body))
             return
         if kind == "attempts":
             before = self._mesh.guesses.total
@@ -547,6 +598,9 @@ class NetSession:
                 self._mesh.send(ident, TAG_FRAME, raw)
                 self.resent += 1
         elif kind == "done":
+            if ident in self._dones:  # a peer says it once (on a link that is up then)
+                self._charge(ident, 1)
+            self._dones.add(ident)
             if ident in self._seats:  # a spectator's says nothing we wait for
                 self._done_from.add(ident)
         elif ident in self._seats and isinstance(msg.get("v"), bytes):

@@ -32,6 +32,10 @@ from p2pclue.net.lobby import (
 from p2pclue.net.mesh import TAG_LOBBY, Item, LinkDown, LinkUp, Mesh, Received, Refused, decode_meta
 
 DIAL_ATTEMPTS = 6
+PENDING_PER_LINK = 16
+"""Messages of one link kept for the game while this member is still in the lobby. An
+honest peer sends only its ``have`` before it got ours (no frame: see ``NetSession._relay``),
+so the rest is dropped unread: a lobby flood costs no memory."""
 
 
 class TableClosed(Exception):
@@ -60,6 +64,15 @@ class Seated:
 
 
 ViewSink = Callable[[LobbyView], None]
+
+
+def _keep(pending: list[Item], item: Item) -> None:
+    """Keep ``item`` for the game, but at most ``PENDING_PER_LINK`` messages of one link."""
+    if isinstance(item, Received) and sum(
+            1 for p in pending
+            if isinstance(p, Received) and p.identity == item.identity) >= PENDING_PER_LINK:
+        return
+    pending.append(item)
 
 
 async def _next(mesh: Mesh, actions: asyncio.Queue[LobbyAction] | None) -> Item | LobbyAction:
@@ -120,7 +133,7 @@ async def host_lobby(lobby: HostLobby, mesh: Mesh, on_view: ViewSink,
                     await mesh.drop(item.identity)
                     outs = lobby.disconnected(item.identity)
             else:
-                pending.append(item)
+                _keep(pending, item)
         except LobbyError as exc:  # a local choice that is not allowed now: say why
             if on_error is not None:
                 on_error(str(exc))
@@ -188,7 +201,7 @@ async def guest_lobby(lobby: GuestLobby, mesh: Mesh, host: str, port: int, on_vi
                     mesh.code_used_up()
                 on_view(lobby.view)
         elif isinstance(item, Received | LinkUp | LinkDown):
-            pending.append(item)
+            _keep(pending, item)
     await complete_mesh(lobby.started, mesh, host_addr=(host, port))
     return Seated(lobby.started, mesh, pending)
 

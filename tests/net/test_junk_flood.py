@@ -23,7 +23,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from p2pclue.engine.audit import audit
 from p2pclue.engine.transcript import parse
 from p2pclue.engine.wire import Header, pack, sign_frame, split_frame
-from p2pclue.net import links
+from p2pclue.net import api, links
 from p2pclue.net.junk import JUNK_BURST
 from p2pclue.net.mesh import TAG_FRAME, TAG_SYNC, encode
 from p2pclue.net.play import table_id
@@ -98,6 +98,16 @@ async def _until(done: Callable[[], bool], what: Callable[[], str],
         await asyncio.sleep(0.01)
 
 
+def ended_well(sessions: list[NetSession], ended: list[api.Ended]) -> None:
+    """The game ended complete for everyone, with one valid transcript, nobody blamed."""
+    assert all(e.status == "complete" and e.audit_ok for e in ended), ended
+    files = {s.transcript_path.read_bytes() for s in sessions}
+    assert len(files) == 1, "every player has the same transcript"
+    verdict = audit(parse(files.pop()))
+    assert verdict.valid and verdict.blamed is None and verdict.result in ("won", "nobody")
+    assert all(s.peer.blame is None for s in sessions), "nobody is blamed"
+
+
 def _cuts(honest: list[NetSession], ident: bytes) -> list[int]:
     return [s.junk.cuts(ident) for s in honest]
 
@@ -143,11 +153,7 @@ def test_a_junk_flood_cuts_the_link_blames_nobody_and_the_game_ends(tmp_path: Pa
 
     sessions, ended = asyncio.run(table(tmp_path, 3, CODE, during=flood))
     assert not failed, failed
-    assert all(e.status == "complete" and e.audit_ok for e in ended), ended
-    files = {s.transcript_path.read_bytes() for s in sessions}
-    assert len(files) == 1, "every player has the same transcript"
-    verdict = audit(parse(files.pop()))
-    assert verdict.valid and verdict.blamed is None and verdict.result in ("won", "nobody")
+    ended_well(sessions, ended)
     villain = sessions[1].config.players[sessions[1].seat or 0].identity
     honest = [s for i, s in enumerate(sessions) if i != 1]
     for s in sessions:
