@@ -5,6 +5,14 @@ Each proof type lives in its own module; this facade is what the engine imports.
 
 from __future__ import annotations
 
+from p2pclue.crypto.commitshow import (
+    CommitShowProof,
+    Opening,
+    check_opening,
+    equivocate,
+    prove_commit_show,
+    verify_commit_show,
+)
 from p2pclue.crypto.dleq import (
     DleqBatchProof,
     DleqProof,
@@ -32,20 +40,25 @@ from p2pclue.crypto.shuffleproof import ShuffleProof, prove_shuffle, shuffle, ve
 
 __all__ = [
     "Ciphertext",
+    "CommitShowProof",
     "DleqBatchProof",
     "DleqProof",
     "KeyProof",
     "NoneProof",
+    "Opening",
     "PetStepProof",
     "ShowProof",
     "ShuffleProof",
+    "check_opening",
     "decrypt_shown",
+    "equivocate",
     "keypair",
     "open_public",
     "pet_result",
     "pet_start",
     "pet_step",
     "pet_weights",
+    "prove_commit_show",
     "prove_dleq",
     "prove_dleq_batch",
     "prove_key",
@@ -55,6 +68,7 @@ __all__ = [
     "reveal_to_owner",
     "shuffle",
     "unlayer",
+    "verify_commit_show",
     "verify_dleq",
     "verify_dleq_batch",
     "verify_key",
