@@ -66,6 +66,14 @@ class Opening:
         return cls(card, scalar_field(d, "rho", "opening"))
 
 
+def show_rho(refuter_key: Scalar, ctx: ProofContext) -> Scalar:
+    """The commitment randomness of the show at ``ctx``, derived from the refuter's own key
+    (transcript tag ``commit-rho``, data item ``k``, challenge ``rho``): a resumed refuter
+    opens its old shows again without storing anything, and nobody without the key can
+    tell it from a fresh random scalar."""
+    return Transcript("commit-rho", ctx).scalar("k", refuter_key).challenge("rho")
+
+
 def card_scalar(card: int) -> Scalar:
     """The committed value of a card: its index plus one, so that no card commits to 0."""
     return scalar(card + 1)
@@ -103,11 +111,12 @@ def _branch_commitments(
 def prove_commit_show(
     ctx: ProofContext, named: Sequence[int], hand_points: Sequence[Point], secret: Scalar,
     public_key: Point, shown_position: int, shown_card: int, suggester_pub: Point,
-    src: ScalarSource,
+    src: ScalarSource, rho: Scalar | None = None,
 ) -> tuple[Point, CommitShowProof, Opening]:
     """Commit to ``shown_card`` (held at ``shown_position``) for the suggester, with proof.
 
-    Returns the public commitment and proof, and the opening for the private link."""
+    Returns the public commitment and proof, and the opening for the private link.
+    ``rho``: the commitment randomness (default: fresh from ``src``)."""
     points = check_named(named)
     if shown_card not in named:
         raise CryptoUsageError("the shown card must be one of the named cards")
@@ -115,7 +124,7 @@ def prove_commit_show(
         raise CryptoUsageError("shown_position is not a hand position")
     if mul(secret, points[list(named).index(shown_card)]) != hand_points[shown_position]:
         raise CryptoUsageError("the shown card is not at that hand position")
-    opening = Opening(shown_card, random_scalar(src))
+    opening = Opening(shown_card, random_scalar(src) if rho is None else rho)
     commitment = commit_card(shown_card, opening.rho, suggester_pub)
     real = shown_position * 3 + list(named).index(shown_card)
     proof = prove_commit_show_unchecked(ctx, named, hand_points, secret, public_key, real,
@@ -192,6 +201,16 @@ def check_opening(
     if commit_card(opening.card, opening.rho, suggester_pub) != commitment:
         raise ProofRejected(OPENING_TAG, "the opening does not match the commitment")
     return opening.card
+
+
+def find_opening(
+    named: Sequence[int], suggester_pub: Point, commitment: Point, rho: Scalar,
+) -> Opening | None:
+    """The opening with this ``rho``, if ``commitment`` commits a named card with it."""
+    for card in named:
+        if commit_card(card, rho, suggester_pub) == commitment:
+            return Opening(card, rho)
+    return None
 
 
 def equivocate(opening: Opening, suggester_secret: Scalar, card: int) -> Opening:

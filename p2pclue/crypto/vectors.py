@@ -37,6 +37,7 @@ from p2pclue.crypto.proofs import (
     prove_key,
     prove_none,
     prove_show,
+    show_rho,
     shuffle,
     unlayer,
 )
@@ -172,7 +173,9 @@ def _commit_show(keys: Sequence[Scalar], pubs: Sequence[Point]) -> dict[str, Any
     """Seat 1 refutes seat 0 deniably, holding (4, 8, 13), shows 13 of (4, 7, 13) at
     position 2. Its own seeded source (``SEED + "/commit-show"``), so that the vectors
     before it keep their bytes. ``equivocated`` is the suggester's opening of the same
-    commitment to card 4, made with its key: it passes the very same check."""
+    commitment to card 4, made with its key: it passes the very same check. ``show_rho``:
+    the engine's derived rho for this context and the refuter's key (the vector's own rho
+    is drawn from the source, so that the proof's draws follow it as documented)."""
     src = SeededRandom(SEED + b"/commit-show")
     hand_points = [mul(keys[1], card_point(i)) for i in (4, 8, 13)]
     named = (4, 7, 13)
@@ -183,7 +186,8 @@ def _commit_show(keys: Sequence[Scalar], pubs: Sequence[Point]) -> dict[str, Any
             "S": pubs[1].data.hex(), "suggester_pub": pubs[0].data.hex(),
             "C": commitment.data.hex(), "proof": hexify(proof.to_wire()),
             "opening": hexify(opening.to_wire()),
-            "equivocated": hexify(equivocate(opening, keys[0], 4).to_wire())}
+            "equivocated": hexify(equivocate(opening, keys[0], 4).to_wire()),
+            "show_rho": bytes(show_rho(keys[1], ctx)).hex()}
 
 
 def _randomness(src: SeededRandom) -> dict[str, Any]:

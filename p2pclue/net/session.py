@@ -348,10 +348,7 @@ class NetSession:
             except (OSError, StoreError) as exc:
                 self._fail(_("cannot write the transcript: {error}").format(error=exc))
                 return
-        for raw, _to in self.peer.frames_to_send():
-            sender = _sender(raw)
-            exclude = {self.config.players[sender].identity} if sender is not None else set()
-            self._mesh.broadcast(TAG_FRAME, raw, exclude)
+        self._send(self.peer.frames_to_send())
         for event in events:
             self.events.put_nowait(api.Engine(event))
         choice = self.peer.choice()
@@ -394,7 +391,15 @@ class NetSession:
         held, self._held = self._held or [], None
         if self._closed:
             return
-        for raw, _to in held:
+        self._send(held)
+
+    def _send(self, frames: list[tuple[bytes, int | None]]) -> None:
+        """Frames to everyone (but their author); a frame addressed to one seat (a private
+        opening of a show) only over that seat's own link, never relayed."""
+        for raw, to in frames:
+            if to is not None:
+                self._mesh.send(self.config.players[to].identity, TAG_FRAME, raw)
+                continue
             sender = _sender(raw)
             exclude = {self.config.players[sender].identity} if sender is not None else set()
             self._mesh.broadcast(TAG_FRAME, raw, exclude)

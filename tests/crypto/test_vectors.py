@@ -29,6 +29,7 @@ from p2pclue.crypto.proofs import (
     pet_result,
     pet_start,
     pet_weights,
+    show_rho,
     verify_commit_show,
     verify_dleq,
     verify_dleq_batch,
@@ -102,6 +103,8 @@ def test_every_vector_proof_verifies_from_the_file(vectors: dict[str, Any]) -> N
     c = _p(v["C"])
     verify_commit_show(_ctx(v["context"]), v["named"], _ps(v["hand_points"]), _p(v["S"]),
                        _p(v["suggester_pub"]), c, CommitShowProof.from_wire(unhexify(v["proof"])))
+    assert bytes(show_rho(scalar_hex(vectors["secrets"][1]), _ctx(v["context"]))).hex() \
+        == v["show_rho"]
     for key, card in (("opening", 13), ("equivocated", 4)):
         opening = Opening.from_wire(unhexify(v[key]))
         assert check_opening(v["named"], _p(v["suggester_pub"]), c, opening) == card
