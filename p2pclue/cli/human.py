@@ -20,6 +20,7 @@ from pathlib import Path
 
 from p2pclue.bots.protocol import BOT_NAMES
 from p2pclue.bots.registry import BOTS
+from p2pclue.cli.whoami import player_name
 from p2pclue.engine import events as ev
 from p2pclue.engine.config import MAX_PLAYERS
 from p2pclue.engine.peer import Choice
@@ -55,17 +56,36 @@ def can_draw() -> bool:
     return sys.stdout.isatty() and sys.stdin.isatty()
 
 
-async def play_human(args: argparse.Namespace, environ: dict[str, str]) -> int:
-    """Run the lobby and the game for a person; returns the exit status of ``run_ui``."""
+@dataclass(frozen=True)
+class Asked:
+    """What the person answered before the table: resume this game, or play as this name."""
+
+    resume: GameDir | None
+    name: str
+
+
+def ask_first(args: argparse.Namespace) -> Asked | int:
+    """The questions asked on the bare terminal, before any event loop runs: there Ctrl-C
+    stops at once (inside ``asyncio.run`` the first Ctrl-C only cancels the task blocked
+    in ``input()``, and is lost). An ``int``: the exit status (no terminal to draw on)."""
     if not args.plain and not can_draw():
         print(NOT_A_TERMINAL, file=sys.stderr)
         return 2
     profile = load(args.profile)
     unfinished = unfinished_games(profile.games)
     if unfinished and _wants_to_resume(unfinished[0]):
-        return await resume_human(args, environ, unfinished[0])
+        return Asked(unfinished[0], "")
+    return Asked(None, player_name(profile, args.name))
+
+
+async def play_human(args: argparse.Namespace, environ: dict[str, str],
+                     asked: Asked) -> int:
+    """Run the lobby and the game for a person; returns the exit status of ``run_ui``."""
+    if asked.resume is not None:
+        return await resume_human(args, environ, asked.resume)
+    profile = load(args.profile)
     interfaces = discovery.interfaces(args.interface, environ)
-    name = args.name or profile.name
+    name = asked.name
     seat = Seat(profile, name, interfaces=interfaces, pass_delay=HUMAN_PASS_DELAY)
     actions: asyncio.Queue[LobbyAction] = asyncio.Queue()
     model = LobbyModel(profile.public, name)
@@ -80,6 +100,10 @@ async def play_human(args: argparse.Namespace, environ: dict[str, str]) -> int:
         if session is None:
             await front.close()
             await _stop(bots)
+            if isinstance(front, PlainLobby) and front.input_ended:
+                print(_("p2pclue join: the input ended before the game started"),
+                      file=sys.stderr)
+                return 2
             return 0
         check = table_check(session.config)
         await front.started(check)
@@ -198,6 +222,8 @@ async def _seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | Plain
         ad = await _find(args, front, interfaces)
         if ad is None:
             return None
+        if model.wish is not None:  # asked before taking the last seat
+            seat.suspect = model.wish
         table_name, host, port = ad.name, ad.host, ad.port
     return await front.seated(join_table(
         seat, table_name, host, port, args.code,
@@ -229,6 +255,8 @@ async def _find(args: argparse.Namespace, front: LobbyScreen | PlainLobby,
                 model.on_tables(found)
                 front.refresh()
                 if found:
+                    if model.last_seat(found[0]) and not await front.wish(found[0]):
+                        return None
                     model.phase = "lobby"
                     return found[0]
                 await asyncio.sleep(0.3)

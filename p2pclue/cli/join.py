@@ -15,6 +15,7 @@ import asyncio
 import json
 import random
 import resource
+import shutil
 import sys
 import time
 from collections.abc import Callable
@@ -43,9 +44,10 @@ from p2pclue.net.play import (
 )
 from p2pclue.net.profile import DEFAULT_PROFILE, ProfileError, load
 from p2pclue.net.session import NetSession
-from p2pclue.net.store import StoreError
+from p2pclue.net.store import StoreError, check_new
 from p2pclue.net.table import TableClosed, describe
 from p2pclue.rules.variants import preset
+from p2pclue.tui.text import wrap
 
 EXIT_HALTED = 3
 DEFAULT_PLAYERS = 4
@@ -137,6 +139,8 @@ def run_watch(args: argparse.Namespace) -> int:
     def watch() -> int:
         if args.peer and not args.table:
             raise UsageError(_("--peer needs --table NAME (the name on the opener's screen)"))
+        if getattr(args, "transcript", None) is not None:
+            check_new(args.transcript)
         return asyncio.run(_watch(args))
 
     return _guarded("watch", watch)
@@ -172,11 +176,16 @@ def _check_join(args: argparse.Namespace) -> None:
                                       and args.name.isprintable()):
         raise UsageError(_("--name is 1-{most} printable characters").format(
             most=MAX_NAME_CHARS))
+    if getattr(args, "transcript", None) is not None:
+        try:  # before the table is opened or joined, not once the game is under way
+            check_new(args.transcript)
+        except StoreError as exc:
+            raise UsageError(str(exc)) from None
 
 
 def _run_human(args: argparse.Namespace) -> int:
     """A person plays this seat: the lobby and the table on screen (``cli.human``)."""
-    from p2pclue.cli.human import play_human
+    from p2pclue.cli.human import ask_first, play_human
 
     if args.peer:
         try:
@@ -184,7 +193,10 @@ def _run_human(args: argparse.Namespace) -> int:
         except ValueError as exc:
             raise UsageError(str(exc)) from None
     try:
-        return asyncio.run(play_human(args, _environ()))
+        asked = ask_first(args)
+        if isinstance(asked, int):
+            return asked
+        return asyncio.run(play_human(args, _environ(), asked))
     except KeyboardInterrupt:
         print(_("interrupted"), file=sys.stderr)
         return 130
@@ -197,11 +209,18 @@ class Printer:
         self.quiet = quiet
         self.away: set[str] = set()
         """Who was seen leaving the links: their next arrival reads "is back"."""
+        self.here: set[str] = set()
+        """Who was told "is here" (each of their links comes up: one arrival to tell)."""
         self.stream = sys.stderr if to_stderr else sys.stdout
 
     def __call__(self, line: str) -> None:
-        if not self.quiet:
-            print(line, file=self.stream, flush=True)
+        if self.quiet:
+            return
+        if self.stream.isatty():  # wrapped between words, never by the terminal mid-word
+            width = shutil.get_terminal_size().columns
+            indent = " " * (len(line) - len(line.lstrip(" ")) + 3)
+            line = "\n".join(wrap(line, max(20, width - 1), indent))
+        print(line, file=self.stream, flush=True)
 
 
 # ---- join -----------------------------------------------------------------------------
@@ -225,7 +244,7 @@ async def _join(args: argparse.Namespace) -> int:
 
         def opened(o: Opened) -> None:
             opened_at.append(o)
-            address = f"{o.host}:{o.port}"
+            address = o.address
             say((_("table {name} open at {address}; table code: {code}") if o.code
                  else _("table {name} open at {address} (no code)")).format(
                 name=repr(o.name), address=address, code=o.code))
@@ -394,7 +413,8 @@ def _tell(narrator: Narrator, event: api.SessionEvent, say: Printer, private: bo
         elif who in say.away:
             say.away.discard(who)
             say(_("{player} is back").format(player=who))
-        else:
+        elif who not in say.here:
+            say.here.add(who)
             say(_("{player} is here").format(player=who))
     elif isinstance(event, api.Waiting):
         waited = max(0.0, time.monotonic() - event.since)

@@ -28,7 +28,7 @@ from p2pclue.engine.cheats import CHEATS, PHASED, impossible
 from p2pclue.engine.config import GameConfig
 from p2pclue.engine.peer import Peer, Status
 from p2pclue.i18n import N_, _, listing, ngettext
-from p2pclue.net.store import StoreError, TranscriptFile
+from p2pclue.net.store import StoreError, TranscriptFile, check_new
 from p2pclue.rules.variants import preset
 
 EXIT_HALTED = 3
@@ -99,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
     store: TranscriptFile | None = None
     if args.transcript is not None:
         try:
+            check_new(Path(args.transcript))
             store = TranscriptFile.create(Path(args.transcript), config)
         except StoreError as exc:
             print(_("p2pclue simulate: {error}").format(error=exc), file=sys.stderr)

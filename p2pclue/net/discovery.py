@@ -93,6 +93,17 @@ def local_addresses() -> list[str]:
             if isinstance(ip.ip, str)]
 
 
+def dial_addresses(host: str) -> list[str]:
+    """Where others reach a socket bound to ``host``: that address, or for the wildcard
+    (no ``--interface``) every IPv4 address of this machine but loopback, as a screen
+    must show them (``--peer 0.0.0.0:PORT`` reaches nobody)."""
+    if host not in ("0.0.0.0", ""):
+        return [host]
+    mine = local_addresses()
+    return ([a for a in mine if not a.startswith("127.")]
+            or [a for a in mine if a.startswith("127.")] or ["127.0.0.1"])
+
+
 def fingerprint(identity_public: bytes) -> str:
     """Short, human-comparable: 4 groups of 4 hex digits of a hash of the identity key."""
     digest = hashlib.sha256(b"p2pclue/v1/fingerprint\x00" + identity_public).hexdigest()[:16]

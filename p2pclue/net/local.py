@@ -137,6 +137,11 @@ class LocalSession:
     def choice(self) -> Choice | None:
         return self.me.choice()
 
+    def expected_seat(self) -> int | None:
+        """Who owes the table's next message (the screen says whom it waits for from the
+        first second, long before a silence is reported)."""
+        return self.me.expected_seat()
+
     can_leave = True
     """``submit(ev.Leave())`` leaves gracefully (hand face up); front ends offer it."""
 

@@ -60,6 +60,12 @@ class Opened:
     announced: bool
     announce_error: str | None = None
 
+    @property
+    def address(self) -> str:
+        """HOST:PORT others can dial (``--peer``): the machine's real addresses when the
+        table listens on all of them, up to three, separated by " / "."""
+        return " / ".join(f"{a}:{self.port}" for a in discovery.dial_addresses(self.host)[:3])
+
 
 @dataclass
 class Seat:

@@ -11,6 +11,7 @@ Seen session ids are kept so that a replayed old game is refused even across res
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from collections.abc import Mapping
@@ -21,6 +22,7 @@ import platformdirs
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from p2pclue.engine.config import MAX_NAME_CHARS
 from p2pclue.i18n import _
 
 PROFILE_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,40}$")
@@ -58,6 +60,23 @@ class Profile:
         path = self.games / session.hex()[:16]
         path.mkdir(parents=True, exist_ok=True, mode=0o700)
         return path
+
+    # -- the player's name, asked once
+
+    @property
+    def player_name(self) -> str | None:
+        """The name this person chose for the table (kept in the profile), if any."""
+        try:
+            text = (self.root / "name").read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError):
+            return None
+        return text if 0 < len(text) <= MAX_NAME_CHARS and text.isprintable() else None
+
+    def keep_name(self, name: str) -> None:
+        """Keep the chosen name for the next games (a failure to write only means asking
+        again next time)."""
+        with contextlib.suppress(OSError):
+            (self.root / "name").write_text(name + "\n", encoding="utf-8")
 
     # -- sessions seen before
 

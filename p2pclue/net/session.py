@@ -212,6 +212,11 @@ class NetSession:
     def choice(self) -> Choice | None:
         return self.peer.choice()
 
+    def expected_seat(self) -> int | None:
+        """Who owes the table's next message (the screen says whom it waits for from the
+        first second, long before a silence is reported)."""
+        return self.peer.expected_seat()
+
     async def submit(self, intent: ev.Intent) -> None:
         events = self.peer.act(intent, time.monotonic())  # LocalProtocolError: not now
         self._after_engine(events)

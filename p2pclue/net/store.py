@@ -74,6 +74,19 @@ def check_writable(path: Path) -> None:
         raise StoreError(_os_message(path, exc)) from None
 
 
+def check_new(path: Path) -> None:
+    """``check_writable``, and no game already there: a transcript named on the command
+    line never silently replaces an earlier one (a device such as /dev/full is no game)."""
+    check_writable(path)
+    try:
+        holds = path.is_file() and path.stat().st_size > 0
+    except OSError as exc:
+        raise StoreError(_os_message(path, exc)) from None
+    if holds:
+        raise StoreError(_("{path} already exists: choose another name or remove it "
+                           "first").format(path=path))
+
+
 class TranscriptFile:
     """An append-only transcript file; create it with ``TranscriptFile.create``."""
 

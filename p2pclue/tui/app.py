@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import time
 from collections.abc import Callable, Coroutine
 from functools import partial
 from typing import Any
@@ -64,7 +65,7 @@ MONO_STYLE = Style.from_dict({
 })
 
 KEYS = ["r", "p", "e", "m", "s", "a", "h", "n", "q", "y", "j", "k", "?", "up", "down", "left",
-        "right", "enter", "escape", "tab", "f1", "c-c",
+        "right", "enter", "escape", "tab", "f1", "c-c", "pageup", "pagedown",
         *"bcdfgilotuvwxz", *"123456789"]  # room initials in every language
 
 
@@ -257,6 +258,9 @@ class TableApp:
         while True:
             event = await self.session.events.get()
             self._carry(self.model.on_event(event, self.session.state, self.session.hand))
+            expected = getattr(self.session, "expected_seat", None)
+            if callable(expected):
+                self.model.expect(expected(), time.monotonic())
             if isinstance(event, Ended):
                 self._spawn(self._end_hands(event))
             self.app.invalidate()

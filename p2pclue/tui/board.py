@@ -129,9 +129,24 @@ class _Label:
     style: str
 
 
+Parts = list[tuple[str, str]]
+
+
 def _room_labels(pic: BoardPicture, tall: bool, color: bool) -> dict[tuple[int, int], _Label]:
     """(line, column) -> the label text (2 characters) drawn in that cell."""
+    return _lay_rooms(pic, tall, color)[0]
+
+
+def crowded(pic: BoardPicture, tall: bool) -> dict[int, str]:
+    """Room -> everything in it, for the rooms whose tokens and weapons do not all fit
+    inside them on the board (the screen lists those beside it: nothing is ever hidden)."""
+    return _lay_rooms(pic, tall, False)[1]
+
+
+def _lay_rooms(pic: BoardPicture, tall: bool, color: bool
+               ) -> tuple[dict[tuple[int, int], _Label], dict[int, str]]:
     out: dict[tuple[int, int], _Label] = {}
+    full: dict[int, str] = {}
     board = classic_board()
     for room, all_slots in label_slots(tall).items():
         slots = [sl for sl in all_slots if sl[2] >= 3] or list(all_slots)
@@ -143,28 +158,85 @@ def _room_labels(pic: BoardPicture, tall: bool, color: bool) -> dict[tuple[int, 
                      max(slots, key=lambda sl: sl[2]))
         rest = [sl for sl in slots if sl != first]
         label = "fg:#ffffff bold" if color else "reverse bold"
-        people: list[tuple[str, str]] = []
+        people: Parts = []
         for s in pic.in_rooms.get(room, ()):
             people += [(TOKEN_CODES[s], _token_style(s, pic.me, color)), (" ", "")]
         arms = pic.weapons.get(room, ())
         arm_style = "fg:#ffd787" if color else "reverse"
         wide = _join([(weapon_short(w), arm_style) for w in arms])
         tiny = _join([(WEAPON_TINY[w], arm_style) for w in arms])
-        name_part: list[tuple[str, str]] = [(name, label)]
-        if len(rest) >= 2:
-            fits = sum(get_cwidth(t) for t, _ in wide) <= rest[1][2] * CELL
-            placed = [(first, name_part), (rest[0], people), (rest[1], wide if fits else tiny)]
-        elif len(rest) == 1:
-            placed = [(first, name_part), (rest[0], people + tiny)]
-        else:
-            placed = [(first, [*name_part, (" ", ""), *people, *tiny])]
+        name_part: Parts = [(name, label)]
+        placed = _place(first, rest, name_part, people, wide, tiny)
+        if placed is None:
+            # Too crowded for the room's free cells: the name and what fits, and the
+            # whole list beside the board.
+            placed = _flow([first, *rest], [name_part, *_units(people), *_units(tiny)])[0]
+            full[room] = " ".join([*(TOKEN_CODES[s] for s in pic.in_rooms.get(room, ())),
+                                   *(weapon_short(w) for w in arms)])
         for (line, col, length), parts in sorted(placed):
             _spread(out, line, col, length, parts, label)
         if room in board.passages:
             cell = _passage_cell(board, room, tall, out)
             if cell is not None:
                 out[cell] = _Label("**", f"fg:{PASSAGE} bold" if color else "reverse bold")
-    return out
+    return out, full
+
+
+Slot = tuple[int, int, int]
+
+
+def _columns_of(parts: Parts) -> int:
+    """Terminal columns ``_spread`` takes for ``parts`` (a wide character starts on a cell)."""
+    used = 0
+    for text, _style in parts:
+        for ch in text:
+            w = get_cwidth(ch)
+            used += 1 if w == 2 and used % 2 else 0
+            used += w
+    return used
+
+
+def _units(parts: Parts) -> list[Parts]:
+    """Styled items (a token, a weapon) without their separating spaces."""
+    return [[p] for p in parts if p[0].strip()]
+
+
+def _place(first: Slot, rest: list[Slot], name: Parts, people: Parts, wide: Parts,
+           tiny: Parts) -> list[tuple[Slot, Parts]] | None:
+    """Where the name, the tokens and the weapons go, or None if they cannot all fit."""
+    def fits(slot: Slot, parts: Parts) -> bool:
+        return _columns_of(parts) <= slot[2] * CELL
+
+    if len(rest) >= 2:
+        arms = wide if fits(rest[1], wide) else tiny
+        if fits(rest[0], people) and fits(rest[1], arms):
+            return [(first, name), (rest[0], people), (rest[1], arms)]
+    elif len(rest) == 1:
+        if fits(rest[0], people + tiny):
+            return [(first, name), (rest[0], people + tiny)]
+    elif fits(first, [*name, (" ", ""), *people, *tiny]):
+        return [(first, [*name, (" ", ""), *people, *tiny])]
+    for arms in (wide, tiny):
+        placed, left = _flow([first, *rest], [name, *_units(people), *_units(arms)])
+        if not left:
+            return placed
+    return None
+
+
+def _flow(slots: list[Slot], units: list[Parts]) -> tuple[list[tuple[Slot, Parts]], int]:
+    """Fill the slots in order with the units, space-separated; how many did not fit."""
+    placed: list[tuple[Slot, Parts]] = []
+    k = 0
+    for slot in slots:
+        line: Parts = []
+        while k < len(units):
+            candidate = [*line, (" ", ""), *units[k]] if line else list(units[k])
+            if _columns_of(candidate) > slot[2] * CELL:
+                break
+            line, k = candidate, k + 1
+        if line:
+            placed.append((slot, line))
+    return placed, len(units) - k
 
 
 def _join(items: list[tuple[str, str]]) -> list[tuple[str, str]]:

@@ -135,7 +135,15 @@ def best_suggestion(notepad: Notepad | None, room: int) -> tuple[int, int] | Non
     """The most informative (suspect, weapon) to name in ``room`` (slow: off the UI thread)."""
     if notepad is None or notepad.contradiction is not None:
         return None
-    _gain, (s, w, _r) = Advisor(notepad).best_in_room(room)
+    advisor = Advisor(notepad)
+    suspects, weapons = (
+        [c for c in cat if advisor.envelope[c] > 0] or list(cat)
+        for cat in notepad.table.deck[:2])
+    # Only cards that may still be in the envelope: a hint naming a card the notepad has
+    # already placed in someone's hand reads as a mistake to a person (issue 20).
+    gain, (s, w, _r) = advisor.best_in_room(room, suspects, weapons)
+    if gain <= 0:
+        _gain, (s, w, _r) = advisor.best_in_room(room)
     return s, w
 
 

@@ -41,6 +41,7 @@ KEYS_HELP = {
     "tables": N_("Up/Down: choose a table   Enter: join it   q: leave"),
     "lobby": N_("Up/Down: choose a suspect   Enter: sit as it   r: ready / not ready   q: leave"),
     "started": N_("The game starts..."),
+    "wish": N_("Up/Down: choose a suspect   Enter: take the last seat as it   q: leave"),
 }
 
 
@@ -55,6 +56,10 @@ class LobbyModel:
         self.tables: list[TableAd] = []
         self.table_cursor = 0
         self.chosen: TableAd | None = None
+        self.wish: int | None = None
+        """The suspect asked for before taking a table's last seat (the game starts as soon
+        as it is taken: there is no time to pick once seated)."""
+        self._last_seat: TableAd | None = None
         self.opened: Opened | None = None
         self.view: LobbyView | None = None
         self.cursor = 0
@@ -96,6 +101,33 @@ class LobbyModel:
             return self._key_tables(key)
         if self.phase == "lobby":
             return self._key_lobby(key)
+        if self.phase == "wish":
+            return self._key_wish(key)
+        return []
+
+    def last_seat(self, ad: TableAd) -> bool:
+        """Taking a seat at ``ad`` fills it (and starts the game): ask for a suspect first."""
+        return not ad.playing and ad.seats_taken == ad.seats_wanted - 1
+
+    def ask_wish(self, ad: TableAd) -> None:
+        self._last_seat, self.phase, self.cursor = ad, "wish", 0
+
+    def _suspect_cursor(self, key: str) -> bool:
+        """Up/Down/a number move over the suspects (shared by the lobby and the last-seat
+        question); whether the key did."""
+        if key in ("up", "k"):
+            self.cursor = (self.cursor - 1) % len(SUSPECTS)
+        elif key in ("down", "j"):
+            self.cursor = (self.cursor + 1) % len(SUSPECTS)
+        elif key.isdigit() and 1 <= int(key) <= len(SUSPECTS):
+            self.cursor = int(key) - 1
+        else:
+            return False
+        return True
+
+    def _key_wish(self, key: str) -> list[LobbyAction]:
+        if not self._suspect_cursor(key) and key == "enter":
+            self.wish, self.chosen = SUSPECTS[self.cursor].index, self._last_seat
         return []
 
     def _key_tables(self, key: str) -> list[LobbyAction]:
@@ -110,6 +142,8 @@ class LobbyModel:
             if ad.playing:
                 self.message = _("that table is playing already (watch it with p2pclue "
                                  "watch)")
+            elif self.last_seat(ad):
+                self.ask_wish(ad)
             else:
                 self.chosen = ad
         elif key.isdigit() and 1 <= int(key) <= len(self.tables):
@@ -117,16 +151,11 @@ class LobbyModel:
         return []
 
     def _key_lobby(self, key: str) -> list[LobbyAction]:
-        if key in ("up", "k"):
-            self.cursor = (self.cursor - 1) % len(SUSPECTS)
-        elif key in ("down", "j"):
-            self.cursor = (self.cursor + 1) % len(SUSPECTS)
-        elif key.isdigit() and 1 <= int(key) <= len(SUSPECTS):
-            self.cursor = int(key) - 1
+        if self._suspect_cursor(key):
+            return self._pick() if key.isdigit() else []
+        if key == "enter":
             return self._pick()
-        elif key == "enter":
-            return self._pick()
-        elif key == "r":
+        if key == "r":
             return [Ready(not self.my_ready())]
         return []
 
@@ -146,6 +175,8 @@ class LobbyModel:
                                       ("", "")]
         if self.phase == "tables":
             out += self._table_lines()
+        elif self.phase == "wish":
+            out += self._wish_lines()
         else:
             out += self._seat_lines()
         if self.message:
@@ -154,6 +185,16 @@ class LobbyModel:
         # a line that fits keeps its spaces, which align the columns.
         return [(style, line) for style, text in out
                 for line in ([text] if text_width(text) <= width else wrap(text, width, "    "))]
+
+    def _wish_lines(self) -> list[tuple[str, str]]:
+        out = [("class:title", _("You take the last seat: the game starts as soon as you sit "
+                                 "down. Pick your suspect first (if it is taken, you get a "
+                                 "free one)."))]
+        for i, s in enumerate(SUSPECTS):
+            mark = ">" if i == self.cursor else " "
+            out.append(("class:cursor" if i == self.cursor else "",
+                        f"{mark} {i + 1}. {card_name(s.index)}"))
+        return out
 
     def _table_lines(self) -> list[tuple[str, str]]:
         if not self.tables:
@@ -186,7 +227,7 @@ class LobbyModel:
                                                              else "")
             out.append(("class:dim", _("Others join with: {command}   (or --peer "
                                        "{address})").format(command=command,
-                                                            address=f"{o.host}:{o.port}")))
+                                                            address=o.address)))
         v = self.view
         if v is None:
             out.append(("", _("Reaching the table...")))
@@ -281,11 +322,21 @@ class LobbyScreen:
     async def choose_table(self, found: Callable[[], list[TableAd]]) -> TableAd | None:
         self.model.phase = "tables"
         while self.model.chosen is None and not self.model.quit:
-            self.model.on_tables(found())
+            if self.model.phase == "tables":
+                self.model.on_tables(found())
             self.refresh()
             await asyncio.sleep(0.3)
         self.model.phase = "lobby"
         return None if self.model.quit else self.model.chosen
+
+    async def wish(self, ad: TableAd) -> bool:
+        """The suspect for the last seat of ``ad`` (``model.wish``); False: the person left."""
+        self.model.ask_wish(ad)
+        while self.model.chosen is None and not self.model.quit:
+            self.refresh()
+            await asyncio.sleep(0.1)
+        self.model.phase = "lobby"
+        return not self.model.quit
 
     async def seated(self, lobby: Awaitable[_T]) -> _T | None:
         return await _until_quit(self.model, lobby, self.refresh)
@@ -358,6 +409,9 @@ class PlainLobby:
         self.feed = feed
         self.out = out or sys.stdout
         self._shown: list[str] = []
+        self.input_ended = False
+        """The lobby was left because the input ended (not a typed q): the caller says so
+        and exits non-zero, as a pipe that ran dry is no choice to leave."""
 
     def say(self, text: str) -> None:
         self.out.write(text + "\n")
@@ -394,13 +448,34 @@ class PlainLobby:
             line = await asyncio.to_thread(self.feed.readline)
             answer = line.strip()
             if line == "" or answer == "q":
+                self.input_ended = line == ""
                 return None
             if answer.isdigit() and 1 <= int(answer) <= len(self.model.tables):
                 ad = self.model.tables[int(answer) - 1]
                 if not ad.playing:
+                    if self.model.last_seat(ad) and not await self.wish(ad):
+                        return None
                     self.model.phase = "lobby"
                     return ad
                 self.say(_("That table is playing already (watch it with p2pclue watch)."))
+
+    async def wish(self, ad: TableAd) -> bool:
+        """The suspect for the last seat, typed as its number (Enter: any free one)."""
+        self.model.ask_wish(ad)
+        for _style, text in self.model.lines(200)[2:]:
+            self.say(text.rstrip())
+        while True:
+            self.say(_("Type the suspect's number (Enter: any free one, q to leave):"))
+            line = await asyncio.to_thread(self.feed.readline)
+            answer = line.strip()
+            if line == "" or answer == "q":
+                self.input_ended = line == ""
+                return False
+            if answer == "" or (answer.isdigit() and 1 <= int(answer) <= len(SUSPECTS)):
+                if answer:
+                    self.model.wish = SUSPECTS[int(answer) - 1].index
+                self.model.phase = "lobby"
+                return True
 
     async def seated(self, lobby: Awaitable[_T]) -> _T | None:
         task = asyncio.ensure_future(lobby)
@@ -410,6 +485,7 @@ class PlainLobby:
             if line is None:
                 continue
             key = "q" if line == "" else line.strip()
+            self.input_ended = line == ""
             for action in self.model.press(key if key in ("q", "r") or key.isdigit() else "?"):
                 self.actions.put_nowait(action)
             if self.model.message:

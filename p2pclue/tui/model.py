@@ -25,6 +25,8 @@ from p2pclue.tui.knowledge import ENVELOPE, Knowledge, NotepadView
 from p2pclue.tui.story import Story
 
 STORY_KEEP = 400
+STORY_PAGE = 3
+"""Story entries one PgUp goes back (the panel at 80 x 24 holds about five lines)."""
 DEAL_ORDER = ("join", "keys", "envelope", "deal", "unlayer", "random")
 
 
@@ -155,6 +157,9 @@ class EndInfo:
     envelope: tuple[int, int, int] | None = None
     hands: dict[int, tuple[int, ...]] | None = None
     ended: Ended | None = None
+    why: list[str] = field(default_factory=list)
+    """How the game came to end when nobody won it: who was silent, who voted; and the
+    winning accusation, which stays on the end screen."""
 
 
 class UIModel:
@@ -206,6 +211,18 @@ class UIModel:
         self.left_table = False
         """This seat's ``leave`` is in the transcript: the game goes on without it."""
         self.voted: str | None = None
+        self.awaited: tuple[int, float] | None = None
+        """Whom the table waits for (the seat owing the next message) and since when:
+        the screen names them from the first second, not only once they are silent."""
+        self._votes: list[str] = []
+        """The votes about the silent seat, told again on an abandoned end screen."""
+        self._accusing: list[str] = []
+        self.story_back = 0
+        self.reading_story = False
+        """The end screen shows the story instead of the summary (PgUp)."""
+        """How many story entries the reader has scrolled back (PgUp); 0: the newest."""
+        self.last_suggestion: list[str] = []
+        """The latest suggestion and its answers: kept in view while a list is picked."""
         self._away: set[tuple[int | None, str]] = set()
         """Who was told away: only their next arrival reads "is back" (a first link, or
         the links a resumed seat re-dials, are no news)."""
@@ -283,6 +300,17 @@ class UIModel:
                 and not self.leaving and not self.left_table
                 and (st is None or self.seat not in st.eliminated))
 
+    def expect(self, seat: int | None, now: float) -> None:
+        """The session's seat that owes the next message, read after each event."""
+        if seat is None or self.screen is Screen.END:
+            self.awaited = None
+        elif self.awaited is None or self.awaited[0] != seat:
+            self.awaited = (seat, now)
+
+    def is_away(self, seat: int) -> bool:
+        """This seat's link is down (told "is away" and not back yet)."""
+        return any(s == seat for s, _name in self._away)
+
     def vote_offered(self) -> bool:
         """The table waits for another, silent seat and this session can vote on it."""
         w = self.waiting
@@ -321,11 +349,23 @@ class UIModel:
                 self._tell_presence((seat, name), present)
             case Ended():
                 self.end.ended = event
+                if event.status == "abandoned" and not self.end.why:
+                    self._why_stopped()
                 self.screen = Screen.END
                 self.mode = Mode.WATCH
-                self.waiting = None
+                self.waiting, self.awaited = None, None
                 self._tell(event.message)
         return out
+
+    def _why_stopped(self) -> None:
+        """An abandoned game without the table's decision (this seat gave up alone, or
+        its disk failed): whom it waited for, and the votes there were."""
+        seat = self.waiting.seat if self.waiting is not None else (
+            self.awaited[0] if self.awaited is not None else None)
+        if seat is not None and seat != self.seat:
+            self.end.why.append(_("The game stopped while waiting for {player}.").format(
+                player=self.name(seat)))
+        self.end.why += self._votes
 
     def _tell_presence(self, who: tuple[int | None, str], present: bool) -> None:
         if not present:
@@ -343,11 +383,36 @@ class UIModel:
     def _tell(self, line: str) -> None:
         self.story.append(line)
         del self.story[:-STORY_KEEP]
+        if self.story_back:  # reading back: the page stays where it is
+            self.story_back = min(self.story_back + 1, len(self.story) - 1)
+
+    def scroll_story(self, pages: int) -> None:
+        """PgUp / PgDn: read back through the story, a few entries at a time. On the end
+        screen the first PgUp shows the story from its end, and PgDn past it goes back."""
+        if self.screen is Screen.END and (pages > 0) != self.reading_story \
+                and self.story_back == 0:
+            self.reading_story = pages > 0
+            return
+        self.story_back = max(0, min(len(self.story) - 1,
+                                     self.story_back + pages * STORY_PAGE))
 
     def _engine_event(self, e: ev.Event) -> list[Command]:
         out: list[Command] = []
-        for line in self.story_teller.lines(e):
+        told = list(self.story_teller.lines(e))
+        for line in told:
             self._tell(line)
+        if isinstance(e, ev.VoteCounted):
+            self._votes = [*self._votes, *(ln.strip() for ln in told)][-6:]
+        elif isinstance(e, ev.Abandoned):
+            self.end.why = [*told, *self._votes]
+        elif isinstance(e, ev.Suggested):
+            self.last_suggestion = told
+        elif isinstance(e, ev.Refuted | ev.Passed | ev.CardShownToMe):
+            self.last_suggestion = [*self.last_suggestion, *told]
+        elif isinstance(e, ev.Accused):
+            self._accusing = told
+        elif isinstance(e, ev.AccusationDecided) and e.correct:
+            self.end.why = [*self._accusing, *(ln.strip() for ln in told)]
         if self.state is not None:
             self.knowledge.game_turn = self.state.turn_number
         if isinstance(e, ev.Accepted) or (isinstance(e, ev.PlayerLeft)
@@ -441,6 +506,9 @@ class UIModel:
                 self.left = True
                 return [Leave()]
             self.overlay = Overlay.QUIT
+            return []
+        if key in ("pageup", "pagedown") and self.screen is not Screen.DEALING:
+            self.scroll_story(1 if key == "pageup" else -1)
             return []
         if self.screen is not Screen.GAME:
             return []
@@ -537,6 +605,8 @@ class UIModel:
         if key == "escape":
             self.mode = Mode.TURN
             return []
+        if len(key) == 1 and key.isdigit() and key != "0":
+            return self._room_by_number(int(key))
         if len(key) == 1 and key.isalpha():
             picked = self._room_by_initial(key)
             if picked is not None:
@@ -569,6 +639,30 @@ class UIModel:
         self.cursor = target
         return []
 
+    def rooms_in_reach(self) -> dict[int, Square]:
+        """Room -> the destination square that enters it, for the rooms this roll reaches."""
+        board = classic_board()
+        out: dict[int, Square] = {}
+        for sq in sorted(self.destinations):
+            room = board.room_at(sq)
+            if room is not None:
+                out.setdefault(room, sq)
+        return out
+
+    def _room_by_number(self, number: int) -> list[Command]:
+        """Keys 1-9 pick the rooms in the cards' order: one key, one room, in every language."""
+        if number > len(ROOMS):
+            return []
+        room = ROOMS[number - 1].index
+        square = self.rooms_in_reach().get(room)
+        if square is None:
+            name = card_the(room)
+            self.message = _("{rooms}: out of reach with this roll.").format(
+                rooms=name[:1].upper() + name[1:])
+        else:
+            self.cursor = square
+        return []
+
     def _room_by_initial(self, key: str) -> Square | None:
         board = classic_board()
         rooms: list[Square] = []
@@ -580,8 +674,10 @@ class UIModel:
                 rooms.append(sq)
         if not rooms:
             return None
-        if self.cursor in rooms:
-            return rooms[(rooms.index(self.cursor) + 1) % len(rooms)]
+        here = board.room_at(self.cursor) if self.cursor is not None else None
+        same = [i for i, sq in enumerate(rooms) if board.room_at(sq) == here]
+        if here is not None and same:  # the cursor in one of them (any of its squares)
+            return rooms[(same[0] + 1) % len(rooms)]
         return rooms[0]
 
     def _step_cursor(self, key: str) -> Square | None:

@@ -74,6 +74,11 @@ class Story:
         self.me = me
         self.shown: int | None = None
         """The card the local player chose to show, told when the proof is accepted."""
+        self.rolled: int | None = None
+        """Who rolled and has not moved yet: ending the turn then is staying, told so."""
+        self.room_of: dict[int, int | None] = {}
+        """The room each seat's token is in, as the story has told it (a suspect called
+        into the room it already stands in is not "called into" it)."""
 
     def who(self, seat: int | None) -> str:
         """A player as a sentence names them in the middle: a name, or "you"."""
@@ -122,11 +127,19 @@ class Story:
                 shown = " + ".join(map(str, dice)) + (f" = {total}" if len(dice) > 1 else "")
                 yield self._say(seat, N_("You rolled {dice}."), N_("{player} rolled {dice}."),
                                 dice=shown)
+                self.rolled = seat
+            case ev.TurnEnded(seat=seat):
+                if self.rolled == seat:
+                    yield self._say(seat, N_("You stay where you are."),
+                                    N_("{player} stays where they are."))
+                self.rolled = None
             case ev.PassageTaken(seat=seat, room=room):
+                self.rolled, self.room_of[seat] = None, room
                 yield self._say(seat, N_("You took the secret passage {into_room}."),
                                 N_("{player} took the secret passage {into_room}."),
                                 into_room=card_into(room))
             case ev.Moved(seat=seat, path=path, room=room):
+                self.rolled, self.room_of[seat] = None, room
                 if room is not None:
                     yield self._say(seat, N_("You moved {into_room}."),
                                     N_("{player} moved {into_room}."), into_room=card_into(room))
@@ -138,12 +151,14 @@ class Story:
                 yield self._say(seat, N_("You suggest: {triple}."),
                                 N_("{player} suggests: {triple}."), triple=triple_text((s, w, r)))
                 called = self._seat_of(s)
-                if called is not None and called != seat:
+                if called is not None and called != seat and self.room_of.get(called) != r:
                     # the suspect's token is brought into the room: say so, or a player
                     # finds their token somewhere else without knowing why
                     yield "  " + self._say(called, N_("You are called {into_room}."),
                                            N_("{player} is called {into_room}."),
                                            into_room=card_into(r))
+                if called is not None:
+                    self.room_of[called] = r
             case ev.Passed(seat=seat):
                 yield "  " + self._say(seat, N_("You cannot refute (proven)."),
                                        N_("{player} cannot refute (proven)."))
@@ -162,11 +177,14 @@ class Story:
                 yield "  " + _("{player} showed you: {card}.").format(
                     player=self.Who(refuter), card=card_name(c))
             case ev.Accused(seat=seat, triple=triple):
+                self.rolled = None
                 yield self._say(seat, N_("You accuse: {triple}!"),
                                 N_("{player} accuses: {triple}!"), triple=triple_text(triple))
             case ev.AccusationDecided(seat=seat, correct=correct):
                 if correct:
-                    yield "  " + _("...and is right (checked by all together).")
+                    yield "  " + (_("...and you are right (checked by all together).")
+                                  if seat == me else
+                                  _("...and is right (checked by all together)."))
                 else:
                     yield "  " + self._say(seat, N_("...wrong: you are out, but still show cards."),
                                            N_("...wrong: {player} is out, but still shows cards."))

@@ -20,8 +20,9 @@ from prompt_toolkit.utils import get_cwidth
 from p2pclue.deduce import Mark
 from p2pclue.i18n import N_, _, card_in, card_name, current_language, truncate
 from p2pclue.i18n import rules_summary as rules_in_short
+from p2pclue.net.api import Waiting
 from p2pclue.rules.board import Square
-from p2pclue.rules.cards import CARDS, SUSPECTS
+from p2pclue.rules.cards import CARDS, ROOMS, SUSPECTS
 from p2pclue.rules.variants import Rules
 from p2pclue.tui import board as bd
 from p2pclue.tui.knowledge import ENVELOPE
@@ -62,7 +63,8 @@ def _window(fragments: Callable[[], StyleAndTextTuples], width: int | None = Non
 
 def shape(model: UIModel, width: int, height: int) -> tuple[object, ...]:
     """What decides the layout's structure (the windows read everything else live)."""
-    return (width, height, model.screen, model.overlay is Overlay.HELP)
+    return (width, height, model.screen, model.overlay is Overlay.HELP,
+            hand_height(model, bd.board_width()))
 
 
 def root(model: UIModel, width: int, height: int, on_click: OnClick) -> Container:
@@ -91,12 +93,12 @@ def game_body(model: UIModel, width: int, height: int, on_click: OnClick) -> Con
     bw = bd.board_width()
     bh = bd.board_height(tall)
     right_w = width - bw - 1
-    hand_h = 2
+    hand_h = hand_height(model, bw)
     panel_h = height - bh - hand_h
     left = HSplit([
         _window(lambda: board_fragments(model, tall, on_click), width=bw, height=bh),
         _window(lambda: hand_lines(model, bw, hand_h), width=bw, height=hand_h),
-        _window(lambda: panel(model, bw, panel_h), width=bw, height=panel_h),
+        _window(lambda: panel(model, bw, panel_h, tall=tall), width=bw, height=panel_h),
     ])
     sep = Window(width=1, char="│", style="class:sep")
     note_h = NOTEPAD_LINES + 1
@@ -113,7 +115,8 @@ def game_body(model: UIModel, width: int, height: int, on_click: OnClick) -> Con
         left = HSplit([
             _window(lambda: board_fragments(model, tall, on_click), width=bw, height=bh),
             _window(lambda: hand_lines(model, bw, hand_h), width=bw, height=hand_h),
-            _window(lambda: panel(model, bw, panel_h, story=False), width=bw, height=panel_h),
+            _window(lambda: panel(model, bw, panel_h, story=False, tall=tall), width=bw,
+                    height=panel_h),
         ])
     else:
         right = _window(lambda: notepad(model, right_w, height, tall), width=right_w,
@@ -139,10 +142,14 @@ def status_line(model: UIModel, width: int) -> StyleAndTextTuples:
         turn = _("turn {number}").format(number=st.turn_number)
         parts.append(turn)
     w = model.waiting
+    if model.awaited is not None and (w is None or w.seat != model.awaited[0]):
+        # Nobody reported silent yet: whom the table waits for, from the first second.
+        seat, since = model.awaited
+        w = Waiting(seat, since, since)
     if w is not None and model.screen is Screen.GAME:
         secs = max(0, int(time.monotonic() - w.since))
         who = _("you") if w.seat == model.seat else model.config.players[w.seat].name
-        limit = max(0, int(w.deadline - w.since))
+        limit = max(0, round(w.deadline - w.since))
         parts.append((_("waiting for {player} {secs}s of {limit}s") if limit
                       else _("waiting for {player} {secs}s")).format(
             player=who, secs=secs, limit=limit))
@@ -228,17 +235,48 @@ def board_fragments(model: UIModel, tall: bool, on_click: OnClick) -> StyleAndTe
     return bd.render(pic, tall=tall, color=model.color, on_click=on_click)
 
 
-def hand_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
+HAND_LINES = (2, 4)
+"""The hand's lines under the board: at least two, and as many as six cards need (up to
+four, in every language at 80 columns): a card of your own hand is never cut off."""
+
+
+def _hand_text(model: UIModel, width: int) -> list[str]:
     if model.seat is None:
-        return [("", _("spectator: no cards"))]
+        return [_("spectator: no cards")]
     names = ", ".join(card_name(c) for c in model.hand) or _("(not dealt yet)")
-    lines = wrap(_("Your cards: {cards}").format(cards=names), width, "  ")[:height]
+    return wrap(_("Your cards: {cards}").format(cards=names), width, "  ")
+
+
+def hand_height(model: UIModel, width: int) -> int:
+    low, high = HAND_LINES
+    return min(high, max(low, len(_hand_text(model, width))))
+
+
+def hand_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
+    lines = _hand_text(model, width)[:height]
     return line_fragments([("class:hand", ln) for ln in lines], width)
 
 
-def panel(model: UIModel, width: int, height: int, *, story: bool = True
+def crowded_lines(model: UIModel, width: int, tall: bool = False) -> list[tuple[str, str]]:
+    """The rooms too crowded to show all their tokens and weapons on the board, in full."""
+    pic = bd.picture(model.state, frozenset(), None, None)
+    return [("class:dim", ln) for room, things in sorted(bd.crowded(pic, tall).items())
+            for ln in wrap(f"{card_name(room)}: {things}", width, "  ")]
+
+
+def panel(model: UIModel, width: int, height: int, *, story: bool = True, tall: bool = False
           ) -> StyleAndTextTuples:
-    """Below the board: the current question, or the notepad's reason, or the story."""
+    """Below the board: what the board cannot hold, then the current question, or the
+    notepad's reason, or the story."""
+    crowded = crowded_lines(model, width, tall)[:max(0, height - 3)]
+    if not crowded:
+        return _panel(model, width, height, story=story)
+    rest = _panel(model, width, height - len(crowded), story=story)
+    return [*line_fragments(crowded, width), ("", "\n"), *rest]
+
+
+def _panel(model: UIModel, width: int, height: int, *, story: bool = True
+           ) -> StyleAndTextTuples:
     mode = model.mode
     if model.overlay is Overlay.QUIT:
         return line_fragments(quit_lines(model, width, height)[:height], width)
@@ -265,14 +303,21 @@ def story_lines(model: UIModel, width: int, height: int, *, with_story: bool = T
     if model.hint:
         head += [("class:hint", ln) for ln in wrap(
             _("Hint: {hint}").format(hint=model.hint), width)]
+    head += [("class:warn", ln) for ln in wrap(waiting_words(model), width)]
     if model.mode is Mode.TURN:
         head += [("class:title", ln) for ln in wrap(_("Your turn: {actions}").format(
             actions=", ".join(f"{a.key} {a.label}" for a in model.actions()
                               if a.key not in ("n", "h"))), width)]
     elif model.mode is Mode.MOVE:
         head += [("class:title", ln) for ln in wrap(
-            _("Where to? Arrows, a room's initial or the mouse; Enter goes.")
+            _("Where to? Arrows, a room's number or the mouse; Enter goes.")
             if model.destinations else _("Nowhere to go: e to stay."), width)]
+        rooms = model.rooms_in_reach()
+        if model.destinations:
+            head += [("class:title", ln) for ln in wrap(_("Rooms in reach: {rooms}").format(
+                rooms=", ".join(f"{k} {card_name(r.index)}" for k, r in
+                                enumerate(ROOMS, 1) if r.index in rooms)
+                or _("none")), width, "  ")]
     if story_only:
         head = []
     elif not with_story:
@@ -281,8 +326,13 @@ def story_lines(model: UIModel, width: int, height: int, *, with_story: bool = T
                 player=model.name(model.waiting.seat))))
         return line_fragments(head[:height], width)
     room_for_story = max(0, height - len(head))
+    shown = model.story[:len(model.story) - model.story_back]
+    if model.story_back and room_for_story:
+        room_for_story -= 1
+        head = [("class:dim", fit(_("PgDn: {count} newer lines of the story").format(
+            count=model.story_back), width)), *head]
     body: list[str] = []
-    for line in reversed(model.story):
+    for line in reversed(shown):
         wrapped = wrap(line, width, "    ")
         if len(body) + len(wrapped) > room_for_story:
             if not body:  # one long entry: show its end rather than nothing
@@ -291,6 +341,20 @@ def story_lines(model: UIModel, width: int, height: int, *, with_story: bool = T
         body = wrapped + body
     lines = [("", ln) for ln in body] + head[:height]
     return line_fragments(lines[-height:] if height else [], width)
+
+
+def waiting_words(model: UIModel) -> str:
+    """What to do about the player the table waits for: nothing yet while they are only
+    away (the table waits; a vote comes when their time is up), then the vote's keys."""
+    if model.vote_offered() and model.waiting is not None:
+        return _("{player} is silent: w to wait more, x to end the game as "
+                 "abandoned.").format(player=model.name(model.waiting.seat).capitalize())
+    aw = model.awaited
+    if aw is not None and aw[0] != model.seat and model.is_away(aw[0]) \
+            and model.screen is Screen.GAME:
+        return _("{player} is away: the table waits for them. If they stay silent, you "
+                 "will be asked to vote.").format(player=model.name(aw[0]))
+    return ""
 
 
 def _odds(model: UIModel, c: int) -> str:
@@ -350,6 +414,10 @@ def picker_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     if p.chosen:
         title.append(("", _("so far: {cards}").format(
             cards=", ".join(card_name(c) for c in p.chosen))))
+    spare = height - len(title) - 1 - math.ceil(len(p.options) / 2)
+    if model.last_suggestion and spare > 0:  # what was just asked and shown stays in view
+        last = [model.last_suggestion[0], *model.last_suggestion[1:][-1:]]
+        title += [("class:dim", fit(ln.strip(), width)) for ln in last[:spare]]
     if model.hint and p.purpose == "suggest":
         hint_text = _("Hint: {hint}").format(hint=model.hint)
         hint = wrap(hint_text, width, "  ")
@@ -514,6 +582,8 @@ def dealing(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
 
 
 def end_screen(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
+    if model.reading_story:  # PgUp: the whole story, read back from the end
+        return story_lines(model, width, height, story_only=True)
     end = model.end
     lines: list[tuple[str, str]] = [("class:title", centre(_("The game is over"), width)),
                                     ("", "")]
@@ -532,6 +602,7 @@ def end_screen(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
         lines.append(("class:title", who))
     elif end.result == "nobody":
         lines.append(("", _("Nobody wins: every accusation was wrong.")))
+    lines += [("", ln) for why in end.why for ln in wrap(why.strip(), width, "  ")]
     lines.append(("", ""))
     e = end.ended
     if e is not None:
@@ -556,8 +627,10 @@ def end_screen(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
         # Only a complete game reveals every hand: an abandoned or halted one never will.
         lines.append(("class:dim", _("Reading the hands from the transcript...")))
     lines.append(("", ""))
-    lines.append(("class:title", _("q: leave")))
-    return line_fragments(lines[:height], width)
+    lines.append(("class:title", _("q: leave · PgUp: read back the story")))
+    if len(lines) > height:  # 80 x 24 with every hand: blank lines go first
+        lines = [ln for ln in lines if ln[1]]
+    return line_fragments(lines[-height:] if len(lines) > height else lines, width)
 
 
 def rules_summary(rules: Rules) -> list[str]:
@@ -569,11 +642,13 @@ def help_text(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     keys = [
         (_("r / p"), _("roll the dice / take the secret passage")),
         (_("arrows, initial"), _("pick a destination after a roll (or click it); Enter goes")),
+        ("1-9", _("after a roll: the room of that number (the numbers are shown)")),
         ("e", _("end the turn (after a roll: stay where you are)")),
         (_("s / a"), _("suggest (in a room) / accuse (asks to confirm)")),
         (_("arrows, Enter"), _("choose from a list; when asked, pick the card to show")),
         ("h", _("hint: the most informative suggestion in your room")),
         (_("n or Tab"), _("notepad: move over cells, read why each is marked")),
+        ("PgUp / PgDn", _("read back the story of the game")),
         ("w / x", _("a player is silent: vote to wait more / to end the game as abandoned")),
         (_("? F1 / q"), _("this help / leave (asks first)")),
     ]

@@ -19,7 +19,7 @@ from pathlib import Path
 from tests.tui.drive import ROOT, PtyProgram, play_to_the_end
 
 JOIN = [sys.executable, "-m", "p2pclue", "join", "--create", "--no-code", "--bots", "2",
-        "--players", "3", "--bot-think", "0", "--table", "e2e"]
+        "--players", "3", "--bot-think", "0", "--table", "e2e", "--name", "Pat"]
 
 
 def _net_env(home: Path) -> dict[str, str]:
@@ -120,7 +120,8 @@ def test_level_is_checked() -> None:
 
 
 def test_join_alone_lists_the_tables_and_sits_at_the_one_chosen(tmp_path: Path) -> None:
-    """Another process opens a table (a bot seat and a bot guest); a person runs ``join``."""
+    """Another process opens a table (a bot seat and a bot guest); a person runs ``join``,
+    picks it, and (taking its last seat) picks a suspect before sitting down."""
     env = _net_env(tmp_path)
     opener = subprocess.Popen(
         [sys.executable, "-m", "p2pclue", "join", "--create", "--no-code", "--players", "3",
@@ -130,11 +131,17 @@ def test_join_alone_lists_the_tables_and_sits_at_the_one_chosen(tmp_path: Path) 
     prog = PtyProgram([sys.executable, "-m", "p2pclue", "join", "--name", "Pat"], env=env)
     try:
         deadline = time.monotonic() + 60
-        while "Attic" not in prog.text():
+        while "Attic" not in prog.text() or "2/3 seats" not in prog.text():
             assert time.monotonic() < deadline, prog.text()
             assert prog.proc.poll() is None, prog.text()
             prog.pump(0.3)
-        assert "Tables found:" in prog.text() and "/3 seats, lobby" in prog.text()
+        assert "Tables found:" in prog.text() and "2/3 seats, lobby" in prog.text()
+        prog.press("\r")
+        # the last seat: the game starts as soon as it is taken, so the suspect comes first
+        while "You take the last seat" not in prog.text():
+            assert time.monotonic() < deadline, prog.text()
+            prog.pump(0.2)
+        prog.press("5")
         prog.press("\r")
         deadline = time.monotonic() + 90
         seen_check = False
@@ -143,6 +150,8 @@ def test_join_alone_lists_the_tables_and_sits_at_the_one_chosen(tmp_path: Path) 
             seen_check = seen_check or "Table check:" in prog.text()
             prog.pump(0.2)
         assert seen_check
+        prog.pump(0.5)
+        assert "you: Mrs Peacock" in prog.screen.display[0], prog.text()
         prog.press("q")
         prog.pump(1.0)
         prog.press("y")

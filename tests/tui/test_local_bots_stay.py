@@ -21,7 +21,7 @@ from tests.net.test_resume_person import Person
 from tests.tui.drive import PtyProgram, next_keys, pty_env
 
 JOIN = [sys.executable, "-m", "p2pclue", "join", "--create", "--no-code", "--bots", "2",
-        "--bot-think", "0", "--lang", "en"]
+        "--bot-think", "0", "--lang", "en", "--name", "Pat"]
 
 
 def _env(home: Path) -> dict[str, str]:

@@ -1,0 +1,126 @@
+"""Issue 20, point 8: the small things a family tripped over, each in a real process.
+
+- Ctrl-C at "Resume it now?" stops at once (it used to be lost inside the event loop);
+- ``--transcript`` is checked before a table is opened or joined, and neither ``join`` nor
+  ``simulate`` silently replaces an earlier game;
+- ``--plain`` whose input runs dry in the lobby says so and exits 2 (it exited 0, silently).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import struct
+import subprocess
+import sys
+import termios
+import time
+from pathlib import Path
+
+import pyte
+
+from tests.cli.helpers import ROOT, cli_env, p2pclue
+from tests.tui.drive import PtyProgram
+
+
+class ControllingTerminal(PtyProgram):
+    """The program with the pty as its controlling terminal, as in a real shell: a typed
+    Ctrl-C reaches it as SIGINT (``PtyProgram``'s own session has no controlling
+    terminal, which full-screen tests do not need)."""
+
+    def __init__(self, args: list[str], env: dict[str, str]) -> None:
+        self.master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+
+        def take_terminal() -> None:
+            os.setsid()
+            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+        self.proc = subprocess.Popen(args, stdin=slave, stdout=slave, stderr=slave, env=env,
+                                     preexec_fn=take_terminal, cwd=ROOT)
+        os.close(slave)
+        self.screen = pyte.Screen(80, 24)
+        self.stream = pyte.ByteStream(self.screen)
+
+
+def _unfinished_game(home: Path) -> None:
+    game = home / "profiles" / "default" / "games" / "0123456789abcdef"
+    game.mkdir(parents=True)
+    for name in ("start.bin", "secrets.bin", "transcript.p2pclue"):
+        (game / name).write_bytes(b"not finished")
+
+
+def test_ctrl_c_at_resume_it_now_stops_at_once(tmp_path: Path) -> None:
+    _unfinished_game(tmp_path)
+    env = cli_env(P2PCLUE_HOME=str(tmp_path), LANG="C", TERM="xterm-256color")
+    prog = ControllingTerminal([sys.executable, "-m", "p2pclue", "join", "--create",
+                                "--no-code", "--bots", "2", "--name", "Pat", "--lang", "en"],
+                               env)
+    try:
+        deadline = time.monotonic() + 60
+        while "Resume it now?" not in prog.text():
+            assert time.monotonic() < deadline, prog.text()
+            prog.pump(0.2)
+        prog.press("\x03")  # one Ctrl-C
+        stopped = time.monotonic() + 10
+        while prog.proc.poll() is None and time.monotonic() < stopped:
+            prog.pump(0.2)
+        assert prog.proc.poll() == 130, prog.text()
+        assert "interrupted" in prog.text() and "lobby" not in prog.text()
+    finally:
+        prog.close()
+
+
+def test_simulate_never_replaces_an_earlier_transcript(tmp_path: Path) -> None:
+    earlier = tmp_path / "game.p2pclue"
+    earlier.write_bytes(b"an earlier game")
+    done = p2pclue("simulate", "--players", "3", "--seed", "1", "--transcript", str(earlier))
+    assert done.returncode == 2 and "already exists" in done.stderr, done.stderr
+    assert done.stdout == "" and earlier.read_bytes() == b"an earlier game"
+
+
+def test_join_checks_its_transcript_before_opening_a_table(tmp_path: Path) -> None:
+    earlier = tmp_path / "game.p2pclue"
+    earlier.write_bytes(b"an earlier game")
+    for path, message in ((earlier, "already exists"),
+                          (tmp_path / "nowhere" / "g.p2pclue", "does not exist")):
+        done = subprocess.run(
+            [sys.executable, "-m", "p2pclue", "join", "--create", "--bot", "random",
+             "--no-code", "--transcript", str(path)], capture_output=True, text=True,
+            env=cli_env(P2PCLUE_HOME=str(tmp_path / "home")), timeout=60, cwd=ROOT)
+        assert done.returncode == 2 and message in done.stderr, done.stderr
+        assert "open at" not in done.stdout + done.stderr, "checked before the table opened"
+    assert earlier.read_bytes() == b"an earlier game"
+
+
+def test_plain_input_running_dry_in_the_lobby_says_so(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "p2pclue", "join", "--plain", "--create", "--no-code",
+         "--players", "3", "--lang", "en"], stdin=subprocess.DEVNULL, capture_output=True,
+        text=True, env=cli_env(P2PCLUE_HOME=str(tmp_path)), timeout=60, cwd=ROOT)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "the input ended before the game started" in done.stderr
+
+
+def test_watch_tells_each_arrival_once_and_wraps_between_words(tmp_path: Path) -> None:
+    from tests.cli.helpers import on_terminal
+
+    env = cli_env(P2PCLUE_HOME=str(tmp_path))
+    opener = subprocess.Popen(
+        [sys.executable, "-m", "p2pclue", "join", "--create", "--bot", "random", "--bots", "2",
+         "--players", "3", "--no-code", "--table", "W20", "--profile", "op", "--bot-think",
+         "0.05"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=ROOT)
+    try:
+        status, out = on_terminal("watch", "--table", "W20", "--profile", "watcher",
+                                  "--wait", "60", "--lang", "en", P2PCLUE_HOME=str(tmp_path))
+    finally:
+        opener.wait(120)
+    lines = out.replace("\r", "").splitlines()
+    assert status == 0, out[-2000:]
+    for who in ("Random bot", "Bot 1", "Bot 2"):
+        assert sum(line == f"{who} is here" for line in lines) == 1, out[:2000]
+    told_lines = [ln for ln in lines if "transcript" not in ln]  # a path is not cut
+    assert all(len(line) <= 79 for line in told_lines), max(told_lines, key=len)
+    told = " ".join(" ".join(lines).split())
+    assert "the Candlestick in the" in told or "Candlestick" not in told
+    assert "The weapons are hidden around the house:" in told
