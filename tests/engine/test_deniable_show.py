@@ -12,10 +12,10 @@ from __future__ import annotations
 from p2pclue.crypto import proofs as P
 from p2pclue.engine import events as ev
 from p2pclue.engine.audit import audit
-from p2pclue.engine.harness import Network
+from p2pclue.engine.harness import Delivery, Network
 from p2pclue.engine.peer import Peer, ShowRecord, Status
 from p2pclue.engine.transcript import parse
-from p2pclue.engine.wire import decode_payload, split_frame
+from p2pclue.engine.wire import decode_payload, pack, split_frame, unpack_canonical
 from tests.engine.conftest import finished_game
 from tests.engine.leave_games import make_peers
 from tests.engine.lossy import is_private, lost_openings_game, play_bots
@@ -140,3 +140,32 @@ def test_a_resumed_suggester_still_knows_the_cards_it_acknowledged() -> None:
     card = suggester._acked[rec.index]
     assert ev.CardShownToMe(rec.refuter, card) in events
     assert (rec.refuter, card) in fresh.shown_to_me
+
+
+def test_a_third_seat_cannot_spoil_a_show_with_a_wrong_private_opening() -> None:
+    """Seat T sends the suggester, over its own link and before the refuter's, a wrong
+    opening of the refuter's show (to force a complaint, so the card becomes public). The
+    engine keys private openings by the link they came on: T's is never the refuter's, so
+    the suggester acknowledges the real one and nobody complains."""
+    peers, _ = make_peers(3, "classic", 5)
+    injected: list[int] = []
+
+    class Meddler(Network):
+        def collect(self) -> None:
+            before = len(self.queue)
+            super().collect()
+            for d in list(self.queue[before:]):
+                if not is_private(d.frame):
+                    continue
+                kind, digest, index, wire = unpack_canonical(d.frame)
+                third = next(s for s in range(3) if s not in (d.to, d.via))
+                wrong = {**wire, "card": (wire["card"] + 1) % 21}
+                forged = pack([kind, digest, index, wrong])
+                self.queue.insert(self.queue.index(d), Delivery(d.to, forged, third))
+                injected.append(index)
+
+    play_bots(Meddler(peers), peers, 5)
+    assert injected
+    assert all(p.status is Status.COMPLETE and p.blame is None for p in peers)
+    types = _types(peers[0])
+    assert "complain" not in types and types.count("ack") == types.count("show")
