@@ -70,7 +70,8 @@ class Verdict:
     transcript_sha256: str
     envelope: tuple[int, int, int] | None = None
     hands: dict[int, tuple[int, ...]] | None = None
-    shown: list[tuple[ShowRecord, int]] | None = None
+    shown: list[tuple[ShowRecord, int | None]] | None = None
+    """Every show in order, with its card (None: never opened, a leaver's)."""
     events: list[ev.Event] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     withheld: dict[str, Any] | None = None
@@ -179,7 +180,7 @@ def audit(transcript: Transcript, raw_bytes: bytes | None = None) -> Verdict:
         hands = verdict.hands = hands_from_secrets(observer)
         verdict.shown = shown_cards_from_secrets(observer)
         for rec, card in verdict.shown:  # binding and proof 4b make this hold; check anyway
-            if card not in hands.get(rec.refuter, ()):
+            if card is not None and card not in hands.get(rec.refuter, ()):
                 notes.append(f"the card opened for the show at entry {rec.index} is not in "
                              f"seat {rec.refuter}'s hand")
     for seat, hand in sorted(observer.left_hands.items()):

@@ -1451,9 +1451,9 @@ def hands_from_secrets(peer: Peer) -> dict[int, tuple[int, ...]]:
     return {seat: tuple(sorted(cards)) for seat, cards in sorted(hands.items())}
 
 
-def shown_cards_from_secrets(peer: Peer) -> list[tuple[ShowRecord, int]]:
-    """After the end-of-game reveal: which card each refuter showed, from the openings
+def shown_cards_from_secrets(peer: Peer) -> list[tuple[ShowRecord, int | None]]:
+    """After the end-of-game reveal: every show with the card it showed, from the openings
     published (in ``open``, or after a complaint). A card shown to a seat that left, or by
-    a seat that left, was never opened, so it is not in the list."""
-    return [(rec, peer.opened[rec.index]) for rec in peer.shows if rec.index in peer.opened]
+    a seat that left, was never opened: None."""
+    return [(rec, peer.opened.get(rec.index)) for rec in peer.shows]
 
