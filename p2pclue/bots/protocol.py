@@ -19,6 +19,7 @@ from p2pclue.bots import (
     Bot,
     CardShown,
     HandDealt,
+    HandOpened,
     LeftoversShown,
     RollIntent,
     SuggestionAnswered,
@@ -62,9 +63,8 @@ class BotSeat:
             self._maybe_nobody_showed()
         elif isinstance(event, ev.PlayerLeft):
             self._left.add(event.seat)
-            if event.seat != me:  # its hand is public: as if it showed every card to us
-                for c in event.hand:
-                    bot.observe(CardShown(me, event.seat, c))
+            if event.seat != me:  # its hand is public (not shown for any suggestion)
+                bot.observe(HandOpened(event.seat, event.hand))
             self._maybe_nobody_showed()
         elif isinstance(event, ev.Refuted):
             self._answered(event.refuter)

@@ -51,7 +51,7 @@ from p2pclue.engine.messages import decode_body, field_check
 from p2pclue.engine.peer_secrets import PeerSecrets, SecretsError
 from p2pclue.engine.transcript import Transcript
 from p2pclue.engine.transcript import build as build_transcript
-from p2pclue.engine.votes import Vote, quorum, read_vote, sign_vote
+from p2pclue.engine.votes import Vote, quorum, read_vote, sign_vote, window_ms
 from p2pclue.engine.wire import (
     Header,
     is_int,
@@ -232,6 +232,9 @@ class Peer:
         self._head = sha256(b"p2pclue/v1/chain-start\x00" + self._config_digest)
         self.game_id: bytes | None = None
         self._deadline = now + timeout
+        self._since = now
+        """When this peer reached the current point (its last entry chained, or it started):
+        the start of its own observation window for the seat that owes the next entry."""
         # round bookkeeping
         self.stage = Stage.JOIN
         self._round_pos = 0
@@ -289,6 +292,9 @@ class Peer:
         """The entry count at which the owed message was reported overdue (votes allowed)."""
         self._ballot = 0
         self._votes: dict[int, tuple[Vote, bytes]] = {}
+        self._held_votes: dict[int, tuple[Vote, bytes]] = {}
+        """Votes about this point that arrived before this peer's own deadline for the silent
+        seat: not counted until it passes, dropped if the awaited entry comes first."""
         self.abandon_votes: tuple[bytes, ...] = ()
         # private state
         self._secrets = _Secrets()
@@ -350,13 +356,15 @@ class Peer:
 
     def on_timeout(self, now: float) -> list[ev.Event]:
         """Report who owes a message past its deadline; blames nobody. From then on, until
-        the silent seat speaks, the players present may vote (``vote``)."""
+        the silent seat speaks, the players present may vote (``vote``), and the votes this
+        peer held because they came before its own deadline are counted. A suggester past
+        its opening deadline complains instead (``_acknowledge``)."""
         if self.status is not Status.RUNNING:
             return []
         if self._waiting_for_opening() and self._opening_deadline is not None \
                 and now >= self._opening_deadline:
             self._opening_expired = True
-            return self._run(now, lambda: None)  # complain (``_acknowledge``)
+            return self._run(now, lambda: None)
         if now < self._deadline:
             return []
         seat = self.expected_seat()
@@ -365,7 +373,12 @@ class Peer:
         if seat is None:
             return []
         self._silent_at = len(self.entries)
-        return [ev.PeerSilent(seat, deadline)]
+        out: list[ev.Event] = [ev.PeerSilent(seat, deadline)]
+        held, self._held_votes = self._held_votes, {}
+        for _voter, (vote, raw) in sorted(held.items()):
+            if self.status is Status.RUNNING:
+                out += self._count_vote(vote, raw, now)
+        return out
 
     @property
     def head(self) -> bytes:
@@ -419,6 +432,7 @@ class Peer:
             self._events = []
         self._outbox.clear()  # the stored frames go out by resync, not as new relays
         self._check_restored()
+        self._since, self._deadline = now, now + self._timeout  # it observes from now on
         rec = self._show_open
         if rec is not None and rec.refuter == self.seat and not self._complained:
             self._send_opening(rec)  # it may have been lost in the crash
@@ -460,13 +474,22 @@ class Peer:
         if choice not in ("wait", "abandon"):
             raise LocalProtocolError("vote wait or abandon")
         self._ballot += 1
+        # The silence was reported, so this peer's deadline (``timeout`` after ``_since``)
+        # has passed: ``waited`` is at least ``timeout`` (``max`` only absorbs rounding).
+        timeout = window_ms(self._timeout)
+        waited = max(window_ms(now - self._since), timeout)
         raw = sign_vote(self._identity, Vote(self._config_digest, len(self.entries), self._head,
-                                             silent, self.seat, choice, self._ballot))
+                                             silent, self.seat, choice, self._ballot, timeout,
+                                             waited))
         return raw, self.receive_vote(raw, now)
 
     def receive_vote(self, raw: bytes, now: float) -> list[ev.Event]:
         """Count a signed vote. A vote about another point of the game (stale, or from a
         peer that is ahead) or that does not verify is ignored: votes cost nobody anything.
+        A vote that arrives before this peer's own deadline for the silent seat has passed
+        (``on_timeout`` has not reported it at this point) is held, not counted: it counts
+        when the deadline passes, and lapses if the awaited entry is chained first, so a
+        majority cannot vote out a seat this peer has not seen fall silent.
         A quorum of abandon votes ends the game as abandoned (and, when the silent seat is
         the accuser owing its own step of its accusation check, applies that accusation as
         wrong: the forfeit); of wait votes, restarts the silence clock."""
@@ -482,6 +505,15 @@ class Peer:
                 or vote.silent != self.expected_seat() or vote.voter in self.left_hands:
             self._drop(raw, "a vote about another point of the game")
             return []
+        if self._silent_at != len(self.entries):
+            held = self._held_votes.get(vote.voter)
+            if held is None or held[0].ballot < vote.ballot:
+                self._held_votes[vote.voter] = (vote, raw)
+            return []
+        return self._count_vote(vote, raw, now)
+
+    def _count_vote(self, vote: Vote, raw: bytes, now: float) -> list[ev.Event]:
+        """Add a checked vote about this point to the tally, after this peer's deadline."""
         old = self._votes.get(vote.voter)
         if old is not None and old[0].ballot >= vote.ballot:
             return []
@@ -595,6 +627,7 @@ class Peer:
                 self._halt(exc)
         if len(self.entries) != before:
             self._deadline = now + self._timeout
+            self._since = now
         out, self._events = self._events, []
         return out
 
@@ -803,6 +836,7 @@ class Peer:
         self._sent_by[sender].append(raw)
         self._head = sha256(raw)
         self._votes.clear()  # votes are about one point of the game
+        self._held_votes.clear()  # the awaited entry came first: the held votes lapse
         self._silent_at = None
         self._events.append(ev.Accepted(index, sender, msg_type))
         if self._relay and sender != self.seat:

@@ -345,9 +345,10 @@ class NetSession:
                 return
             self._written = len(entries)
             self._silences = 0
-        if any(isinstance(e, ev.PlayerLeft) and e.seat == self.seat for e in events):
-            self.left_table = True
-            try:  # our leave is on disk: nothing to resume from here on
+        gone = any(isinstance(e, ev.PlayerLeft) and e.seat == self.seat for e in events)
+        self.left_table = self.left_table or gone
+        if gone or any(isinstance(e, ev.LeaveQueued) for e in events):
+            try:  # our leave is on disk, or asked for: nothing to resume from here on
                 if self._game is not None:
                     self._game.mark_left()
             except (OSError, StoreError) as exc:
