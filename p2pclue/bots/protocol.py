@@ -8,6 +8,7 @@ wires N of them through the in-memory network, optionally with one cheating seat
 from __future__ import annotations
 
 import hashlib
+import os
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -30,7 +31,7 @@ from p2pclue.engine import events as ev
 from p2pclue.engine.cheats import CheatingPeer
 from p2pclue.engine.config import DEFAULT_CHAIN_LENGTH, GameConfig, PlayerInfo
 from p2pclue.engine.harness import Network, run_game
-from p2pclue.engine.peer import Choice, Peer
+from p2pclue.engine.peer import Choice, Peer, verify_own_from
 from p2pclue.rules import actions as ra
 from p2pclue.rules.cards import SUSPECTS
 from p2pclue.rules.variants import Rules
@@ -171,7 +172,8 @@ def play(
             peers.append(CheatingPeer(config, seat, keys[seat], src, cheat=cheat,
                                       phase=cheat_phase))
         else:
-            peers.append(Peer(config, seat, keys[seat], src))
+            peers.append(Peer(config, seat, keys[seat], src,
+                              verify_own=verify_own_from(os.environ)))
     if on_peers is not None:
         on_peers(peers)
     bots = [bot_factory(s, random.Random(rng.getrandbits(64))) for s in range(n_players)]

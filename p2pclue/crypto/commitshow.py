@@ -139,7 +139,7 @@ def prove_commit_show_unchecked(
 ) -> CommitShowProof:
     """The OR-proof with ``real_branch`` answered honestly; no check that it is true."""
     points = check_named(named)
-    residues = _residues(named, commitment)
+    real_value = card_scalar(named[real_branch % 3])
     cs: list[Scalar] = []
     us: list[Scalar] = []
     vs: list[Scalar] = []
@@ -157,8 +157,11 @@ def prove_commit_show_unchecked(
             cs.append(c)
             us.append(u)
             vs.append(v)
-            commitments += _branch_commitments(c, u, v, m, x, public_key, suggester_pub,
-                                               residues[b % 3])
+            # What _branch_commitments gives, through what the prover knows (S = secret*G,
+            # C - (t+1)*G = rho*P + (t_real - t)*G): no residues, one multiplication fewer.
+            shift = c * (real_value - card_scalar(named[b % 3]))
+            commitments += [base_mul(u - c * secret), mul(u, m) - mul(c, x),
+                            mul(v - c * rho, suggester_pub) - base_mul(shift)]
     t = _transcript(ctx, named, hand_points, public_key, suggester_pub, commitment)
     c_real = t.points("T", commitments).challenge("c")
     for c in cs:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import enum
 from collections import deque
-from collections.abc import Callable, Container
+from collections.abc import Callable, Container, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,7 +34,16 @@ from p2pclue.crypto import randomness
 from p2pclue.crypto.cards import card_point, identify
 from p2pclue.crypto.context import ProofContext
 from p2pclue.crypto.errors import CryptoError
-from p2pclue.crypto.group import G, Point, Scalar, base_mul, inverse, mul, scalar_from_bytes
+from p2pclue.crypto.group import (
+    G,
+    Point,
+    Scalar,
+    base_mul,
+    inverse,
+    mul,
+    own_points,
+    scalar_from_bytes,
+)
 from p2pclue.crypto.keys import prove_key
 from p2pclue.crypto.rand import ScalarSource, random_scalar
 from p2pclue.engine import events as ev
@@ -124,6 +133,13 @@ OPENING_WAIT = 10.0
 PRIVATE_OPENING = "opening"
 """First element of a private opening (never signed, never chained: see ``_private``)."""
 MAX_PRIVATE_BYTES = 256
+VERIFY_OWN_ENV = "P2PCLUE_VERIFY_OWN"
+"""Set to 1, every peer a front end makes also verifies its own proofs (``verify_own``)."""
+
+
+def verify_own_from(environ: Mapping[str, str]) -> bool:
+    """The ``verify_own`` debug switch as an environment sets it (the tests set it)."""
+    return environ.get(VERIFY_OWN_ENV, "") == "1"
 
 
 @dataclass(frozen=True)
@@ -188,10 +204,18 @@ class Peer:
         timeout: float = DEFAULT_TIMEOUT,
         relay: bool = True,
         seen_sessions: Container[bytes] = frozenset(),
+        verify_own: bool = False,
     ) -> None:
         """``seen_sessions``: the session ids of every game this player has taken part in
         (the caller persists them); a playing peer refuses to start a game that reuses one
-        (``ReusedSessionError``), since old frames of that session would fit it."""
+        (``ReusedSessionError``), since old frames of that session would fit it.
+
+        ``verify_own``: also verify the proofs in the frames this peer has just built
+        (a debug switch, on in tests). Off, its own frames still go through decoding,
+        every rule and every state change, only their proofs are trusted: they were
+        computed here a moment ago from values this peer holds, and every other peer
+        verifies them anyway. That check cost the sender as much as one verifier's
+        (docs/protocol.md, "Frames")."""
         if seat is not None:
             if not 0 <= seat < config.n_players:
                 raise LocalProtocolError(f"seat {seat} is not in this game")
@@ -209,6 +233,9 @@ class Peer:
         self._src = src
         self._timeout = timeout
         self._relay = relay
+        self._verify_own = verify_own
+        self._building = False
+        """True while this peer accepts a frame it has just built itself (``_emit``)."""
         self._chain_length = config.chain_length
         n = config.n_players
         self.n = n
@@ -604,6 +631,30 @@ class Peer:
             return seat
         return self._round_order[self._round_pos]
 
+    def due_soon(self) -> bool:
+        """Whether this seat owes a message now or right after the seat that owes one.
+
+        A scheduling hint for a runner, never a rule: the frame due next most likely
+        comes from the seat due now, and the seat after it must check it before it can
+        speak, so that seat's checking is worth doing first (see ``net.lanes``). In play
+        the turn's player counts too: refutations come back to it.
+        """
+        due = self.expected_seat()
+        if self.seat is None or due is None:
+            return False
+        if due == self.seat:
+            return True
+        if self.stage is Stage.PLAY:
+            assert self.rules_state is not None
+            return self.rules_state.current_seat == self.seat or (due + 1) % self.n == self.seat
+        order, pos = self._round_order, self._round_pos + 1
+        return order[pos % len(order)] == self.seat  # the round's last: the next one's first
+
+    def knows(self, raw: bytes) -> bool:
+        """Whether this exact frame was accepted or is held already (a copy costs nothing)."""
+        digest = sha256(raw)
+        return digest in self._index_of or digest in self._held_digests
+
     @property
     def accuser(self) -> int | None:
         """The seat whose accusation is being checked right now (None outside a check)."""
@@ -657,7 +708,15 @@ class Peer:
         header = Header(self._game_field(msg_type), self.seat, len(self._sent_by[self.seat]),
                         self._head, msg_type)
         raw = sign_frame(self._identity, header, body)
-        self._ingest(raw)  # raises (and sends nothing) if our own message is bad
+        self._building = True
+        try:
+            if self._verify_own:
+                self._ingest(raw)  # raises (and sends nothing) if our own message is bad
+            else:
+                with own_points():  # computed here: no subgroup checks either
+                    self._ingest(raw)
+        finally:
+            self._building = False
         self._outbox.append((raw, None))
 
     def _game_field(self, msg_type: str) -> bytes:
@@ -859,6 +918,12 @@ class Peer:
 
     # ---- message handlers (every one verifies before it changes anything) --------------
 
+    def _verify(self, check: Callable[..., None], *args: Any) -> None:
+        """Run a proof check, unless the proof is this peer's own, just built (``verify_own``)."""
+        if self._building and not self._verify_own:
+            return
+        check(*args)
+
     def _dispatch(self, index: int, sender: int, msg_type: str, f: dict[str, Any]) -> None:
         handler = getattr(self, f"_on_{msg_type}")
         handler(index, sender, f)
@@ -890,7 +955,7 @@ class Peer:
         self.stage = Stage.KEYS
 
     def _on_keys(self, index: int, sender: int, f: dict[str, Any]) -> None:
-        P.verify_key(self._ctx(index, sender, "keys"), f["Y"], f["proof"])
+        self._verify(P.verify_key, self._ctx(index, sender, "keys"), f["Y"], f["proof"])
         if f["Y"] in self.Y:
             raise _Reject("keys", "this group key is another player's")
         self.Y.append(f["Y"])
@@ -906,8 +971,8 @@ class Peer:
         for d in range(3):
             if len(decks[d]) != len(self._decks[d]):
                 raise _Reject("proof:shuffle", f"the {DECK_NAMES[d]} deck changed size")
-            P.verify_shuffle(self._ctx(index, sender, f"envelope:{DECK_NAMES[d]}"),
-                                        self._decks[d], decks[d], self.Y[sender], proofs[d])
+            self._verify(P.verify_shuffle, self._ctx(index, sender, f"envelope:{DECK_NAMES[d]}"),
+                         self._decks[d], decks[d], self.Y[sender], proofs[d])
         self._decks = decks
         self._next_in_round(self._finish_envelope)
 
@@ -917,12 +982,12 @@ class Peer:
         self.stage = Stage.DEAL
 
     def _on_deal(self, index: int, sender: int, f: dict[str, Any]) -> None:
-        P.verify_dleq(self._ctx(index, sender, "deal:link"), G, f["R"], self.Y[sender], f["S"],
-                    f["link"])
+        self._verify(P.verify_dleq, self._ctx(index, sender, "deal:link"), G, f["R"],
+                     self.Y[sender], f["S"], f["link"])
         if len(f["deck"]) != len(self._deal_deck):
             raise _Reject("proof:shuffle", "the deal deck changed size")
-        P.verify_shuffle(self._ctx(index, sender, "deal:shuffle"), self._deal_deck,
-                                    f["deck"], f["R"], f["proof"])
+        self._verify(P.verify_shuffle, self._ctx(index, sender, "deal:shuffle"),
+                     self._deal_deck, f["deck"], f["R"], f["proof"])
         self.R.append(f["R"])
         self.S.append(f["S"])
         self._deal_deck = f["deck"]
@@ -940,8 +1005,8 @@ class Peer:
         if len(f["points"]) != len(targets):
             raise _Reject("proof:dleq-batch", f"expected {len(targets)} points")
         before = [self.positions[p] for p in targets]
-        P.verify_unlayer(self._ctx(index, sender, "unlayer"), before, f["points"], self.S[sender],
-                       f["proof"])
+        self._verify(P.verify_unlayer, self._ctx(index, sender, "unlayer"), before,
+                     f["points"], self.S[sender], f["proof"])
         for p, point in zip(targets, f["points"], strict=True):
             self.positions[p] = point
         self._next_in_round(self._finish_unlayer)
@@ -1066,8 +1131,9 @@ class Peer:
         s = self._state().pending_suggestion
         assert s is not None
         suggester, triple = s.suggester, _triple(s)
-        P.verify_commit_show(self._ctx(index, sender, "show"), triple, self._hand_points(sender),
-                             self.S[sender], self.Y[suggester], f["C"], f["proof"])
+        self._verify(P.verify_commit_show, self._ctx(index, sender, "show"), triple,
+                     self._hand_points(sender), self.S[sender], self.Y[suggester], f["C"],
+                     f["proof"])
         self._apply(ra.Refute(sender, None))
         rec = ShowRecord(index, suggester, sender, triple, f["C"])
         self.shows.append(rec)
@@ -1146,8 +1212,8 @@ class Peer:
     def _on_pass(self, index: int, sender: int, f: dict[str, Any]) -> None:
         s = self._state().pending_suggestion
         assert s is not None
-        P.verify_none(self._ctx(index, sender, "pass"), _triple(s), self._hand_points(sender),
-                    self.S[sender], f["proof"])
+        self._verify(P.verify_none, self._ctx(index, sender, "pass"), _triple(s),
+                     self._hand_points(sender), self.S[sender], f["proof"])
         self._apply(ra.CannotRefute(sender))
         self._events.append(ev.Passed(sender, s.suggester, _triple(s)))
 
@@ -1172,8 +1238,8 @@ class Peer:
     def _on_pet(self, index: int, sender: int, f: dict[str, Any]) -> None:
         assert self._pet_qp is not None
         q_prev, p_prev = self._pet_qp
-        P.verify_pet_step(self._ctx(index, sender, "pet"), q_prev, p_prev, f["Q"], f["P"],
-                        self.Y[sender], f["proof"])
+        self._verify(P.verify_pet_step, self._ctx(index, sender, "pet"), q_prev, p_prev,
+                     f["Q"], f["P"], self.Y[sender], f["proof"])
         self._pet_qp = (f["Q"], f["P"])
         self._next_in_round(self._finish_pet)
 
@@ -1195,10 +1261,10 @@ class Peer:
         mine = self._hand_points(sender)
         if len(f["hand"]) != len(mine) or len(f["envelope"]) != 3:
             raise _Reject("leave", f"a leave opens {len(mine)} hand points and 3 envelope points")
-        P.verify_unlayer(self._ctx(index, sender, "leave:hand"), mine, f["hand"],
-                         self.S[sender], f["hand_proof"])
-        P.verify_unlayer(self._ctx(index, sender, "leave:envelope"), self.envelope,
-                         f["envelope"], self.Y[sender], f["envelope_proof"])
+        self._verify(P.verify_unlayer, self._ctx(index, sender, "leave:hand"), mine,
+                     f["hand"], self.S[sender], f["hand_proof"])
+        self._verify(P.verify_unlayer, self._ctx(index, sender, "leave:envelope"),
+                     self.envelope, f["envelope"], self.Y[sender], f["envelope_proof"])
         cards = [identify(p) for p in f["hand"]]
         if any(c is None for c in cards):
             raise _Reject("leave", "the opened hand is not made of cards")
@@ -1214,8 +1280,8 @@ class Peer:
     def _on_open(self, index: int, sender: int, f: dict[str, Any]) -> None:
         if len(f["points"]) != 3:
             raise _Reject("proof:dleq-batch", "the envelope has three cards")
-        P.verify_unlayer(self._ctx(index, sender, "open"), self.envelope, f["points"],
-                       self.Y[sender], f["proof"])
+        self._verify(P.verify_unlayer, self._ctx(index, sender, "open"), self.envelope,
+                     f["points"], self.Y[sender], f["proof"])
         mine = self._shows_to_open(sender)
         if len(f["openings"]) != len(mine):
             raise _Reject("proof:opening", f"seat {sender} made {len(mine)} show(s) to open")
