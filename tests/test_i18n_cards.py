@@ -8,18 +8,14 @@ import pytest
 
 from p2pclue.i18n import (
     LANGUAGES,
-    card_in,
-    card_into,
+    card_form,
     card_name,
-    card_of,
-    card_the,
-    card_with,
     install,
     local_names,
     parse_card,
 )
 from p2pclue.i18n.cards import sources
-from p2pclue.rules.cards import CARDS, CardNameError, Category
+from p2pclue.rules.cards import BY_SLUG, CARDS, CardNameError, Category
 
 LANGS = sorted(LANGUAGES)
 
@@ -64,22 +60,32 @@ def test_english_is_the_rules_module() -> None:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_story_phrases_name_the_card(lang: str) -> None:
+def test_forms_are_given_per_category(lang: str) -> None:
+    """Every card of a category gives the same forms (checked on load) and they name it."""
+    names = local_names(lang)
     for c in CARDS:
-        name = card_name(c.index, lang)
-        forms = (card_in(c.index, lang), card_into(c.index, lang), card_of(c.index, lang),
-                 card_with(c.index, lang), card_the(c.index, lang))
-        if c.category is Category.ROOM:
-            assert card_in(c.index, lang) != name and card_into(c.index, lang) != name
-            assert card_with(c.index, lang) == name
-        elif c.category is Category.WEAPON:
-            assert card_with(c.index, lang) != name
-            assert card_in(c.index, lang) == card_into(c.index, lang) == name
-        else:
-            assert set(forms) == {name}
+        n = names[c.index]
+        assert card_form(c.index, "", lang) == n.name
+        for form, text in n.forms.items():
+            assert text.strip() == text and text, (lang, c.slug, form)
     if lang in ("en", "fr", "it"):  # languages with articles say "the Rope", "la corde"
-        assert all(card_the(c.index, lang) != card_name(c.index, lang)
+        form = "the" if lang == "en" else "def"
+        assert all(card_form(c.index, form, lang) != card_name(c.index, lang)
                    for c in CARDS if c.category is not Category.SUSPECT)
+
+
+@pytest.mark.parametrize(("lang", "slug", "form", "text"), [
+    ("it", "white", "def", "la signora White"), ("it", "hall", "in", "nell'ingresso"),
+    ("it", "study", "di", "dello studio"), ("it", "kitchen", "in", "in cucina"),
+    ("fr", "green", "def", "le révérend Olive"), ("fr", "lounge", "de", "du salon"),
+    ("cs", "mustard", "acc", "plukovníka Mustarda"), ("cs", "conservatory", "v", "ve skleníku"),
+    ("cs", "candlestick", "s", "se svícnem"), ("cs", "kitchen", "do", "do kuchyně"),
+    ("sq", "white", "gen", "Zonjës White"), ("sq", "rope", "me", "me litarin"),
+    ("ko", "rope", "으로", "밧줄로"), ("ko", "kitchen", "으로", "부엌으로"),
+    ("ko", "scarlett", "을", "미스 스칼렛을"), ("ko", "candlestick", "을", "촛대를"),
+])
+def test_grammatical_forms(lang: str, slug: str, form: str, text: str) -> None:
+    assert card_form(BY_SLUG[slug].index, form, lang) == text
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -136,7 +142,7 @@ def test_default_language_is_the_installed_one() -> None:
     assert card_name(17) == "Bibliothèque"
     assert parse_card("bibliotheque") == 17
     install("sq")
-    assert card_in(18) == "në sallë pritjeje"
+    assert card_form(18, "ne") == "në sallë pritjeje"
 
 
 def test_docs_list_every_name() -> None:

@@ -33,4 +33,4 @@ def test_summary_in_every_language(lang: str) -> None:
     assert len(local) == len(english)
     assert all(a != b for a, b in zip(local, english, strict=True))
     assert english[0].startswith("The goal:")  # what the game is about comes first
-    assert card_name(BY_SLUG["white"].index, lang) in local[1]
+    assert card_name(BY_SLUG["white"].index, lang).split()[-1] in local[1]  # in its case

@@ -55,11 +55,12 @@ def _run_all(argvs: dict[str, list[str]]) -> dict[str, subprocess.CompletedProce
 def _card_pattern(lang: str) -> tuple[re.Pattern[str], dict[str, int]]:
     phrases: dict[str, int] = {}
     for n in local_names(lang):
-        for text in (n.name, n.the_phrase, n.in_phrase, n.into_phrase, n.of_phrase,
-                     n.with_phrase):
+        for text in (n.name, *n.forms.values()):
             assert phrases.setdefault(text, n.index) == n.index, text
     alternatives = sorted(phrases, key=len, reverse=True)
-    return re.compile("|".join(re.escape(a) for a in alternatives)), phrases
+    # whole words only: a form such as Czech "hala" must not match inside "spáchala"
+    words = "|".join(re.escape(a) for a in alternatives)
+    return re.compile(rf"(?<!\w)(?:{words})(?!\w)"), phrases
 
 
 def skeleton(lang: str, text: str, players: list[str]) -> list[tuple[object, ...]]:

@@ -30,7 +30,7 @@ from p2pclue.engine.transcript import (
     parse,
     parse_open,
 )
-from p2pclue.i18n import N_, _, card_name, ngettext
+from p2pclue.i18n import N_, _, card_word, check_words, ngettext
 
 EXIT_VALID, EXIT_VIOLATION, EXIT_UNREADABLE = 0, 1, 2
 
@@ -128,7 +128,7 @@ def _player(config: GameConfig, seat: int | None) -> str:
         return "?" if seat is None else _("seat {seat}").format(seat=seat)
     p = config.players[seat]
     return _("{player} (seat {seat}, {suspect})").format(
-        player=p.name, seat=seat, suspect=card_name(p.suspect))
+        player=p.name, seat=seat, suspect=card_word(p.suspect))
 
 
 def _summary(v: Verdict, config: GameConfig, style: Style) -> None:
@@ -143,9 +143,10 @@ def _summary(v: Verdict, config: GameConfig, style: Style) -> None:
             if x.culprit is None else _("culprit: {player}").format(
                 player=_player(config, x.culprit))
         # Translators: {check} and {reason} come from the protocol checks, in English.
-        print(_("{violation} at message {index} (sent by {sender}): {check}: {reason}").format(
-            violation=style.event(_("VIOLATION"), "halt"), index=x.index,
-            sender=_player(config, x.sender), check=x.check, reason=x.reason))
+        print(_("{violation} at message {index} (sent by {sender}): {what} ({check}: {reason})"
+                ).format(violation=style.event(_("VIOLATION"), "halt"), index=x.index,
+                         sender=_player(config, x.sender), what=check_words(x.check),
+                         check=x.check, reason=x.reason))
         print(f"  {who}")
     for note in v.notes:
         # Translators: the notes of the audit come from the protocol checks, in English.

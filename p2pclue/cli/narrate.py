@@ -28,15 +28,14 @@ from p2pclue.engine.errors import Blame
 from p2pclue.i18n import (
     N_,
     _,
-    card_in,
-    card_into,
-    card_name,
-    card_of,
-    card_the,
-    card_with,
+    card_phrase,
+    card_word,
+    check_words,
     listing,
     ngettext,
     pgettext,
+    rules_label,
+    triple_word,
 )
 from p2pclue.rules.board import Square, classic_board
 from p2pclue.rules.movement import Position
@@ -44,21 +43,9 @@ from p2pclue.rules.movement import Position
 INDENT = "   "
 
 
-def card_phrase(index: int) -> str:
-    """A card as a sentence names it: people by name, things and rooms with their article."""
-    return card_the(index)
-
-
 def cards_text(cards: Sequence[int]) -> str:
     """Cards in the usual order (people, weapons, rooms), joined as a sentence lists them."""
     return listing([card_phrase(c) for c in sorted(cards)])
-
-
-def triple_text(triple: Sequence[int]) -> str:
-    s, w, r = triple
-    # Translators: a suggestion or an accusation: "Miss Scarlett with the Rope in the Hall".
-    return _("{suspect} {with_weapon} {in_room}").format(
-        suspect=card_name(s), with_weapon=card_with(w), in_room=card_in(r))
 
 
 def dice_text(dice: Sequence[int]) -> str:
@@ -74,14 +61,20 @@ def dice_text(dice: Sequence[int]) -> str:
     return _("{dice} ({total})").format(dice=listing([str(d) for d in dice]), total=sum(dice))
 
 
+def _in_room(room: int) -> str:
+    # Translators: where a token stands ("Turn 3: Ada, in the Kitchen"; "stays in the
+    # Kitchen"): a place where something is, not where something is done.
+    return _("in {room:the}").format(room=card_word(room))
+
+
 def place(position: Position) -> str:
     """Where a token stands, as a person says it: the room, or the nearest room's door."""
     board = classic_board()
     if isinstance(position, int):
-        return card_in(position)
+        return _in_room(position)
     room = board.room_at(position)
     if room is not None:
-        return card_in(room)
+        return _in_room(room)
     if position in board.start_squares.values():
         return _("on the starting square")
     nearest = board.nearest_room(position)
@@ -89,9 +82,10 @@ def place(position: Position) -> str:
         return _("in the corridor")
     steps, room = nearest
     if steps == 1:
-        return _("at the door {of_room}").format(of_room=card_of(room))
-    return ngettext("{steps} step from the door {of_room}", "{steps} steps from the door {of_room}",
-                    steps).format(steps=steps, of_room=card_of(room))
+        return _("at the door of {room:the}").format(room=card_word(room))
+    return ngettext("{steps} step from the door of {room:the}",
+                    "{steps} steps from the door of {room:the}",
+                    steps).format(steps=steps, room=card_word(room))
 
 
 def event_json(event: ev.Event) -> dict[str, Any]:
@@ -151,14 +145,14 @@ class Narrator:
         p = self.config.players[seat]
         # Translators: a player and the suspect they play: "Alice (Miss Scarlett)".
         return self.style.suspect(_("{player} ({suspect})").format(
-            player=p.name, suspect=card_name(p.suspect)), p.suspect)
+            player=p.name, suspect=card_word(p.suspect)), p.suspect)
 
     def _proven(self) -> str:
         # Translators: said of a refutation (or "I cannot refute") proven in zero knowledge.
         return self.style.event(_("(proven)"), "proof")
 
-    def _card(self, index: int) -> str:
-        return self.style.event(card_phrase(index), "card")
+    def _card(self, index: int) -> object:
+        return card_word(index, lambda text: self.style.event(text, "card"))
 
     # ---- the story ---------------------------------------------------------------------
 
@@ -166,7 +160,7 @@ class Narrator:
         """Who plays whom, before the deal starts."""
         yield _("Around the table: {players}.").format(players=listing([
             _("{player} plays {suspect}").format(player=self.name(i),
-                                                 suspect=card_name(p.suspect))
+                                                 suspect=card_word(p.suspect))
             for i, p in enumerate(self.config.players)]))
         rules = self.config.rules
         # Translators: items of the list "House rules (cz): ..."; each a clause of its own.
@@ -177,15 +171,16 @@ class Narrator:
             (rules.weapon_swap, N_("a named weapon swaps places with one already in the room")),
         ) if on]
         if notes:
-            yield _("House rules ({preset}): {notes}.").format(preset=rules.name(),
+            yield _("House rules ({preset}): {notes}.").format(preset=rules_label(rules.name()),
                                                                notes=listing(notes))
 
     def lines(self, event: ev.Event) -> Iterator[str]:
         match event:
             case ev.WeaponsPlaced(rooms=rooms):
                 yield _("The weapons are hidden around the house: {places}.").format(
-                    places=listing([_("{weapon} {in_room}").format(
-                        weapon=card_phrase(w), in_room=card_in(r)) for w, r in rooms]))
+                    # Translators: one item of the list of where the weapons lie.
+                    places=listing([_("{weapon:the} in {room:the}").format(
+                        weapon=card_word(w), room=card_word(r)) for w, r in rooms]))
                 if self._hands is not None:
                     for seat, hand in sorted(self._hands.items()):
                         yield INDENT + _("{player} was dealt {cards}.").format(
@@ -200,8 +195,8 @@ class Narrator:
                 yield from self._turn_start(seat)
                 self._token_to(seat, room)
                 self._moved_this_turn = True
-                yield INDENT + _("{player} takes the secret passage {into_room}.").format(
-                    player=self.name(seat), into_room=card_into(room))
+                yield INDENT + _("{player} takes the secret passage into {room:the}.").format(
+                    player=self.name(seat), room=card_word(room))
             case ev.Moved(seat=seat, path=path, room=room):
                 yield self._move(seat, path, room)
             case ev.Suggested(seat=seat, suspect=s, weapon=w, room=r):
@@ -216,7 +211,7 @@ class Narrator:
             case ev.Refuted(refuter=refuter, suggester=suggester):
                 card = self._shown.pop(0) if self._shown else None  # None: never opened
                 if card is not None:
-                    yield INDENT * 2 + _("{refuter} shows {suggester} {card} {proven}.").format(
+                    yield INDENT * 2 + _("{refuter} shows {suggester} {card:the} {proven}.").format(
                         refuter=self.name(refuter), suggester=self.name(suggester),
                         card=self._card(card), proven=self._proven())
                 else:
@@ -227,7 +222,7 @@ class Narrator:
                 yield from self._turn_start(seat)
                 yield from self._stay()
                 yield INDENT + _("{player} accuses: it was {triple}!").format(
-                    player=self.name(seat), triple=triple_text(triple))
+                    player=self.name(seat), triple=triple_word(triple))
             case ev.AccusationDecided(seat=seat, correct=correct):
                 yield from self._decided(seat, correct)
             case ev.TurnEnded(seat=seat):
@@ -243,7 +238,7 @@ class Narrator:
                 else:
                     who = _("Everybody accused wrongly: nobody wins.")
                 yield _("{verdict} The envelope held {triple}.").format(
-                    verdict=who, triple=triple_text(envelope))
+                    verdict=who, triple=triple_word(envelope))
             case ev.Finished():
                 yield _("After the game every hand was revealed and checked against every "
                         "proof: nobody cheated.")
@@ -280,10 +275,12 @@ class Narrator:
                 yield from self._stay()
                 culprit = (self.who(blame.culprit) if blame.culprit is not None
                            else _("a player who cannot be identified"))
-                # Translators: {check} and {reason} come from the protocol checks, in English.
-                yield _("{halted} {culprit} broke the protocol ({check}): {reason}").format(
-                    halted=self.style.event(_("GAME HALTED:"), "halt"), culprit=culprit,
-                    check=blame.check, reason=blame.reason)
+                # Translators: {check} and {reason} come from the protocol checks, in English
+                # (a developer's words); {what} says what they mean.
+                yield _("{halted} {culprit} broke the protocol: {what} ({check}: {reason})"
+                        ).format(halted=self.style.event(_("GAME HALTED:"), "halt"),
+                                 culprit=culprit, what=check_words(blame.check),
+                                 check=blame.check, reason=blame.reason)
             case _:
                 return
 
@@ -314,9 +311,9 @@ class Narrator:
         player = self.name(seat)
         if room is not None:
             self._token_to(seat, room)
-            text = (_("{player} goes {into_room}.") if dice is None
-                    else _("{player} rolls {dice} and goes {into_room}."))
-            return INDENT + text.format(player=player, dice=dice, into_room=card_into(room))
+            text = (_("{player} goes into {room:the}.") if dice is None
+                    else _("{player} rolls {dice} and goes into {room:the}."))
+            return INDENT + text.format(player=player, dice=dice, room=card_word(room))
         self._token_to(seat, path[-1])
         n = len(path)
         if dice is None:
@@ -346,13 +343,13 @@ class Narrator:
     def _suggestion(self, seat: int, suspect: int, weapon: int, room: int) -> Iterator[str]:
         yield from self._stay()
         if not self._moved_this_turn and seat in self._brought:
-            yield INDENT + _("{player} was brought {into_room} by {other}'s suggestion, so may "
+            yield INDENT + _("{player} was brought into {room:the} by {other}'s suggestion, so may "
                              "suggest there without rolling.").format(
-                player=self.name(seat), into_room=card_into(room),
+                player=self.name(seat), room=card_word(room),
                 other=self.name(self._brought[seat]))
         self._passes = 0
         yield INDENT + _("{player} suggests it was {triple}.").format(
-            player=self.name(seat), triple=triple_text((suspect, weapon, room)))
+            player=self.name(seat), triple=triple_word((suspect, weapon, room)))
         before = self.tokens.get(suspect)
         if before is None or before == room:
             return
@@ -360,11 +357,11 @@ class Narrator:
         other = self._seat_of(suspect)
         if other is not None and other != seat:
             self._brought[other] = seat
-            yield INDENT + _("{player} is brought {into_room}.").format(
-                player=self.who(other), into_room=card_into(room))
+            yield INDENT + _("{player} is brought into {room:the}.").format(
+                player=self.who(other), room=card_word(room))
         elif other is None:
-            yield INDENT + _("{suspect}'s token is brought {into_room}.").format(
-                suspect=card_name(suspect), into_room=card_into(room))
+            yield INDENT + _("{suspect}'s token is brought into {room:the}.").format(
+                suspect=card_word(suspect), room=card_word(room))
 
     def _decided(self, seat: int, correct: bool) -> Iterator[str]:
         self._last_accusation_right = correct
@@ -384,8 +381,8 @@ class Narrator:
         nearest = board.nearest_room(where)
         if nearest is not None:  # R28: the token must not block a door
             self.tokens[suspect] = nearest[1]
-            yield INDENT * 2 + _("{player}'s token is moved off the doorway {into_room}.").format(
-                player=self.name(seat), into_room=card_into(nearest[1]))
+            moved = _("{player}'s token is moved off the doorway into {room:the}.")
+            yield INDENT * 2 + moved.format(player=self.name(seat), room=card_word(nearest[1]))
 
     def _token_to(self, seat: int, position: Position) -> None:
         self.tokens[self.config.players[seat].suspect] = position

@@ -8,11 +8,13 @@ re-running the solver with facts removed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from p2pclue.deduce.facts import card_name, describe
+from p2pclue.deduce.facts import describe
 from p2pclue.deduce.marks import Mark
 from p2pclue.deduce.propagate import NO, YES, Cell
+from p2pclue.deduce.words import N_, CardV, Said, said
 
 if TYPE_CHECKING:
     from p2pclue.deduce.notepad import Notepad
@@ -20,35 +22,46 @@ if TYPE_CHECKING:
 MAX_DEPTH = 3
 MAX_LINES = 24
 
+Line = tuple[int, Said]
+"""One line of an explanation: its depth (0 the headline, then one per step back) and
+what it says; ``None``-free so a front end can render each in its language."""
+MORE = said(N_("..."))
 
-def _headline(notepad: Notepad, cell: Cell, value: int) -> str:
+
+def _headline(notepad: Notepad, cell: Cell, value: int) -> Said:
     card, owner = cell
-    place = notepad.table.owner_name(owner, notepad.me)
-    return f"{card_name(card)} is {'in' if value == YES else 'not in'} {place}"
+    place = notepad.table.place(owner, notepad.me)
+    template = N_("{card} is {place:in}") if value == YES else N_("{card} is not {place:in}")
+    return said(template, card=CardV(card), place=place)
 
 
-def explain_cell(notepad: Notepad, card: int, owner: int) -> str:
+def explanation(notepad: Notepad, card: int, owner: int) -> list[Line]:
+    """Why a cell has its value, as lines a front end renders (see ``explain_cell``)."""
     mark = notepad.cell(card, owner)
-    place = notepad.table.owner_name(owner, notepad.me)
+    place = notepad.table.place(owner, notepad.me)
     if mark is Mark.UNKNOWN:
         if not notepad.complete:
-            return f"Not known whether {card_name(card)} is in {place}."
+            return [(0, said(N_("Not known whether {card} is {place:in}."), card=CardV(card),
+                             place=place))]
         p = notepad.probability(card, owner)
-        return (f"Not known whether {card_name(card)} is in {place}: it is there in "
-                f"{p.numerator} of every {p.denominator} consistent deals ({float(p):.0%}).")
+        return [(0, said(N_("Not known whether {card} is {place:in}: it is there in {count} of "
+                            "every {total} consistent deals ({odds})."), card=CardV(card),
+                         place=place, count=p.numerator, total=p.denominator,
+                         odds=f"{float(p):.0%}"))]
     value = YES if mark is Mark.YES else NO
     head = _headline(notepad, (card, owner), value)
     reason = notepad.propagation_reason(card, owner)
     if reason is None:
         core = notepad.forced_by(card, owner)
         if not core:
-            return f"{head}: this follows from the hand sizes alone."
+            return [(0, said(N_("{head}: this follows from the hand sizes alone."), head=head))]
         names = notepad.table.seat_names
-        lines = [f"{head}: no deal consistent with these facts allows otherwise "
-                 "(given the hand sizes and one card of each kind in the envelope):"]
-        lines += [f"  - {describe(f, names, notepad.me)}" for f in core]
-        return "\n".join(lines)
-    lines = [f"{head}: {reason.text}."]
+        lines: list[Line] = [(0, said(N_(
+            "{head}: no deal consistent with these facts allows otherwise (given the hand sizes "
+            "and one card of each kind in the envelope):"), head=head))]
+        lines += [(1, describe(f, names, notepad.me)) for f in core]
+        return lines
+    lines = [(0, said(N_("{head}: {reason}."), head=head, reason=reason.text))]
     seen = {(card, owner)}
 
     def walk(premises: tuple[Cell, ...], depth: int) -> None:
@@ -60,11 +73,26 @@ def explain_cell(notepad: Notepad, card: int, owner: int) -> str:
             if why is None:  # pragma: no cover - premises are always propagated cells
                 continue
             value = YES if notepad.cell(*p) is Mark.YES else NO
-            lines.append("  " * depth + f"- {_headline(notepad, p, value)}: {why.text}.")
+            lines.append((depth, said(N_("{head}: {reason}."),
+                                      head=_headline(notepad, p, value), reason=why.text)))
             if depth < MAX_DEPTH:
                 walk(why.premises, depth + 1)
 
     walk(reason.premises, 1)
     if len(lines) >= MAX_LINES:
-        lines.append("  ...")
-    return "\n".join(lines)
+        lines.append((1, MORE))
+    return lines
+
+
+def layout(lines: list[Line], render: Callable[[Said], str] = str) -> str:
+    """The lines as text: each step back indented under the line it explains."""
+    out = []
+    for depth, text in lines:
+        body = render(text)
+        out.append(body if depth == 0 else "  " * depth + ("" if text is MORE else "- ") + body)
+    return "\n".join(out)
+
+
+def explain_cell(notepad: Notepad, card: int, owner: int) -> str:
+    """Why a cell has its value, in English, citing the facts it follows from."""
+    return layout(explanation(notepad, card, owner))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from p2pclue.rules.cards import CARDS
+from p2pclue.deduce.words import N_, CardsV, CardV, Said, SeatV, Value, said
 
 Triple = tuple[int, int, int]
 
@@ -97,43 +97,61 @@ Fact = (OwnHand | Leftovers | ShownToMe | Refuted | Passed | WrongAccusation | S
         | Lacks)
 
 
-def card_name(index: int) -> str:
-    return CARDS[index].name if 0 <= index < len(CARDS) else f"card {index}"
+def _turned(turn: int | None, with_turn: str, without: str, /, **values: Value) -> Said:
+    """The sentence with "on turn N" where the turn is known, the other one where not."""
+    if turn is None:
+        return said(without, **values)
+    return said(with_turn, turn=turn, **values)
 
 
-def _when(turn: int | None) -> str:
-    return f" on turn {turn}" if turn is not None else ""
-
-
-def _triple(triple: Triple) -> str:
-    return "(" + ", ".join(card_name(c) for c in triple) + ")"
-
-
-def _list(cards: Sequence[int]) -> str:
-    return ", ".join(card_name(c) for c in sorted(cards))
-
-
-def describe(fact: Fact, names: Sequence[str], me: int) -> str:
+def describe(fact: Fact, names: Sequence[str], me: int) -> Said:
     """One sentence naming the real event, for explanations."""
 
-    def who(seat: int) -> str:
-        return "you" if seat == me else names[seat]
+    def who(seat: int) -> SeatV:
+        return SeatV(names[seat], seat == me)
 
     match fact:
         case OwnHand(cards):
-            return f"your hand is {_list(cards)}"
+            return said(N_("your hand is {cards}"), cards=CardsV(tuple(sorted(cards))))
         case Leftovers(cards):
-            return f"the leftover cards shown to all are {_list(cards)}"
-        case ShownToMe(refuter, card, turn, triple):
-            about = f" in answer to {_triple(triple)}" if triple is not None else ""
-            return f"{who(refuter)} showed you {card_name(card)}{_when(turn)}{about}"
+            return said(N_("the leftover cards shown to all are {cards}"),
+                        cards=CardsV(tuple(sorted(cards))))
+        case ShownToMe(refuter, card, turn, None):
+            return _turned(turn, N_("{player} showed you {card} on turn {turn}"),
+                           N_("{player} showed you {card}"), player=who(refuter), card=CardV(card))
+        case ShownToMe(refuter, card, turn, triple) if triple is not None:
+            return _turned(turn, N_("{player} showed you {card} on turn {turn} in answer to "
+                                    "({cards})"),
+                           N_("{player} showed you {card} in answer to ({cards})"),
+                           player=who(refuter), card=CardV(card), cards=CardsV(triple))
+        case Refuted(refuter, suggester, triple, turn) if refuter == me:
+            return _turned(turn, N_("you refuted {player} on turn {turn} ({cards})"),
+                           N_("you refuted {player} ({cards})"), player=who(suggester),
+                           cards=CardsV(triple))
+        case Refuted(refuter, suggester, triple, turn) if suggester == me:
+            return _turned(turn, N_("{player} refuted you on turn {turn} ({cards})"),
+                           N_("{player} refuted you ({cards})"), player=who(refuter),
+                           cards=CardsV(triple))
         case Refuted(refuter, suggester, triple, turn):
-            return f"{who(refuter)} refuted {who(suggester)}{_when(turn)} {_triple(triple)}"
+            return _turned(turn, N_("{player} refuted {other} on turn {turn} ({cards})"),
+                           N_("{player} refuted {other} ({cards})"), player=who(refuter),
+                           other=who(suggester), cards=CardsV(triple))
         case Passed(seat, triple, turn, _):
-            return f"{who(seat)} passed{_when(turn)} {_triple(triple)}"
+            return _turned(turn, N_("{player} passed on turn {turn} ({cards})"),
+                           N_("{player} passed ({cards})"), player=who(seat),
+                           cards=CardsV(triple))
+        case WrongAccusation(seat, triple, turn) if seat == me:
+            return _turned(turn, N_("you accused wrongly on turn {turn} ({cards})"),
+                           N_("you accused wrongly ({cards})"), cards=CardsV(triple))
         case WrongAccusation(seat, triple, turn):
-            return f"{who(seat)} accused wrongly{_when(turn)} {_triple(triple)}"
+            return _turned(turn, N_("{player} accused wrongly on turn {turn} ({cards})"),
+                           N_("{player} accused wrongly ({cards})"), player=who(seat),
+                           cards=CardsV(triple))
         case ShownByMe(to, card, turn, _):
-            return f"you showed {card_name(card)} to {who(to)}{_when(turn)}"
+            return _turned(turn, N_("you showed {card} to {player} on turn {turn}"),
+                           N_("you showed {card} to {player}"), card=CardV(card), player=who(to))
         case Lacks(seat, cards, turn):
-            return f"assumed{_when(turn)}: {who(seat)} holds none of {_list(cards)}"
+            return _turned(turn, N_("assumed on turn {turn}: {player} holds none of {cards}"),
+                           N_("assumed: {player} holds none of {cards}"), player=who(seat),
+                           cards=CardsV(tuple(sorted(cards))))
+    raise TypeError(f"not a fact: {fact!r}")  # pragma: no cover - the match is exhaustive

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from p2pclue.deduce.count import Counts, SearchTooLarge, count_consistent, count_deals
-from p2pclue.deduce.explain import explain_cell
+from p2pclue.deduce.explain import Line, explain_cell, explanation
 from p2pclue.deduce.facts import Fact, Triple, describe
 from p2pclue.deduce.marks import Mark
 from p2pclue.deduce.propagate import NO, YES, Conflict, Grid, Reason, propagate
@@ -27,18 +27,19 @@ from p2pclue.deduce.table import (
     Table,
 )
 from p2pclue.deduce.validate import check_fact
+from p2pclue.deduce.words import N_, Said, said
 
 
 @dataclass(frozen=True, slots=True)
 class Contradiction:
     """The facts cannot all be true; ``facts`` is a small set of them that already clash."""
 
-    message: str
+    message: Said
     facts: tuple[Fact, ...]
-    lines: tuple[str, ...]
+    lines: tuple[Said, ...]
 
     def __str__(self) -> str:
-        return "\n".join((self.message, *(f"  - {line}" for line in self.lines)))
+        return "\n".join((str(self.message), *(f"  - {line}" for line in self.lines)))
 
 
 class IncompleteDeductionError(DeductionError):
@@ -122,9 +123,9 @@ class Notepad:
             self._complete = False
             return
         if not self._counts.total:
-            self._contradiction = self._explain_conflict("no deal fits all the facts")
+            self._contradiction = self._explain_conflict(said(N_("no deal fits all the facts")))
 
-    def _explain_conflict(self, message: str) -> Contradiction:
+    def _explain_conflict(self, message: Said) -> Contradiction:
         core = minimal_facts(self._facts, lambda fs: not consistent(self._table, self._me, fs))
         names = self._table.seat_names
         return Contradiction(message, core, tuple(describe(f, names, self._me) for f in core))
@@ -244,6 +245,11 @@ class Notepad:
         """Why this cell has its value, citing the facts it follows from."""
         self._check(card, owner)
         return explain_cell(self, card, owner)
+
+    def explanation(self, card: int, owner: int) -> list[Line]:
+        """``explain`` as lines for a front end to render in its language."""
+        self._check(card, owner)
+        return explanation(self, card, owner)
 
     def my_exposure(self) -> dict[int, frozenset[int]]:
         """For each other seat, the cards of my hand it can be sure I hold."""

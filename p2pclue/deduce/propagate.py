@@ -20,13 +20,15 @@ from p2pclue.deduce.facts import (
     ShownByMe,
     ShownToMe,
     WrongAccusation,
-    card_name,
     describe,
 )
 from p2pclue.deduce.table import ENVELOPE, LEFTOVERS, Table
+from p2pclue.deduce.words import N_, CardsV, CardV, PlaceV, Said, counted, said
 
 UNKNOWN, YES, NO = 0, 1, 2
-CATEGORY_NAMES = ("suspect", "weapon", "room")
+ONLY_ONE_LEFT = (said(N_("it is the only suspect still possible for the envelope")),
+                 said(N_("it is the only weapon still possible for the envelope")),
+                 said(N_("it is the only room still possible for the envelope")))
 Cell = tuple[int, int]  # (card, owner)
 
 
@@ -34,7 +36,7 @@ Cell = tuple[int, int]  # (card, owner)
 class Reason:
     """Why a cell has its value: a sentence, the facts it cites, the cells it follows from."""
 
-    text: str
+    text: Said
     facts: tuple[Fact, ...] = ()
     premises: tuple[Cell, ...] = ()
 
@@ -51,8 +53,8 @@ class Clause:
 class Conflict(Exception):
     """The facts cannot all be true; ``reasons`` are the clashing derivations."""
 
-    def __init__(self, message: str, reasons: tuple[Reason, ...]) -> None:
-        super().__init__(message)
+    def __init__(self, message: Said, reasons: tuple[Reason, ...]) -> None:
+        super().__init__(str(message))
         self.message = message
         self.reasons = reasons
 
@@ -70,8 +72,8 @@ class Grid:
     def mark(self, card: int, owner: int) -> int:
         return self.marks.get((card, owner), UNKNOWN)
 
-    def place(self, owner: int) -> str:
-        return self.table.owner_name(owner, self.me)
+    def place(self, owner: int) -> PlaceV:
+        return self.table.place(owner, self.me)
 
     def set(self, card: int, owner: int, value: int, reason: Reason) -> None:
         old = self.marks.get((card, owner), UNKNOWN)
@@ -80,8 +82,8 @@ class Grid:
         if old != UNKNOWN:
             where = self.place(owner)
             raise Conflict(
-                f"{card_name(card)} would be both in and not in {where}",
-                (self.reasons[(card, owner)], reason))
+                said(N_("{card} would be both in and not in {place}"), card=CardV(card),
+                     place=where), (self.reasons[(card, owner)], reason))
         self.marks[(card, owner)] = value
         self.reasons[(card, owner)] = reason
         self.changed = True
@@ -114,7 +116,7 @@ def compile_facts(table: Table, me: int, facts: tuple[Fact, ...], grid: Grid) ->
                 clauses.append(Clause(triple, non_envelope, fact))
     if table.n_leftovers == 0:
         for c in table.cards:
-            grid.set(c, LEFTOVERS, NO, Reason("there are no leftover cards in this game"))
+            grid.set(c, LEFTOVERS, NO, Reason(said(N_("there are no leftover cards in this game"))))
     return clauses
 
 
@@ -124,57 +126,62 @@ def _card_rules(grid: Grid) -> None:
         owners = table.owners
         yes = [o for o in owners if grid.mark(c, o) == YES]
         if len(yes) > 1:
-            raise Conflict(f"{card_name(c)} would be in two places",
+            raise Conflict(said(N_("{card} would be in two places"), card=CardV(c)),
                            tuple(grid.reasons[(c, o)] for o in yes))
         if yes:
             for o in owners:
                 if o != yes[0]:
                     grid.set(c, o, NO, Reason(
-                        f"{card_name(c)} is in {grid.place(yes[0])}", premises=((c, yes[0]),)))
+                        said(N_("{card} is {place:in}"), card=CardV(c), place=grid.place(yes[0])),
+                        premises=((c, yes[0]),)))
             continue
         open_ = [o for o in owners if grid.mark(c, o) != NO]
         if not open_:
-            raise Conflict(f"{card_name(c)} can be nowhere",
+            raise Conflict(said(N_("{card} can be nowhere"), card=CardV(c)),
                            tuple(grid.reasons[(c, o)] for o in owners))
         if len(open_) == 1:
             premises = tuple((c, o) for o in owners
                              if o != open_[0] and not (o == LEFTOVERS and not table.n_leftovers))
-            grid.set(c, open_[0], YES, Reason("every other place is ruled out", premises=premises))
+            grid.set(c, open_[0], YES, Reason(said(N_("every other place is ruled out")),
+                                              premises=premises))
 
 
 def _capacity_rules(grid: Grid) -> None:
     table = grid.table
-    groups: list[tuple[int, tuple[int, ...], int, str]] = [
+    groups: list[tuple[int, tuple[int, ...], int, PlaceV]] = [
         (o, table.cards, table.capacity(o), grid.place(o))
         for o in (*range(table.n_players), LEFTOVERS)]
     for k, cat in enumerate(table.deck):
-        groups.append((ENVELOPE, cat, 1, f"the envelope's {CATEGORY_NAMES[k % 3]}"))
+        groups.append((ENVELOPE, cat, 1, table.place(ENVELOPE, grid.me, k % 3)))
     for owner, cards, cap, label in groups:
         yes = [c for c in cards if grid.mark(c, owner) == YES]
         maybe = [c for c in cards if grid.mark(c, owner) == UNKNOWN]
         if len(yes) > cap:
-            raise Conflict(f"{label} would hold {len(yes)} cards, more than {cap}",
+            raise Conflict(said(N_("{place} would hold {count} cards, more than {cap}"),
+                                place=label, count=len(yes), cap=cap),
                            tuple(grid.reasons[(c, owner)] for c in yes))
         if len(yes) + len(maybe) < cap:
             no = [c for c in cards if grid.mark(c, owner) == NO]
-            raise Conflict(f"{label} holds {cap} cards but only {len(yes) + len(maybe)} remain "
-                           "possible", tuple(grid.reasons[(c, owner)] for c in no))
+            raise Conflict(said(N_("{place} holds {cap} cards but only {count} remain possible"),
+                                place=label, cap=cap, count=len(yes) + len(maybe)),
+                           tuple(grid.reasons[(c, owner)] for c in no))
         if not maybe:
             continue
         if len(yes) == cap:
-            known = ", ".join(card_name(c) for c in yes)
-            text = (f"{label} is {known}" if owner == ENVELOPE else
-                    f"all {cap} cards of {label} are known: {known}" if cap else
-                    f"{label} holds no cards")
+            known = CardsV(tuple(yes))
+            text = (said(N_("{place} is {cards}"), place=label, cards=known)
+                    if owner == ENVELOPE else
+                    said(N_("all {cap} cards of {place} are known: {cards}"), place=label,
+                         cap=cap, cards=known) if cap else
+                    said(N_("{place} holds no cards"), place=label))
             for c in maybe:
                 grid.set(c, owner, NO, Reason(text, premises=tuple((y, owner) for y in yes)))
         elif len(yes) + len(maybe) == cap:
             ruled_out = tuple((c, owner) for c in cards if grid.mark(c, owner) == NO)
-            names = ", ".join(card_name(c) for c in yes + maybe)
-            text = (f"it is the only {label.rsplit(' ', 1)[-1]} still possible for the envelope"
-                    if owner == ENVELOPE else
-                    f"{label} holds {cap} card{'s' if cap != 1 else ''} and only {names} "
-                    f"{'remain' if len(yes) + len(maybe) > 1 else 'remains'} possible")
+            text = (ONLY_ONE_LEFT[label.category or 0] if owner == ENVELOPE else
+                    counted("{place} holds {cap} card and only {cards} remains possible",
+                            "{place} holds {cap} cards and only {cards} remain possible", cap,
+                         place=label, cap=cap, cards=CardsV(tuple(yes + maybe))))
             for c in maybe:
                 grid.set(c, owner, YES, Reason(text, premises=ruled_out))
 
@@ -198,7 +205,8 @@ def _clause_rules(grid: Grid, clauses: list[Clause]) -> None:
             continue
         text = describe(clause.fact, table.seat_names, grid.me)
         if not live:
-            raise Conflict(f"this cannot be: {text}", (Reason(text, (clause.fact,)),))
+            raise Conflict(said(N_("this cannot be: {fact}"), fact=text),
+                           (Reason(text, (clause.fact,)),))
         if len(live) > 1:
             continue
         (c,) = live
@@ -207,13 +215,14 @@ def _clause_rules(grid: Grid, clauses: list[Clause]) -> None:
             (owner,) = clause.owners
             premises = tuple((d, owner) for d in others)
             grid.set(c, owner, YES, Reason(
-                f"{text}, and the other cards are ruled out", (clause.fact,), premises))
+                said(N_("{fact}, and the other cards are ruled out"), fact=text), (clause.fact,),
+                premises))
         else:
             premises = tuple((d, ENVELOPE) for d in others)
             for o in table.owners:
                 if o not in clause.owners:
                     grid.set(c, o, NO, Reason(
-                        f"{text}, and the other cards are in the envelope",
+                        said(N_("{fact}, and the other cards are in the envelope"), fact=text),
                         (clause.fact,), premises))
 
 
@@ -227,7 +236,7 @@ def propagate(table: Table, me: int, facts: tuple[Fact, ...],
     grid = Grid(table, me)
     clauses = compile_facts(table, me, facts, grid)
     for card, owner, value in assume:
-        grid.set(card, owner, value, Reason("supposing otherwise"))
+        grid.set(card, owner, value, Reason(said(N_("supposing otherwise"))))
     grid.changed = True
     while grid.changed:
         grid.changed = False

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from p2pclue.deduce.words import ENVELOPE_KIND, LEFTOVERS_KIND, MINE_KIND, THEIRS_KIND, PlaceV
 from p2pclue.rules.cards import ROOMS, SUSPECTS, WEAPONS
 
 ENVELOPE = -1
@@ -95,12 +96,13 @@ class Table:
             return self.n_leftovers
         return self.hand_sizes[owner]
 
-    def owner_name(self, owner: int, me: int) -> str:
+    def place(self, owner: int, me: int, category: int | None = None) -> PlaceV:
+        """Where a card lies, for a sentence (``category``: one slot of the envelope)."""
         if owner == ENVELOPE:
-            return "the envelope"
+            return PlaceV(ENVELOPE_KIND, category=category)
         if owner == LEFTOVERS:
-            return "the leftovers"
-        return "your hand" if owner == me else f"{self.seat_names[owner]}'s hand"
+            return PlaceV(LEFTOVERS_KIND)
+        return PlaceV(MINE_KIND) if owner == me else PlaceV(THEIRS_KIND, self.seat_names[owner])
 
     def check_owner(self, owner: int) -> None:
         if not isinstance(owner, int) or not (

@@ -13,17 +13,7 @@ Machine-readable output must never pass through these functions.
 
 from __future__ import annotations
 
-from p2pclue.i18n.cards import (
-    card_in,
-    card_into,
-    card_name,
-    card_of,
-    card_the,
-    card_with,
-    fold,
-    local_names,
-    parse_card,
-)
+from p2pclue.i18n.cards import card_form, card_name, fold, local_names, parse_card
 from p2pclue.i18n.languages import (
     DEFAULT_LANGUAGE,
     LANGUAGES,
@@ -39,12 +29,14 @@ from p2pclue.i18n.options import (
     apply_language,
     prescan_lang,
 )
+from p2pclue.i18n.phrases import CARD_FIELDS, card_phrase, card_word, triple_word
 from p2pclue.i18n.rules_text import rules_summary
-from p2pclue.i18n.text import listing
+from p2pclue.i18n.text import check_words, listing, outcome_word, rules_label
 from p2pclue.i18n.translate import N_, _, current_language, install, ngettext, pgettext
 from p2pclue.i18n.width import fit, pad, text_width, truncate, wrap
 
 __all__ = [
+    "CARD_FIELDS",
     "DEFAULT_LANGUAGE",
     "LANGUAGES",
     "N_",
@@ -54,12 +46,11 @@ __all__ = [
     "_",
     "add_lang_option",
     "apply_language",
-    "card_in",
-    "card_into",
+    "card_form",
     "card_name",
-    "card_of",
-    "card_the",
-    "card_with",
+    "card_phrase",
+    "card_word",
+    "check_words",
     "choose_language",
     "current_language",
     "fit",
@@ -69,13 +60,16 @@ __all__ = [
     "listing",
     "local_names",
     "ngettext",
+    "outcome_word",
     "pad",
     "parse_card",
     "pgettext",
     "prescan_lang",
     "resolve_language",
+    "rules_label",
     "rules_summary",
     "text_width",
+    "triple_word",
     "truncate",
     "wrap",
 ]

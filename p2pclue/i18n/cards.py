@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import tomllib
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from types import MappingProxyType
 from typing import Any
 
+from p2pclue.i18n.korean import korean_forms
 from p2pclue.i18n.languages import DEFAULT_LANGUAGE, LANGUAGES
 from p2pclue.i18n.translate import _, current_language
 from p2pclue.rules.cards import CARDS, Card, CardNameError, Category
@@ -21,29 +24,46 @@ from p2pclue.rules.cards import CARDS, Card, CardNameError, Category
 
 @dataclass(frozen=True, slots=True)
 class LocalName:
-    """One card as one language names it."""
+    """One card as one language names it, with the forms its sentences need."""
 
     index: int
     name: str
     aliases: tuple[str, ...]
     source: str
     """Key of ``sources`` in cards.toml."""
-    in_phrase: str
-    """How the story says "in this room" (rooms; the name elsewhere)."""
-    with_phrase: str
-    """How the story says "with this weapon" (weapons; the name elsewhere)."""
-    the_phrase: str
-    """The card with its article where the language has one ("the Rope", "la corde")."""
-    into_phrase: str
-    """"into this room" (rooms; the name elsewhere)."""
-    of_phrase: str
-    """"of this room", as in "at the door of the Kitchen" (rooms; the name elsewhere)."""
+    gender: str | None
+    """``m``, ``f`` or ``n`` where the language's words agree with it; messages select on it."""
+    forms: Mapping[str, str]
+    """Form name -> the card as a sentence needs it ("def": "la corda", "ins": "lanem")."""
     quote: str | None = None
     note: str | None = None
+
+    def form(self, which: str) -> str:
+        """The card in form ``which`` (the bare name for ``""``); ``CardFormError`` if absent."""
+        if not which:
+            return self.name
+        if which in self.forms:
+            return self.forms[which]
+        if which == "the":  # lists name cards with their article where the language has one
+            return self.name
+        raise CardFormError(f"{self.name!r} has no form {which!r}")
+
+    def select(self, spec: str) -> str:
+        """``m=è stato|f=è stata``: the text for this card's gender."""
+        choices = dict(part.split("=", 1) for part in spec.split("|"))
+        if self.gender in choices:
+            return choices[self.gender]
+        if "*" in choices:
+            return choices["*"]
+        raise CardFormError(f"{self.name!r} ({self.gender}) not selected by {spec!r}")
 
 
 class CardDataError(RuntimeError):
     """cards.toml is malformed: a packaging or editing mistake, caught by the tests."""
+
+
+class CardFormError(ValueError):
+    """A message asks for a form or a selector a card does not give (caught by the tests)."""
 
 
 @cache
@@ -65,24 +85,29 @@ def _entry(card: Card, lang: str, spec: dict[str, Any]) -> LocalName:
     source = spec.get("source", "")
     if not name or source not in _data()["sources"]:
         raise CardDataError(f"cards.toml [{lang}] {card.slug}: needs a name and a known source")
-    forms = set(spec) & set(_FORMS[Category.ROOM]) | set(spec) & set(_FORMS[Category.WEAPON])
-    needed = _FORMS[card.category] - {"the"}
-    if not needed <= forms <= _FORMS[card.category]:
-        raise CardDataError(f"cards.toml [{lang}] {card.slug}: story forms {sorted(forms)}, "
-                            f"needs {sorted(needed)}, allows {sorted(_FORMS[card.category])}")
-    return LocalName(card.index, name, aliases, source,
-                     in_phrase=spec.get("in", name), with_phrase=spec.get("with", name),
-                     the_phrase=spec.get("the", name), into_phrase=spec.get("into", name),
-                     of_phrase=spec.get("of", name),
-                     quote=spec.get("quote"), note=spec.get("note"))
+    unknown = set(spec) - _KEYS
+    if unknown:
+        raise CardDataError(f"cards.toml [{lang}] {card.slug}: unknown keys {sorted(unknown)}")
+    forms = dict(spec.get("forms", {}))
+    if lang == "ko":
+        forms = korean_forms(name) | forms
+    return LocalName(card.index, name, aliases, source, gender=spec.get("gender"),
+                     forms=MappingProxyType(forms), quote=spec.get("quote"),
+                     note=spec.get("note"))
 
 
-_FORMS = {
-    Category.SUSPECT: frozenset[str](),
-    Category.WEAPON: frozenset({"with", "the"}),
-    Category.ROOM: frozenset({"in", "into", "of", "the"}),
-}
-"""Story forms each category may (and, but for ``the``, must) give."""
+_KEYS = {"name", "source", "quote", "note", "aliases", "gender", "forms"}
+
+
+def _check_forms(lang: str, names: tuple[LocalName, ...]) -> None:
+    """Every card of a category gives the same forms and a gender or none, as its kind does:
+    a message that uses a form for one room then works for every room."""
+    for category in Category:
+        kind = [n for n in names if CARDS[n.index].category is category]
+        shapes = {(frozenset(n.forms), n.gender is None) for n in kind}
+        if len(shapes) > 1:
+            raise CardDataError(f"cards.toml [{lang}] {category.value}: the cards differ in "
+                                f"their forms or gender: {sorted(map(str, shapes))}")
 
 
 @cache
@@ -95,7 +120,9 @@ def local_names(lang: str) -> tuple[LocalName, ...]:
     extra = sorted(set(table) - {c.slug for c in CARDS})
     if missing or extra:
         raise CardDataError(f"cards.toml [{lang}]: missing {missing}, unknown {extra}")
-    return tuple(_entry(c, lang, table[c.slug]) for c in CARDS)
+    names = tuple(_entry(c, lang, table[c.slug]) for c in CARDS)
+    _check_forms(lang, names)
+    return names
 
 
 def _lang(lang: str | None) -> str:
@@ -103,33 +130,13 @@ def _lang(lang: str | None) -> str:
 
 
 def card_name(index: int, lang: str | None = None) -> str:
-    """The card's name in ``lang`` (default: the installed language)."""
+    """The card's name in ``lang`` (default: the installed language), as its card shows it."""
     return local_names(_lang(lang))[index].name
 
 
-def card_in(index: int, lang: str | None = None) -> str:
-    """"in the Kitchen" in ``lang``, for the game story."""
-    return local_names(_lang(lang))[index].in_phrase
-
-
-def card_with(index: int, lang: str | None = None) -> str:
-    """"with the Rope" in ``lang``, for the game story."""
-    return local_names(_lang(lang))[index].with_phrase
-
-
-def card_the(index: int, lang: str | None = None) -> str:
-    """The card as a sentence names it, with its article where the language has one."""
-    return local_names(_lang(lang))[index].the_phrase
-
-
-def card_into(index: int, lang: str | None = None) -> str:
-    """"into the Kitchen" in ``lang``."""
-    return local_names(_lang(lang))[index].into_phrase
-
-
-def card_of(index: int, lang: str | None = None) -> str:
-    """"of the Kitchen" in ``lang`` (as in "at the door of the Kitchen")."""
-    return local_names(_lang(lang))[index].of_phrase
+def card_form(index: int, form: str, lang: str | None = None) -> str:
+    """The card in the named form of ``lang`` (see cards.toml); the name for ``""``."""
+    return local_names(_lang(lang))[index].form(form)
 
 
 def fold(text: str) -> str:

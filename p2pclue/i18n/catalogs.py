@@ -35,6 +35,7 @@ except ImportError:  # players never need this tool; say what maintainers must i
 
 from p2pclue import __version__
 from p2pclue.i18n.languages import DEFAULT_LANGUAGE, LANGUAGES
+from p2pclue.i18n.phrases import CARD_FIELDS
 from p2pclue.i18n.translate import DOMAIN
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
@@ -43,6 +44,9 @@ TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
 COMMENT_TAG = "Translators:"
 GENERATED_BY = "p2pclue.i18n.catalogs (Babel)\n"
 BUGS = "the p2pclue issue tracker"
+KEYWORDS = {**DEFAULT_KEYWORDS, "counted": (1, 2)}
+"""gettext's keywords, and ``counted`` (p2pclue.deduce.words): the deduction layer's plural
+sentences, marked there because that layer may not import the translation functions."""
 _HEADER = ("# {name} messages of p2pclue.\n"
            "# Written for p2pclue; see docs/translations.md for how each catalog was made\n"
            "# and checked. Edit msgstr lines only; `python -m p2pclue.i18n.catalogs update`\n"
@@ -86,7 +90,7 @@ def extract_template() -> Catalog:
                              charset="utf-8", fuzzy=False,
                              header_comment=_HEADER.format(name="Template"))
     for filename, _lineno, message, comments, context in extract_from_dir(
-            PACKAGE_DIR, method_map=[("**.py", "python")], keywords=DEFAULT_KEYWORDS,
+            PACKAGE_DIR, method_map=[("**.py", "python")], keywords=KEYWORDS,
             comment_tags=(COMMENT_TAG,), strip_comment_tags=True):
         template.add(message, None, [(f"p2pclue/{filename}", None)],  # type: ignore[list-item]
                      auto_comments=comments, context=context)
@@ -170,9 +174,19 @@ def compile_all() -> list[str]:
             if _write_if_changed(mo_path(lang), compiled(lang))]
 
 
+FORM_FIELDS = {*CARD_FIELDS, "place"}
+"""Fields whose spec is a grammatical form the language chooses: the cards, and the
+notepad's places (``{place:in}``, ``p2pclue.tui.reasons``)."""
+
+
 def placeholders(text: str) -> set[tuple[str, str | None, str]]:
-    """The ``str.format`` fields of ``text`` (name, conversion, spec); ValueError if malformed."""
-    return {(name, conversion, spec or "")
+    """The ``str.format`` fields of ``text`` (name, conversion, spec); ValueError if malformed.
+
+    A card field's spec is the form or selector the language chooses (``{room:in}``,
+    ``{suspect:acc}``), so it is left out here: the translation may pick any, and the test
+    that renders every message with every card checks that the card gives it.
+    """
+    return {(name, conversion, "" if name in FORM_FIELDS else spec or "")
             for _, name, spec, conversion in string.Formatter().parse(text) if name is not None}
 
 

@@ -7,7 +7,8 @@ whole sentence of its own: no sentence is glued from translated fragments.
 
 from __future__ import annotations
 
-from p2pclue.i18n.cards import card_name
+from p2pclue.i18n.phrases import card_word
+from p2pclue.i18n.text import rules_label
 from p2pclue.i18n.translate import _
 from p2pclue.rules.cards import BY_SLUG
 from p2pclue.rules.variants import Rules
@@ -26,9 +27,9 @@ def rules_summary(rules: Rules) -> list[str]:
              else _("A room may be entered with fewer steps than rolled; entering ends the "
                     "move."))
     first = BY_SLUG["white" if rules.first_white else "scarlett"].index
-    opening = [_("Rules: {preset}.").format(preset=rules.name()),
+    opening = [_("Rules: {preset}.").format(preset=rules_label(rules.name())),
                _("{suspect}'s player starts; turns go clockwise.").format(
-                   suspect=card_name(first))]
+                   suspect=card_word(first))]
     if rules.deal_equal:
         opening.append(_("Everybody gets as many cards as everybody else; the cards left over "
                          "are shown to all."))

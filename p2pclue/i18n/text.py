@@ -17,3 +17,48 @@ def listing(items: Sequence[str]) -> str:
     head = pgettext("list separator", ", ").join(items[:-1])
     # Translators: the last two items of a list: "Miss Scarlett, the Rope and the Hall".
     return _("{head} and {last}").format(head=head, last=items[-1])
+
+
+def outcome_word(code: str) -> str:
+    """How a game ended ("won", "complete", "abandoned"...) as people read it; the codes
+    themselves stay English in ``--json`` and transcripts."""
+    words = {
+        "won": pgettext("how a game ended", "won"),
+        "nobody": pgettext("how a game ended", "nobody won"),
+        "complete": pgettext("how a game ended", "complete"),
+        "halted": pgettext("how a game ended", "halted"),
+        "abandoned": pgettext("how a game ended", "abandoned"),
+    }
+    return words.get(code, code)
+
+
+def rules_label(preset: str) -> str:
+    """A rules preset as people read it: presets by the name typed on the command line
+    (``classic``, ``cz``), rules matching none of them as "custom" in their language."""
+    # Translators: rules that match no preset (the table chose its own variants).
+    return pgettext("rules preset", "custom") if preset == "custom" else preset
+
+
+def check_words(check: str) -> str:
+    """What a failed protocol check means, for people; the check's name and the engine's
+    detail stay beside it in English (they are what a developer or an auditor looks up)."""
+    if check.startswith("proof") or check == "crypto":
+        return _("a proof that does not verify")
+    if check.startswith("R") and check[1:].isdigit():
+        # Translators: {rule} is a rule's number in the rules, such as R21.
+        return _("a move against rule {rule} of the game").format(rule=check)
+    words = {
+        "signature": _("a message signed in someone else's name"),
+        "equivocation": _("two different messages for the same step"),
+        "chain": _("a message replayed or out of order"),
+        "turn": _("a message out of turn"),
+        "votes": _("a vote that does not count"),
+        "randomness": _("a random value that does not verify"),
+        "footer": _("an end of the transcript that does not match the game"),
+        "false-blame": _("a blame the evidence does not support"),
+    }
+    if check in ("deal", "envelope", "keys", "reveal", "secrets", "open"):
+        return _("a step of the shuffle and deal that does not verify")
+    if check == "leave":
+        return _("a leave from the table that does not verify")
+    return words.get(check, _("a step the protocol does not allow"))

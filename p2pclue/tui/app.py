@@ -27,7 +27,7 @@ from prompt_toolkit.styles import Style
 from p2pclue.engine.audit import audit
 from p2pclue.engine.errors import LocalProtocolError, TranscriptError
 from p2pclue.engine.transcript import parse
-from p2pclue.i18n import _
+from p2pclue.i18n import _, triple_word
 from p2pclue.net.api import Ended, Session
 from p2pclue.rules.board import Square
 from p2pclue.tui import knowledge as kn
@@ -43,7 +43,6 @@ from p2pclue.tui.model import (
     UIModel,
     Vote,
 )
-from p2pclue.tui.story import triple_text
 
 STYLE = Style.from_dict({
     "status": "reverse bold",
@@ -225,7 +224,7 @@ class TableApp:
             s, w = best
             self.model.hint_pick = best
             self.model.hint = _("suggest {triple} (teaches you most)").format(
-                triple=triple_text((s, w, room)))
+                triple=triple_word((s, w, room)))
             p = self.model.picker
             if p is not None and p.purpose == "suggest":
                 p.cursor = p.options.index(best[len(p.chosen)])

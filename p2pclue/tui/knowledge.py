@@ -30,6 +30,7 @@ from p2pclue.deduce.advice import Advisor
 from p2pclue.engine import events as ev
 from p2pclue.i18n import _
 from p2pclue.rules.cards import CARDS
+from p2pclue.tui.reasons import explanation_text, render
 
 
 @dataclass(frozen=True)
@@ -124,11 +125,11 @@ def explain(notepad: Notepad | None, card: int, owner: int) -> str:
     """The notepad's reason for one cell, in words (slow: off the UI thread)."""
     if notepad is None:
         return _("The notepad starts when the cards are dealt.")
-    if notepad.contradiction is not None:
-        # Translators: {contradiction} comes from the notepad's reasoning, in English.
-        return _("The notepad found a contradiction: {contradiction}").format(
-            contradiction=notepad.contradiction)
-    return notepad.explain(card, owner)
+    clash = notepad.contradiction
+    if clash is not None:
+        text = "\n".join((render(clash.message), *(f"  - {render(s)}" for s in clash.lines)))
+        return _("The notepad found a contradiction: {contradiction}").format(contradiction=text)
+    return explanation_text(notepad.explanation(card, owner))
 
 
 def best_suggestion(notepad: Notepad | None, room: int) -> tuple[int, int] | None:

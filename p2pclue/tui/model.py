@@ -15,8 +15,18 @@ from dataclasses import dataclass, field
 from p2pclue.engine import events as ev
 from p2pclue.engine.config import GameConfig
 from p2pclue.engine.peer import Choice
-from p2pclue.i18n import _, card_name, card_the, fold, listing
-from p2pclue.net.api import Ended, Engine, Presence, Progress, SessionEvent, Waiting, YourChoice
+from p2pclue.i18n import _, card_name, card_phrase, fold, listing
+from p2pclue.net import guesses
+from p2pclue.net.api import (
+    Ended,
+    Engine,
+    Guesses,
+    Presence,
+    Progress,
+    SessionEvent,
+    Waiting,
+    YourChoice,
+)
 from p2pclue.rules import game as rg
 from p2pclue.rules.board import Square, classic_board
 from p2pclue.rules.cards import CARDS, ROOMS, SUSPECTS, WEAPONS, card
@@ -348,6 +358,8 @@ class UIModel:
                 out += self._engine_event(e)
             case Presence(name=name, seat=seat, present=present):
                 self._tell_presence((seat, name), present)
+            case Guesses(count=count):
+                self._tell(guesses.describe(count))
             case Ended():
                 self.end.ended = event
                 if event.status == "abandoned" and not self.end.why:
@@ -613,7 +625,7 @@ class UIModel:
             if picked is not None:
                 self.cursor = picked
                 return []
-            named = [card_the(r.index) for r in ROOMS
+            named = [card_phrase(r.index) for r in ROOMS
                      if fold(card_name(r.index)).startswith(fold(key))
                      or r.name.lower().startswith(key.lower())]
             if named and key not in ("h", "n"):  # h and n keep their own meaning
@@ -657,7 +669,7 @@ class UIModel:
         room = ROOMS[number - 1].index
         square = self.rooms_in_reach().get(room)
         if square is None:
-            name = card_the(room)
+            name = card_phrase(room)
             self.message = _("{rooms}: out of reach with this roll.").format(
                 rooms=name[:1].upper() + name[1:])
         else:

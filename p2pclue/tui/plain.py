@@ -21,7 +21,7 @@ from typing import Any, TextIO
 
 from p2pclue.engine import events as ev
 from p2pclue.engine.errors import LocalProtocolError
-from p2pclue.i18n import _, card_into, card_name, card_with, parse_card
+from p2pclue.i18n import _, card_name, card_word, parse_card
 from p2pclue.net.api import Ended, Progress, Session, SessionEvent, Waiting, YourChoice
 from p2pclue.rules import game as rg
 from p2pclue.rules.board import classic_board
@@ -136,7 +136,7 @@ class PlainUI:
                     continue
                 if index in cards:
                     return cards.index(index)
-                self.say(_("{card} is not one of these.").format(card=card_name(index)))
+                self.say(_("{card} is not one of these.").format(card=card_word(index)))
                 continue
             if answer in ("q", "leave"):
                 await self.quit_or_leave()
@@ -258,8 +258,8 @@ class PlainUI:
         await self.refresh_notepad()
         best = await asyncio.to_thread(kn.best_suggestion, self.model.view.notepad, room)
         if best is not None:
-            self.say(_("Hint: suggest {suspect} {with_weapon}.").format(
-                suspect=card_name(best[0]), with_weapon=card_with(best[1])))
+            self.say(_("Hint: suggest {suspect} with {weapon:the}.").format(
+                suspect=card_word(best[0]), weapon=card_word(best[1])))
 
     def tell_story(self) -> None:
         for line in self.model.story[self._told:]:
@@ -340,7 +340,7 @@ class PlainUI:
             quiet = await asyncio.to_thread(kn.quietest_card, self.model.view.notepad,
                                             choice.options, s.suggester)
             who = self.model.name(s.suggester)
-            labels = [_("{card}  (tells {player} least)").format(card=card_name(c), player=who)
+            labels = [_("{card}  (tells {player} least)").format(card=card_word(c), player=who)
                       if c == quiet else card_name(c) for c in choice.options]
             k = await self.choose(_("{player} asks you to refute. Show which card?").format(
                 player=who.capitalize()), labels, cards=list(choice.options))
@@ -357,8 +357,8 @@ class PlainUI:
             options.append((_("roll the dice"), lambda: ev.RollDice()))
             if rg.can_take_passage(st):
                 there = classic_board().passages[st.token_of(st.current_seat)]  # type: ignore[index]
-                options.append((_("take the secret passage {into_room}").format(
-                    into_room=card_into(there)), lambda: ev.TakePassage()))
+                options.append((_("take the secret passage into {room:the}").format(
+                    room=card_word(there)), lambda: ev.TakePassage()))
         if st.phase is Phase.AWAIT_MOVE:
             board = classic_board()
             dests = rg.legal_destinations(st)
@@ -370,7 +370,7 @@ class PlainUI:
                 if room in seen:
                     continue
                 seen.add(room)
-                options.append((_("go {into_room}").format(into_room=card_into(room)),
+                options.append((_("go into {room:the}").format(room=card_word(room)),
                                 partial(ev.MoveAlong, dests[sq])))
             for sq in sorted(sq for sq in dests if board.room_at(sq) is None):
                 options.append((_("go to {place} (row {row}, column {column})").format(

@@ -15,13 +15,13 @@ from p2pclue.engine.config import GameConfig
 from p2pclue.i18n import (
     N_,
     _,
-    card_in,
-    card_into,
     card_name,
-    card_of,
-    card_with,
+    card_word,
+    check_words,
     listing,
     ngettext,
+    pgettext,
+    triple_word,
 )
 from p2pclue.rules.board import Square, classic_board
 from p2pclue.rules.setup import first_seat
@@ -46,12 +46,6 @@ STAGE_WORDS = {
 """Per stage of the deal: the sentence when you work, and when someone else does."""
 
 
-def triple_text(triple: tuple[int, int, int]) -> str:
-    s, w, r = triple
-    return _("{suspect} {with_weapon} {in_room}").format(
-        suspect=card_name(s), with_weapon=card_with(w), in_room=card_in(r))
-
-
 def square_words(square: Square) -> str:
     """A corridor square as a person can find it: near which room."""
     board = classic_board()
@@ -63,9 +57,9 @@ def square_words(square: Square) -> str:
     if best is None:
         return _("the corridor")
     steps, room = best
-    return ngettext("the corridor, {steps} step from the door {of_room}",
-                    "the corridor, {steps} steps from the door {of_room}",
-                    steps).format(steps=steps, of_room=card_of(room))
+    return ngettext("the corridor, {steps} step from the door of {room:the}",
+                    "the corridor, {steps} steps from the door of {room:the}",
+                    steps).format(steps=steps, room=card_word(room))
 
 
 class Story:
@@ -81,11 +75,19 @@ class Story:
         into the room it already stands in is not "called into" it)."""
 
     def who(self, seat: int | None) -> str:
-        """A player as a sentence names them in the middle: a name, or "you"."""
+        """A player as a sentence names them in the middle: a name, or "you" (as a subject:
+        where "you" would be an object, the message has a "you" form of its own)."""
         if seat is None:
             return _("nobody")
         if seat == self.me:
             return _("you")
+        return self.config.players[seat].name
+
+    def signer(self, seat: int) -> str:
+        """A player in the list of those who signed an end: a name, or "you"."""
+        if seat == self.me:
+            # Translators: the local player among those who signed ("signed by Ada and you").
+            return pgettext("one of those who signed", "you")
         return self.config.players[seat].name
 
     def Who(self, seat: int | None) -> str:
@@ -135,28 +137,28 @@ class Story:
                 self.rolled = None
             case ev.PassageTaken(seat=seat, room=room):
                 self.rolled, self.room_of[seat] = None, room
-                yield self._say(seat, N_("You took the secret passage {into_room}."),
-                                N_("{player} took the secret passage {into_room}."),
-                                into_room=card_into(room))
+                yield self._say(seat, N_("You took the secret passage into {room:the}."),
+                                N_("{player} took the secret passage into {room:the}."),
+                                room=card_word(room))
             case ev.Moved(seat=seat, path=path, room=room):
                 self.rolled, self.room_of[seat] = None, room
                 if room is not None:
-                    yield self._say(seat, N_("You moved {into_room}."),
-                                    N_("{player} moved {into_room}."), into_room=card_into(room))
+                    yield self._say(seat, N_("You moved into {room:the}."),
+                                    N_("{player} moved into {room:the}."), room=card_word(room))
                 else:
                     yield self._say(seat, N_("You moved to {place}."),
                                     N_("{player} moved to {place}."),
                                     place=square_words(path[-1]))
             case ev.Suggested(seat=seat, suspect=s, weapon=w, room=r):
                 yield self._say(seat, N_("You suggest: {triple}."),
-                                N_("{player} suggests: {triple}."), triple=triple_text((s, w, r)))
+                                N_("{player} suggests: {triple}."), triple=triple_word((s, w, r)))
                 called = self._seat_of(s)
                 if called is not None and called != seat and self.room_of.get(called) != r:
                     # the suspect's token is brought into the room: say so, or a player
                     # finds their token somewhere else without knowing why
-                    yield "  " + self._say(called, N_("You are called {into_room}."),
-                                           N_("{player} is called {into_room}."),
-                                           into_room=card_into(r))
+                    yield "  " + self._say(called, N_("You are called into {room:the}."),
+                                           N_("{player} is called into {room:the}."),
+                                           room=card_word(r))
                 if called is not None:
                     self.room_of[called] = r
             case ev.Passed(seat=seat):
@@ -165,7 +167,7 @@ class Story:
             case ev.Refuted(refuter=refuter, suggester=suggester):
                 if refuter == me and self.shown is not None:
                     yield "  " + _("You showed {player}: {card} (proven).").format(
-                        player=self.who(suggester), card=card_name(self.shown))
+                        player=self.who(suggester), card=card_word(self.shown))
                     self.shown = None
                 elif refuter == me:
                     yield "  " + _("You showed {player} a card (proven).").format(
@@ -175,11 +177,11 @@ class Story:
                         refuter=self.Who(refuter), suggester=self.who(suggester))
             case ev.CardShownToMe(refuter=refuter, card=c):
                 yield "  " + _("{player} showed you: {card}.").format(
-                    player=self.Who(refuter), card=card_name(c))
+                    player=self.Who(refuter), card=card_word(c))
             case ev.Accused(seat=seat, triple=triple):
                 self.rolled = None
                 yield self._say(seat, N_("You accuse: {triple}!"),
-                                N_("{player} accuses: {triple}!"), triple=triple_text(triple))
+                                N_("{player} accuses: {triple}!"), triple=triple_word(triple))
             case ev.AccusationDecided(seat=seat, correct=correct):
                 if correct:
                     yield "  " + (_("...and you are right (checked by all together).")
@@ -193,13 +195,15 @@ class Story:
                     yield self._say(winner, N_("You win!"), N_("{player} wins!"))
                 else:
                     yield _("Everybody accused wrongly: nobody wins.")
-                yield _("The envelope held {triple}.").format(triple=triple_text(envelope))
+                yield _("The envelope held {triple}.").format(triple=triple_word(envelope))
             case ev.Finished():
                 yield _("Every secret was revealed and checked.")
             case ev.Halted(blame=blame):
-                # Translators: {check} and {reason} come from the protocol checks, in English.
-                yield _("GAME HALTED: {player} broke {check}: {reason}").format(
-                    player=self.who(blame.culprit), check=blame.check, reason=blame.reason)
+                yield self._say(
+                    blame.culprit, N_("GAME HALTED: you broke the protocol: {what} ({check}: "
+                                      "{reason})"),
+                    N_("GAME HALTED: {player} broke the protocol: {what} ({check}: {reason})"),
+                    what=check_words(blame.check), check=blame.check, reason=blame.reason)
             case ev.PeerSilent(seat=seat):
                 yield _("{player} has gone silent.").format(player=self.Who(seat))
             case ev.PlayerLeft(seat=seat, hand=hand):
@@ -211,9 +215,12 @@ class Story:
             case ev.VoteCounted():
                 yield "  " + self._vote(event)
             case ev.Abandoned(silent=silent, voters=voters, forfeit=forfeit, winner=winner):
-                yield _("The table ended the game as abandoned while waiting for {silent} "
-                        "(signed by {voters}).").format(
-                    silent=self.who(silent), voters=listing([self.who(v) for v in voters]))
+                ended = (_("The table ended the game as abandoned while waiting for you "
+                           "(signed by {voters}).") if silent == me
+                         else _("The table ended the game as abandoned while waiting for "
+                                "{silent} (signed by {voters})."))
+                yield ended.format(silent=self.who(silent),
+                                   voters=listing([self.signer(v) for v in voters]))
                 if forfeit:
                     yield _("{player} withheld the last step of checking their own accusation: "
                             "it counts as wrong, and they are out.").format(
@@ -225,6 +232,13 @@ class Story:
 
     def _vote(self, vote: ev.VoteCounted) -> str:
         """A signed vote about a silent seat, with the count of votes to end so far."""
+        if vote.silent == self.me:  # others vote about you: "you" as an object
+            theirs = (N_("{player} votes to end the game while waiting for you ({count} of "
+                         "{needed} needed to end it).") if vote.choice == "abandon"
+                      else N_("{player} votes to wait for you ({count} of {needed} needed to "
+                              "end it)."))
+            return _(theirs).format(player=self.Who(vote.seat), count=len(vote.abandon),
+                                    needed=vote.needed)
         if vote.choice == "abandon":
             mine = N_("You vote to end the game while waiting for {silent} ({count} of "
                       "{needed} needed to end it).")

@@ -18,7 +18,16 @@ from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.utils import get_cwidth
 
 from p2pclue.deduce import Mark
-from p2pclue.i18n import N_, _, card_in, card_name, current_language, truncate
+from p2pclue.i18n import (
+    _,
+    card_name,
+    card_word,
+    current_language,
+    outcome_word,
+    rules_label,
+    triple_word,
+    truncate,
+)
 from p2pclue.i18n import rules_summary as rules_in_short
 from p2pclue.net.api import Waiting
 from p2pclue.rules.board import Square
@@ -27,7 +36,6 @@ from p2pclue.rules.variants import Rules
 from p2pclue.tui import board as bd
 from p2pclue.tui.knowledge import ENVELOPE
 from p2pclue.tui.model import Mode, Overlay, Screen, UIModel
-from p2pclue.tui.story import triple_text
 from p2pclue.tui.text import centre, fit, line_fragments, pad, wrap
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
@@ -36,8 +44,6 @@ NOTEPAD_LINES = 22
 STORY_PANE_MIN = 6
 """Spare lines below the notepad from which the story moves there."""
 SPINNER = "|/-\\"
-STATUS_WORDS = {"complete": N_("complete"), "halted": N_("halted"), "abandoned": N_("abandoned")}
-"""How a game ended, as the end screen says it (the status codes stay English)."""
 CARD_SHORT = {"Miss Scarlett": "Scarlett", "Colonel Mustard": "Mustard", "Mrs White": "White",
               "Reverend Green": "Green", "Mrs Peacock": "Peacock", "Professor Plum": "Plum",
               "Candlestick": "Candlestick", "Billiard Room": "Billiard", "Conservatory":
@@ -129,14 +135,14 @@ def game_body(model: UIModel, width: int, height: int, on_click: OnClick) -> Con
 
 def status_line(model: UIModel, width: int) -> StyleAndTextTuples:
     rules = model.config.rules
-    parts = [f"p2pclue · {rules.name()}"]
+    parts = [f"p2pclue · {rules_label(rules.name())}"]
     st = model.state
     you = turn = None
     if model.seat is not None:
         me = model.config.players[model.seat]
         out = st is not None and model.seat in st.eliminated and model.screen is Screen.GAME
         you = (_("you: {suspect} (out)") if out else _("you: {suspect}")).format(
-            suspect=card_name(me.suspect))
+            suspect=card_word(me.suspect))
         parts.append(you)
     if st is not None and model.screen is Screen.GAME:
         turn = _("turn {number}").format(number=st.turn_number)
@@ -148,11 +154,15 @@ def status_line(model: UIModel, width: int) -> StyleAndTextTuples:
         w = Waiting(seat, since, since)
     if w is not None and model.screen is Screen.GAME:
         secs = max(0, int(time.monotonic() - w.since))
-        who = _("you") if w.seat == model.seat else model.config.players[w.seat].name
         limit = max(0, round(w.deadline - w.since))
-        parts.append((_("waiting for {player} {secs}s of {limit}s") if limit
-                      else _("waiting for {player} {secs}s")).format(
-            player=who, secs=secs, limit=limit))
+        if w.seat == model.seat:  # "you" as an object is a word of its own in most languages
+            waiting = (_("waiting for you {secs}s of {limit}s") if limit
+                       else _("waiting for you {secs}s"))
+        else:
+            waiting = (_("waiting for {player} {secs}s of {limit}s") if limit
+                       else _("waiting for {player} {secs}s"))
+        parts.append(waiting.format(player=model.config.players[w.seat].name, secs=secs,
+                                    limit=limit))
         if model.voted is not None:
             parts.append(_("you voted: wait") if model.voted == "wait"
                          else _("you voted: end"))
@@ -410,7 +420,9 @@ def _list_fragments(title: list[tuple[str, str]], items: list[tuple[str, str]], 
 def picker_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     p = model.picker
     assert p is not None
-    title = [("class:title", p.title + ("" if p.room is None else f" ({card_in(p.room)})"))]
+    # Translators: a picker's title and the room the suggestion is made in.
+    title = [("class:title", p.title if p.room is None else _("{title} (in {room:the})").format(
+        title=p.title, room=card_word(p.room)))]
     if p.chosen:
         title.append(("", _("so far: {cards}").format(
             cards=", ".join(card_name(c) for c in p.chosen))))
@@ -424,7 +436,7 @@ def picker_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
         if height - len(title) - len(hint) < len(p.options):  # keep the list in one column
             hint = [fit(hint_text, width)]
         title += [("class:hint", ln) for ln in hint]
-    names = [_("{card} (yours)").format(card=card_name(c)) if c in model.hand
+    names = [_("{card} (yours)").format(card=card_word(c)) if c in model.hand
              else card_name(c) for c in p.options]
     one_column = height - len(title) >= len(names)
     name_w = max(get_cwidth(n) for n in names) if one_column else 0
@@ -441,7 +453,7 @@ def confirm_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples
     assert model.accusation is not None
     s, w, r = model.accusation
     lines = [("class:title", ln) for ln in wrap(
-        _("Accuse {triple}?").format(triple=triple_text((s, w, r))), width)]
+        _("Accuse {triple}?").format(triple=triple_word((s, w, r))), width)]
     warning = model.accusation_warning()
     if warning:
         lines += [("class:warn", ln) for ln in wrap(warning, width)]
@@ -460,12 +472,12 @@ def show_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
         suggester = s.suggester
         title += [("class:title", ln) for ln in wrap(
             _("{player} suggests {suspect}, {weapon}, {room}. Show which card?").format(
-                player=model.name(s.suggester).capitalize(), suspect=card_name(s.suspect),
-                weapon=card_name(s.weapon), room=card_name(s.room)), width)]
+                player=model.name(s.suggester).capitalize(), suspect=card_word(s.suspect),
+                weapon=card_word(s.weapon), room=card_word(s.room)), width)]
     who = model.name(suggester) if suggester is not None else _("them")
     items = []
     for c in model.show_options:
-        items.append(("", _("{card}  (tells {player} least)").format(card=card_name(c), player=who)
+        items.append(("", _("{card}  (tells {player} least)").format(card=card_word(c), player=who)
                       if c == model.quiet_card and len(model.show_options) > 1
                       else card_name(c)))
     return _list_fragments(title, items, model.show_cursor, width, height)
@@ -593,12 +605,12 @@ def end_screen(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
                                             "the game goes on without you."), width)]
     if end.envelope is not None:
         lines.append(("class:good", _("The envelope: {triple}.").format(
-            triple=triple_text(end.envelope))))
+            triple=triple_word(end.envelope))))
     if end.result == "won" and end.winner is not None:
         winner = model.config.players[end.winner]
         who = _("You win!") if end.winner == model.seat else \
             _("{player} ({suspect}) wins.").format(player=winner.name,
-                                                   suspect=card_name(winner.suspect))
+                                                   suspect=card_word(winner.suspect))
         lines.append(("class:title", who))
     elif end.result == "nobody":
         lines.append(("", _("Nobody wins: every accusation was wrong.")))
@@ -610,7 +622,7 @@ def end_screen(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
         lines += [(verdict, ln) for ln in wrap(e.message, width)]
         where = str(e.transcript) if e.transcript is not None else _("not saved")
         lines += [("", ln) for ln in wrap(_("Transcript ({status}): {where}").format(
-            status=_(STATUS_WORDS.get(e.status, e.status)), where=where), width)]
+            status=outcome_word(e.status), where=where), width)]
         lines += [("class:dim", ln) for ln in wrap(
             _("Anyone can check it again: p2pclue audit <transcript>"), width)]
     lines.append(("", ""))
@@ -620,7 +632,7 @@ def end_screen(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
             p = model.config.players[seat]
             who = _("You") if seat == model.seat else p.name
             for ln in wrap("  " + _("{player} ({suspect}): {cards}").format(
-                    player=who, suspect=card_name(p.suspect),
+                    player=who, suspect=card_word(p.suspect),
                     cards=", ".join(card_name(c) for c in hand)), width, "      "):
                 lines.append(("", ln))
     elif e is not None and e.status == "complete" and e.transcript is not None:

@@ -125,7 +125,8 @@ def test_halts_and_colours() -> None:
     cfg = config()
     plain = tell(Narrator(cfg), ev.Halted(Blame(1, "randomness", "a made-up value", 20, ())))
     assert plain == (f"GAME HALTED: {cfg.players[1].name} ({CARDS[cfg.players[1].suspect].name})"
-                     " broke the protocol (randomness): a made-up value")
+                     " broke the protocol: a random value that does not verify (randomness: a"
+                     " made-up value)")
     coloured = tell(Narrator(cfg, style=Style(True)), ev.PassageTaken(0, STUDY))
     assert "\x1b[" in coloured and coloured.count("\x1b[0m") >= 2
 

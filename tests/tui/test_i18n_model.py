@@ -72,7 +72,7 @@ def test_progress_and_titles_in_the_language() -> None:
     assert [(a.key, a.label) for a in model.actions()][:2] == [("šipky", "vybrat"),
                                                                ("Enter", "jít")]
     model.on_event(Progress("envelope", 1, 2, 3), None, ())
-    assert model.progress_text == "Bruno míchá obálku, 2 z 3"
+    assert model.progress_text == "Bruno míchá karty pro pouzdro, 2 z 3"
 
 
 def test_plain_mode_takes_a_card_by_name_in_the_language(tmp_path: Path) -> None:
