@@ -22,11 +22,13 @@ from p2pclue.crypto.proofs import (
     pet_start,
     pet_step,
     pet_weights,
+    prove_commit_show,
     prove_key,
     prove_none,
     prove_show,
     shuffle,
     unlayer,
+    verify_commit_show,
     verify_key,
     verify_none,
     verify_pet_step,
@@ -96,6 +98,9 @@ def section(emit: Emit, quick: bool) -> dict[str, Any]:
     suggester = base_mul(random_scalar(src))
     record("show[hand 6]", lambda: prove_show(CTX, (0, 7, 16), hand, k, y, 0, 0, suggester, src),
            lambda r: verify_show(CTX, (0, 7, 16), hand, y, suggester, r[0], r[1]))
+    record("commit-show[hand 6]",
+           lambda: prove_commit_show(CTX, (0, 7, 16), hand, k, y, 0, 0, suggester, src),
+           lambda r: verify_commit_show(CTX, (0, 7, 16), hand, y, suggester, r[0], r[1]))
     record("none[hand 6]", lambda: prove_none(CTX, (1, 7, 16), hand, k, y, src),
            lambda p: verify_none(CTX, (1, 7, 16), hand, y, p))
     env = [mul(k, card_point(i)) for i in (1, 9, 18)]

@@ -90,7 +90,7 @@ def _evidence_shows_nothing() -> bytes:
 
 
 VOTE_TIMEOUT_MS = 120_000
-VOTE_CUT = 71
+VOTE_CUT = 73
 """classic-3p's entry count when seat 2 owes its own (last) step of its accusation check."""
 
 

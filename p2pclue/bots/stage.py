@@ -94,8 +94,8 @@ class StagedBot:
         return decision
 
     def _useful(self, named: set[int], mine: set[int]) -> bool:
-        if self.kind == "false-cannot-refute":
-            return bool(named & mine)
+        if self.kind in ("false-cannot-refute", "wrong-opening", "no-opening"):
+            return bool(named & mine)  # something to show (or to deny holding)
         if self.kind == "show-unheld-card":
             return bool(named - mine)
         return bool(mine - named)  # show-unnamed-card

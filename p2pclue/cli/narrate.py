@@ -111,7 +111,7 @@ def _plain(value: object) -> object:
 
 class Narrator:
     def __init__(
-        self, config: GameConfig, *, shown_cards: Sequence[int] | None = None,
+        self, config: GameConfig, *, shown_cards: Sequence[int | None] | None = None,
         hands: dict[int, tuple[int, ...]] | None = None, style: Style | None = None,
     ) -> None:
         self.config = config
@@ -209,10 +209,11 @@ class Narrator:
                 if self._passes == self.config.n_players - 1:
                     yield INDENT * 2 + _("Nobody can show a card!")
             case ev.Refuted(refuter=refuter, suggester=suggester):
-                if self._shown:
+                card = self._shown.pop(0) if self._shown else None  # None: never opened
+                if card is not None:
                     yield INDENT * 2 + _("{refuter} shows {suggester} {card:the} {proven}.").format(
                         refuter=self.name(refuter), suggester=self.name(suggester),
-                        card=self._card(self._shown.pop(0)), proven=self._proven())
+                        card=self._card(card), proven=self._proven())
                 else:
                     yield INDENT * 2 + _("{refuter} shows {suggester} a card {proven}.").format(
                         refuter=self.name(refuter), suggester=self.name(suggester),

@@ -5,6 +5,17 @@ Each proof type lives in its own module; this facade is what the engine imports.
 
 from __future__ import annotations
 
+from p2pclue.crypto.commitshow import (
+    CommitShowProof,
+    Opening,
+    check_opening,
+    commit_card,
+    equivocate,
+    find_opening,
+    prove_commit_show,
+    show_rho,
+    verify_commit_show,
+)
 from p2pclue.crypto.dleq import (
     DleqBatchProof,
     DleqProof,
@@ -32,20 +43,27 @@ from p2pclue.crypto.shuffleproof import ShuffleProof, prove_shuffle, shuffle, ve
 
 __all__ = [
     "Ciphertext",
+    "CommitShowProof",
     "DleqBatchProof",
     "DleqProof",
     "KeyProof",
     "NoneProof",
+    "Opening",
     "PetStepProof",
     "ShowProof",
     "ShuffleProof",
+    "check_opening",
+    "commit_card",
     "decrypt_shown",
+    "equivocate",
+    "find_opening",
     "keypair",
     "open_public",
     "pet_result",
     "pet_start",
     "pet_step",
     "pet_weights",
+    "prove_commit_show",
     "prove_dleq",
     "prove_dleq_batch",
     "prove_key",
@@ -53,8 +71,10 @@ __all__ = [
     "prove_show",
     "prove_shuffle",
     "reveal_to_owner",
+    "show_rho",
     "shuffle",
     "unlayer",
+    "verify_commit_show",
     "verify_dleq",
     "verify_dleq_batch",
     "verify_key",

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 from p2pclue.crypto.cards import card_point, identify_strict
 from p2pclue.crypto.context import ProofContext, Transcript
@@ -30,7 +30,6 @@ from p2pclue.crypto.wire import (
 )
 
 TAG = "show"
-_NAME = "show_proof"
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +51,7 @@ class ShowProof:
     challenges: tuple[Scalar, ...]  # one per branch; they sum to the hash challenge
     u: tuple[Scalar, ...]  # responses for s_j
     v: tuple[Scalar, ...]  # responses for rho
+    WIRE_NAME: ClassVar[str] = "show_proof"
 
     def to_wire(self) -> dict[str, Any]:
         return {
@@ -62,22 +62,44 @@ class ShowProof:
 
     @classmethod
     def from_wire(cls, obj: object) -> Self:
-        d = expect_dict(obj, _NAME, ("c", "u", "v"))
-        cs = scalars_from_wire(d["c"], f"{_NAME}.c")
+        name = cls.WIRE_NAME
+        d = expect_dict(obj, name, ("c", "u", "v"))
+        cs = scalars_from_wire(d["c"], f"{name}.c")
         if not cs:
-            raise MalformedProofError(f"{_NAME}.c", "empty")
+            raise MalformedProofError(f"{name}.c", "empty")
         n = len(cs)
         return cls(
             tuple(cs),
-            tuple(scalars_from_wire(d["u"], f"{_NAME}.u", n)),
-            tuple(scalars_from_wire(d["v"], f"{_NAME}.v", n)),
+            tuple(scalars_from_wire(d["u"], f"{name}.u", n)),
+            tuple(scalars_from_wire(d["v"], f"{name}.v", n)),
         )
 
 
-def _check_named(named: Sequence[int]) -> list[Point]:
+def check_named(named: Sequence[int]) -> list[Point]:
     if len(named) != 3 or len(set(named)) != 3:
         raise CryptoUsageError("a suggestion names three distinct cards")
     return [card_point(i) for i in named]
+
+
+def check_show_statement(
+    tag: str, named: Sequence[int], hand_points: Sequence[Point], proof: ShowProof,
+    public_key: Point, suggester_pub: Point,
+) -> list[Point]:
+    """The verifier's refusals before any arithmetic (shared by both show proofs): three
+    distinct named cards (their points are returned), a non-empty hand, one (c, u, v) per
+    branch, no identity key."""
+    try:
+        points = check_named(named)
+    except CryptoUsageError as exc:
+        raise ProofRejected(tag, str(exc)) from None
+    n = 3 * len(hand_points)
+    if not hand_points:
+        raise ProofRejected(tag, "the refuter holds no cards")
+    if not (len(proof.challenges) == len(proof.u) == len(proof.v) == n):
+        raise ProofRejected(tag, f"expected {n} branches")
+    if public_key.is_identity or suggester_pub.is_identity:
+        raise ProofRejected(tag, "a public key is the identity")
+    return points
 
 
 def _transcript(
@@ -107,7 +129,7 @@ def prove_show(
     src: ScalarSource,
 ) -> tuple[Ciphertext, ShowProof]:
     """Encrypt ``shown_card`` (held at ``shown_position``) to the suggester, with proof."""
-    points = _check_named(named)
+    points = check_named(named)
     if shown_card not in named:
         raise CryptoUsageError("the shown card must be one of the named cards")
     if not 0 <= shown_position < len(hand_points):
@@ -129,7 +151,7 @@ def prove_show_unchecked(
     src: ScalarSource,
 ) -> ShowProof:
     """The OR-proof with ``real_branch`` answered honestly; no check that it is true."""
-    points = _check_named(named)
+    points = check_named(named)
     n = 3 * len(hand_points)
     cs: list[Scalar] = []
     us: list[Scalar] = []
@@ -167,17 +189,8 @@ def verify_show(
     ctx: ProofContext, named: Sequence[int], hand_points: Sequence[Point], public_key: Point,
     suggester_pub: Point, ciphertext: Ciphertext, proof: ShowProof,
 ) -> None:
-    try:
-        points = _check_named(named)
-    except CryptoUsageError as exc:
-        raise ProofRejected(TAG, str(exc)) from None
+    points = check_show_statement(TAG, named, hand_points, proof, public_key, suggester_pub)
     n = 3 * len(hand_points)
-    if not hand_points:
-        raise ProofRejected(TAG, "the refuter holds no cards")
-    if not (len(proof.challenges) == len(proof.u) == len(proof.v) == n):
-        raise ProofRejected(TAG, f"expected {n} branches")
-    if public_key.is_identity or suggester_pub.is_identity:
-        raise ProofRejected(TAG, "a public key is the identity")
     commitments: list[Point] = []
     total = Scalar(0)
     for b in range(n):

@@ -27,14 +27,17 @@ from p2pclue.crypto.cards import CARD_POINTS, card_point, generator, product_bas
 from p2pclue.crypto.context import ProofContext
 from p2pclue.crypto.group import G, Point, Scalar, base_mul, mul
 from p2pclue.crypto.proofs import (
+    equivocate,
     pet_start,
     pet_step,
     pet_weights,
+    prove_commit_show,
     prove_dleq,
     prove_dleq_batch,
     prove_key,
     prove_none,
     prove_show,
+    show_rho,
     shuffle,
     unlayer,
 )
@@ -162,7 +165,29 @@ def generate() -> dict[str, Any]:
                   "P0": steps[0]["P_prev"], "steps": steps, "result": q == p}
 
     out["randomness"] = _randomness(src)
+    out["commit_show"] = _commit_show(keys, pubs)
     return out
+
+
+def _commit_show(keys: Sequence[Scalar], pubs: Sequence[Point]) -> dict[str, Any]:
+    """Seat 1 refutes seat 0 deniably, holding (4, 8, 13), shows 13 of (4, 7, 13) at
+    position 2. Its own seeded source (``SEED + "/commit-show"``), so that the vectors
+    before it keep their bytes. ``equivocated`` is the suggester's opening of the same
+    commitment to card 4, made with its key: it passes the very same check. ``show_rho``:
+    the engine's derived rho for this context and the refuter's key (the vector's own rho
+    is drawn from the source, so that the proof's draws follow it as documented)."""
+    src = SeededRandom(SEED + b"/commit-show")
+    hand_points = [mul(keys[1], card_point(i)) for i in (4, 8, 13)]
+    named = (4, 7, 13)
+    ctx, c = _ctx("40:show", 1)
+    commitment, proof, opening = prove_commit_show(ctx, named, hand_points, keys[1], pubs[1], 2,
+                                                   13, pubs[0], src)
+    return {"context": c, "named": list(named), "hand_points": _pts(hand_points),
+            "S": pubs[1].data.hex(), "suggester_pub": pubs[0].data.hex(),
+            "C": commitment.data.hex(), "proof": hexify(proof.to_wire()),
+            "opening": hexify(opening.to_wire()),
+            "equivocated": hexify(equivocate(opening, keys[0], 4).to_wire()),
+            "show_rho": bytes(show_rho(keys[1], ctx)).hex()}
 
 
 def _randomness(src: SeededRandom) -> dict[str, Any]:

@@ -73,7 +73,8 @@ class Verdict:
     transcript_sha256: str
     envelope: tuple[int, int, int] | None = None
     hands: dict[int, tuple[int, ...]] | None = None
-    shown: list[tuple[ShowRecord, int]] | None = None
+    shown: list[tuple[ShowRecord, int | None]] | None = None
+    """Every show in order, with its card (None: never opened, a leaver's)."""
     events: list[ev.Event] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     withheld: dict[str, Any] | None = None
@@ -199,8 +200,12 @@ def audit(transcript: Transcript, raw_bytes: bytes | None = None, *,
         unfinished=not finished,
     )
     if observer.status is Status.COMPLETE:
-        verdict.hands = hands_from_secrets(observer)
+        hands = verdict.hands = hands_from_secrets(observer)
         verdict.shown = shown_cards_from_secrets(observer)
+        for rec, card in verdict.shown:  # binding and proof 4b make this hold; check anyway
+            if card is not None and card not in hands.get(rec.refuter, ()):
+                notes.append(f"the card opened for the show at entry {rec.index} is not in "
+                             f"seat {rec.refuter}'s hand")
     for seat, hand in sorted(observer.left_hands.items()):
         unread = sum(1 for rec in observer.shows if rec.suggester == seat)
         notes.append(f"seat {seat} left the table with its hand face up {list(hand)}"

@@ -21,14 +21,13 @@ from collections.abc import Callable
 from typing import Any
 
 from p2pclue.crypto import proofs as P
-from p2pclue.crypto.cards import card_point
-from p2pclue.crypto.group import ONE, Point, base_mul, mul
+from p2pclue.crypto.commitshow import prove_commit_show_unchecked
+from p2pclue.crypto.group import ONE, Point, mul
 from p2pclue.crypto.holdnone import prove_none_unchecked
 from p2pclue.crypto.pet import prove_pet_step
 from p2pclue.crypto.rand import random_scalar
-from p2pclue.crypto.show import prove_show_unchecked
 from p2pclue.engine import events as ev
-from p2pclue.engine.peer import Peer, Stage, Status, _triple
+from p2pclue.engine.peer import Peer, ShowRecord, Stage, Status, _triple
 from p2pclue.engine.wire import Header, decode_payload, sign_frame, split_frame
 from p2pclue.rules.cards import CARDS, Category
 from p2pclue.rules.state import Phase
@@ -50,6 +49,10 @@ CHEATS: dict[str, str] = {
     "accuse-twice": "accuses again after a wrong accusation",
     "replay": "sends an old message of its own again, re-signed, where a new one is due",
     "bad-pet": "skips the blinding in its step of the accusation check",
+    "wrong-opening": "opens its show privately to another card, and publishes that opening "
+                     "when the suggester complains",
+    "no-opening": "sends the suggester no opening of its show, and when the suggester "
+                  "complains publishes one it made up",
 }
 
 PHASED = {"bad-shuffle": ("envelope", "deal"), "bad-decrypt": ("unlayer", "open"),
@@ -58,7 +61,10 @@ PHASED = {"bad-shuffle": ("envelope", "deal"), "bad-decrypt": ("unlayer", "open"
           "replay": ("play", "setup")}
 """Cheats that can happen at more than one point, and the points ``phase`` may name."""
 
-REFUTATION_CHEATS = frozenset({"false-cannot-refute", "show-unheld-card", "show-unnamed-card"})
+REFUTATION_CHEATS = frozenset({"false-cannot-refute", "show-unheld-card", "show-unnamed-card",
+                               "wrong-opening", "no-opening"})
+OPENING_CHEATS = frozenset({"wrong-opening", "no-opening"})
+"""Refutation cheats that show a held named card honestly and lie about its opening."""
 """Cheats that need another seat's suggestion to reach the cheater."""
 
 
@@ -201,12 +207,12 @@ class CheatingPeer(Peer):
         assert s is not None
         suggester_pub = self.Y[s.suggester]
         rho = random_scalar(self._src)
-        ct = P.Ciphertext(base_mul(rho), mul(rho, suggester_pub) + card_point(card))
+        c = P.commit_card(card, rho, suggester_pub)
         branch = triple.index(card) if card in triple else 0
-        proof = prove_show_unchecked(self._ctx(len(self.entries), me, "show"), triple,
-                                       self._hand_points(me), self._secrets.s, self.S[me],
-                                       branch, rho, suggester_pub, ct, self._src)
-        return [(self._frame("show", {"ct": ct.to_wire(), "proof": proof.to_wire()}), None)]
+        proof = prove_commit_show_unchecked(self._ctx(len(self.entries), me, "show"), triple,
+                                            self._hand_points(me), self._secrets.s, self.S[me],
+                                            branch, rho, suggester_pub, c, self._src)
+        return [(self._frame("show", {"C": bytes(c), "proof": proof.to_wire()}), None)]
 
     def _cheat_show_unheld_card(self) -> Frames | None:
         triple = self._refuting()
@@ -221,6 +227,34 @@ class CheatingPeer(Peer):
             return None
         unnamed = [c for c in self.hand if c not in triple]
         return self._show_false_card(unnamed[0], triple) if unnamed else None
+
+    def _send_opening(self, rec: ShowRecord) -> None:
+        """The private opening, as the cheat has it: to another card, or none at all."""
+        if self.cheat == "no-opening":
+            return
+        if self.cheat == "wrong-opening":
+            self._outbox.append((self._private_frame(rec, self._wrong_opening(rec)),
+                                 rec.suggester))
+            return
+        super()._send_opening(rec)
+
+    def _wrong_opening(self, rec: ShowRecord) -> P.Opening:
+        """Another named card with this show's rho, or the shown card with a made-up rho."""
+        real = self._my_opening(rec)
+        if self.cheat == "wrong-opening":
+            return P.Opening(next(c for c in rec.triple if c != real.card), real.rho)
+        assert self._src is not None
+        return P.Opening(real.card, random_scalar(self._src))
+
+    def _cheat_opening(self) -> Frames | None:
+        rec = self._show_open
+        if rec is None or not self._complained or rec.refuter != self.seat:
+            return None
+        body = {"opening": self._wrong_opening(rec).to_wire()}
+        return [(self._frame("opening", body), None)]
+
+    _cheat_wrong_opening = _cheat_opening
+    _cheat_no_opening = _cheat_opening
 
     def _cheat_illegal_move(self) -> Frames | None:
         if self.stage is not Stage.PLAY or self._state().phase is not Phase.AWAIT_MOVE:

@@ -80,8 +80,22 @@ def run_game(
         acted = _let_players_choose(net, choose, sink)
         if net.step(sink):
             continue
-        if not acted and not _any_choice(net):
+        if not acted and not _any_choice(net) and not _wait_out_opening(net, sink):
             return
+
+
+def _wait_out_opening(net: Network, sink: EventSink | None) -> bool:
+    """Nothing left to deliver: let time pass to the first suggester that waits for a
+    private opening that never came, so that it complains (False: nobody waits)."""
+    waits = [(d, i) for i, p in enumerate(net.peers) if (d := p.opening_deadline()) is not None]
+    if not waits:
+        return False
+    deadline, i = min(waits)
+    net.now = max(net.now, deadline)
+    for event in net.peers[i].on_timeout(net.now):
+        if sink is not None:
+            sink(i, event)
+    return True
 
 
 def _any_choice(net: Network) -> bool:

@@ -21,6 +21,8 @@ from p2pclue.engine.errors import WireError
 
 MAX_DECK = 21
 MAX_PATH = 13
+MAX_OPENINGS = 4096
+"""More shows than one seat can make in any game that fits a transcript file."""
 
 
 @dataclass(frozen=True)
@@ -58,8 +60,14 @@ MESSAGES: dict[str, MessageType] = {m.name: m for m in (
     _t("suggest", "turn", "A suggestion in the room the token is in (R19).",
        suspect="card", weapon="card"),
     _t("show", "refute",
-       "A named card from the sender's hand, encrypted to the suggester, with its proof.",
-       ct="ciphertext", proof="proof:show"),
+       "A named card from the sender's hand, committed under the suggester's key (a "
+       "chameleon commitment only the suggester's private opening names), with its proof.",
+       C="commitment", proof="proof:commit_show"),
+    _t("ack", "refute", "The suggester received a valid private opening of the last show."),
+    _t("complain", "refute",
+       "The suggester did not receive a valid private opening: the refuter must publish it."),
+    _t("opening", "refute", "After a complaint: the refuter's opening of its show, public.",
+       opening="opening"),
     _t("pass", "refute", "Cannot refute, proven for every hand position and named card.",
        proof="proof:none"),
     _t("accuse", "turn", "An accusation (R25); decided by the plaintext-equivalence test.",
@@ -68,8 +76,9 @@ MESSAGES: dict[str, MessageType] = {m.name: m for m in (
        Q="point", P="point", proof="proof:pet"),
     _t("open", "end",
        "When the game is decided (a right accusation, R29 or R30): the sender's layer k "
-       "removed from the three envelope points, batch-proven against its Y.",
-       points="points", proof="proof:dleq_batch"),
+       "removed from the three envelope points, batch-proven against its Y; and the openings "
+       "of the sender's shows (to seats still at the table), before any key is revealed.",
+       points="points", proof="proof:dleq_batch", openings="openings"),
     _t("end_turn", "turn", "End the turn."),
     _t("leave", "turn",
        "The sender leaves: its hand opened (layer s removed, batch-proven against S) and its "
@@ -149,6 +158,13 @@ def _proof(cls: Any) -> Callable[[Any, str], Any]:
     return _from_crypto(lambda value, _where: cls.from_wire(value))
 
 
+def _openings(value: Any, where: str) -> list[Any]:
+    if not isinstance(value, list) or len(value) > MAX_OPENINGS:
+        raise WireError(f"must be a list of at most {MAX_OPENINGS} openings", where)
+    one = _proof(P.Opening)
+    return [one(v, f"{where}[{i}]") for i, v in enumerate(value)]
+
+
 def _proofs(cls: Any) -> Callable[[Any, str], Any]:
     one = _proof(cls)
 
@@ -170,13 +186,15 @@ KINDS: dict[str, Callable[[Any, str], Any]] = {
     "decks": _decks,
     "scalar": _scalar,
     "path": _path,
-    "ciphertext": _proof(P.Ciphertext),
+    "commitment": _point,
+    "opening": _proof(P.Opening),
+    "openings": _openings,
     "proof:key": _proof(P.KeyProof),
     "proof:dleq": _proof(P.DleqProof),
     "proof:dleq_batch": _proof(P.DleqBatchProof),
     "proof:shuffle": _proof(P.ShuffleProof),
     "proofs:shuffle": _proofs(P.ShuffleProof),
-    "proof:show": _proof(P.ShowProof),
+    "proof:commit_show": _proof(P.CommitShowProof),
     "proof:none": _proof(P.NoneProof),
     "proof:pet": _proof(P.PetStepProof),
 }
@@ -198,8 +216,10 @@ PROOF_TAGS = {
     "proof:dleq_batch": "dleq-batch",
     "proof:shuffle": "shuffle",
     "proofs:shuffle": "shuffle",
-    "proof:show": "show",
-    "ciphertext": "show",
+    "proof:commit_show": "commit-show",
+    "commitment": "commit-show",
+    "opening": "opening",
+    "openings": "opening",
     "proof:none": "none",
     "proof:pet": "pet-step",
 }

@@ -64,11 +64,14 @@ from p2pclue.engine.votes import Vote, quorum, read_vote, sign_vote, window_ms
 from p2pclue.engine.wire import (
     MAX_ENTRY_BYTES,
     Header,
+    is_int,
     names_game,
+    pack,
     read_payload,
     sha256,
     sign_frame,
     split_frame,
+    unpack_canonical,
     verify_signature,
 )
 from p2pclue.rules import actions as ra
@@ -126,6 +129,11 @@ ROUND_TYPES = {
 }
 TURN_TYPES = frozenset({"roll", "passage", "move", "suggest", "accuse", "end_turn"})
 REFUTE_TYPES = frozenset({"show", "pass"})
+OPENING_WAIT = 10.0
+"""How long the suggester waits for the private opening of a show before it complains."""
+PRIVATE_OPENING = "opening"
+"""First element of a private opening (never signed, never chained: see ``_private``)."""
+MAX_PRIVATE_BYTES = 256
 VERIFY_OWN_ENV = "P2PCLUE_VERIFY_OWN"
 """Set to 1, every peer a front end makes also verifies its own proofs (``verify_own``)."""
 
@@ -146,13 +154,13 @@ class Choice:
 
 @dataclass(frozen=True)
 class ShowRecord:
-    """A public refutation: who showed whom, and the ciphertext only the suggester opens."""
+    """A public refutation: who showed whom, and the commitment only an opening names."""
 
     index: int
     suggester: int
     refuter: int
     triple: tuple[int, int, int]
-    ciphertext: Any
+    commitment: Point
 
 
 @dataclass(repr=False)
@@ -293,6 +301,18 @@ class Peer:
         self._pet_qp: tuple[Point, Point] | None = None
         self.envelope_cards: tuple[int, int, int] | None = None
         self.shows: list[ShowRecord] = []
+        self.opened: dict[int, int] = {}
+        """Publicly opened shows (after a complaint, or in the end-of-game ``open`` round):
+        transcript index of the show -> card."""
+        self._show_open: ShowRecord | None = None
+        """The last show, until the suggester's ``ack`` (or, after its ``complain``, the
+        refuter's public ``opening``)."""
+        self._complained = False
+        self._opening_deadline: float | None = None
+        self._opening_expired = False
+        """Set by ``on_timeout`` at the deadline: only the clock makes a suggester complain
+        about a missing opening (never the arrival of some other frame)."""
+        self._now = now
         self.revealed_k: dict[int, Scalar] = {}
         self.revealed_r: dict[int, Scalar] = {}
         self.left_hands: dict[int, tuple[int, ...]] = {}
@@ -314,6 +334,11 @@ class Peer:
         self._secrets = _Secrets()
         self.hand: tuple[int, ...] = ()
         self.shown_to_me: list[tuple[int, int]] = []
+        self._private: dict[int, tuple[int, P.Opening]] = {}
+        """Per refuter seat: the last private opening it sent us (show index, opening)."""
+        self._acked: dict[int, int] = {}
+        """Show index -> card, for the shows to this seat it acknowledged (a secret: the
+        card is nowhere in the transcript)."""
         self.dice_log: list[tuple[int, tuple[int, ...]]] = []
 
     # ---- public API ------------------------------------------------------------------
@@ -330,6 +355,8 @@ class Peer:
         ``dropped_count`` and sampled in ``dropped``; a bad frame its signer's key signed for
         this game halts the game with that signer blamed. ``via`` is never evidence.
         """
+        if self._private_opening(raw, via):
+            return self._run(now, lambda: None)
         return self._run(now, lambda: self._ingest(raw))
 
     def act(self, intent: ev.Intent, now: float) -> list[ev.Event]:
@@ -352,13 +379,27 @@ class Peer:
     def next_deadline(self) -> float | None:
         if self.status is not Status.RUNNING:
             return None
+        if self._waiting_for_opening() and self._opening_deadline is not None:
+            return min(self._deadline, self._opening_deadline)
         return self._deadline
+
+    def opening_deadline(self) -> float | None:
+        """When this suggester stops waiting for a private opening and complains (None:
+        it waits for none). ``on_timeout`` at or after it sends the complaint."""
+        return self._opening_deadline if self._waiting_for_opening() else None
 
     def on_timeout(self, now: float) -> list[ev.Event]:
         """Report who owes a message past its deadline; blames nobody. From then on, until
         the silent seat speaks, the players present may vote (``vote``), and the votes this
-        peer held because they came before its own deadline are counted."""
-        if self.status is not Status.RUNNING or now < self._deadline:
+        peer held because they came before its own deadline are counted. A suggester past
+        its opening deadline complains instead (``_acknowledge``)."""
+        if self.status is not Status.RUNNING:
+            return []
+        if self._waiting_for_opening() and self._opening_deadline is not None \
+                and now >= self._opening_deadline:
+            self._opening_expired = True
+            return self._run(now, lambda: None)
+        if now < self._deadline:
             return []
         seat = self.expected_seat()
         deadline = self._deadline
@@ -390,7 +431,8 @@ class Peer:
             raise LocalProtocolError("an observer has no secrets")
         sec = self._secrets
         return PeerSecrets(self.seat, None if sec.k is None else bytes(sec.k),
-                           None if sec.r is None else bytes(sec.r), tuple(sec.seeds))
+                           None if sec.r is None else bytes(sec.r), tuple(sec.seeds),
+                           tuple(sorted(self._acked.items())))
 
     def restore(self, secrets: PeerSecrets, entries: list[bytes], now: float) -> list[ev.Event]:
         """Rebuild a fresh peer's state after a crash: load the stored secrets, replay the
@@ -408,6 +450,7 @@ class Peer:
         except CryptoError:
             raise SecretsError("a stored secret is not a valid scalar") from None
         sec.seeds = list(secrets.seeds)
+        self._acked = dict(secrets.shown)
         events: list[ev.Event] = []
         for i, raw in enumerate(entries):
             try:
@@ -424,6 +467,9 @@ class Peer:
         self._outbox.clear()  # the stored frames go out by resync, not as new relays
         self._check_restored()
         self._since, self._deadline = now, now + self._timeout  # it observes from now on
+        rec = self._show_open
+        if rec is not None and rec.refuter == self.seat and not self._complained:
+            self._send_opening(rec)  # it may have been lost in the crash
         return events + self._run(now, lambda: None)
 
     def _check_restored(self) -> None:
@@ -569,7 +615,7 @@ class Peer:
             return None
         state = self.rules_state
         assert state is not None
-        if state.awaiting_seat != self.seat:
+        if state.awaiting_seat != self.seat or self._show_open is not None:
             return None
         suggestion = state.pending_suggestion
         if suggestion is not None:
@@ -585,6 +631,9 @@ class Peer:
             return None
         if self.stage is Stage.PLAY:
             assert self.rules_state is not None
+            if self._show_open is not None:
+                rec = self._show_open
+                return rec.refuter if self._complained else rec.suggester
             seat: int | None = self.rules_state.awaiting_seat
             return seat
         return self._round_order[self._round_pos]
@@ -627,6 +676,7 @@ class Peer:
 
     def _run(self, now: float, step: Callable[[], None]) -> list[ev.Event]:
         before = len(self.entries)
+        self._now = now
         if self.status in (Status.RUNNING, Status.COMPLETE):
             # After completion frames are still checked, for a late equivocation on the
             # last messages (a relayed second version): it would split the transcripts.
@@ -652,7 +702,7 @@ class Peer:
         while self.status is Status.RUNNING and self.seat is not None:
             if self.expected_seat() != self.seat or self.stage is Stage.DONE:
                 return
-            if self._leave_queued and self.stage is Stage.PLAY:
+            if self._leave_queued and self.stage is Stage.PLAY and self._show_open is None:
                 self._leave_queued = False
                 self._emit("leave", self._build_leave(len(self.entries)))
                 continue
@@ -870,6 +920,8 @@ class Peer:
     def _allowed_types(self) -> frozenset[str]:
         if self.stage is Stage.PLAY:
             assert self.rules_state is not None
+            if self._show_open is not None:
+                return frozenset({"opening"} if self._complained else {"ack", "complain"})
             if self.rules_state.pending_suggestion is not None:
                 return REFUTE_TYPES | {"leave"}
             return TURN_TYPES | {"leave"}
@@ -1088,19 +1140,89 @@ class Peer:
         return [self.positions[p] for p, o in enumerate(self.owners) if o == seat]
 
     def _on_show(self, index: int, sender: int, f: dict[str, Any]) -> None:
+        """Everyone checks the proof; the card stays hidden in the commitment. The refuter
+        sends the opening to the suggester alone, unsigned (docs/protocol.md, "Deniable
+        refutation"); the suggester owes ``ack`` or ``complain`` next."""
         s = self._state().pending_suggestion
         assert s is not None
         suggester, triple = s.suggester, _triple(s)
-        self._verify(P.verify_show, self._ctx(index, sender, "show"), triple,
-                     self._hand_points(sender), self.S[sender], self.Y[suggester], f["ct"],
+        self._verify(P.verify_commit_show, self._ctx(index, sender, "show"), triple,
+                     self._hand_points(sender), self.S[sender], self.Y[suggester], f["C"],
                      f["proof"])
         self._apply(ra.Refute(sender, None))
-        self.shows.append(ShowRecord(index, suggester, sender, triple, f["ct"]))
+        rec = ShowRecord(index, suggester, sender, triple, f["C"])
+        self.shows.append(rec)
+        self._show_open, self._complained = rec, False
+        self._opening_deadline = self._now + OPENING_WAIT
+        self._opening_expired = False
         self._events.append(ev.Refuted(sender, suggester, triple))
-        if self.seat == suggester and self._secrets.k is not None:
-            card = P.decrypt_shown(f["ct"], self._secrets.k)
-            self.shown_to_me.append((sender, card))
-            self._events.append(ev.CardShownToMe(sender, card))
+        if sender == self.seat:
+            self._send_opening(rec)
+
+    def _on_ack(self, index: int, sender: int, f: dict[str, Any]) -> None:
+        rec = self._show_open
+        assert rec is not None
+        self._show_open = None
+        if self.seat == sender and rec.index in self._acked:
+            self._learn(rec.refuter, self._acked[rec.index])
+
+    def _on_complain(self, index: int, sender: int, f: dict[str, Any]) -> None:
+        self._complained = True
+
+    def _on_opening(self, index: int, sender: int, f: dict[str, Any]) -> None:
+        """After a complaint the card becomes public: everybody checks the opening."""
+        rec = self._show_open
+        assert rec is not None
+        card = P.check_opening(rec.triple, self.Y[rec.suggester], rec.commitment, f["opening"])
+        self.opened[rec.index] = card
+        self._show_open = None
+        if self.seat == rec.suggester:
+            self._learn(rec.refuter, card)
+
+    def _learn(self, refuter: int, card: int) -> None:
+        self.shown_to_me.append((refuter, card))
+        self._events.append(ev.CardShownToMe(refuter, card))
+
+    def _waiting_for_opening(self) -> bool:
+        rec = self._show_open
+        return (rec is not None and not self._complained and self.seat == rec.suggester
+                and self.status is Status.RUNNING)
+
+    def _my_opening(self, rec: ShowRecord) -> P.Opening:
+        """This seat's opening of its own show, from its key (nothing stored)."""
+        assert self._secrets.k is not None
+        rho = P.show_rho(self._secrets.k, self._ctx(rec.index, rec.refuter, "show"))
+        opening = P.find_opening(rec.triple, self.Y[rec.suggester], rec.commitment, rho)
+        if opening is None:
+            raise LocalProtocolError("this seat cannot open its own show")
+        return opening
+
+    def _send_opening(self, rec: ShowRecord) -> None:
+        """Queue the private opening of this seat's show, for the suggester only."""
+        self._outbox.append((self._private_frame(rec), rec.suggester))
+
+    def _private_frame(self, rec: ShowRecord, opening: P.Opening | None = None) -> bytes:
+        """``["opening", config digest, show index, {card, rho}]``: no signature, so that
+        the suggester holds nothing a third party would take as the refuter's word."""
+        opening = self._my_opening(rec) if opening is None else opening
+        return pack([PRIVATE_OPENING, self._config_digest, rec.index, opening.to_wire()])
+
+    def _private_opening(self, raw: bytes, via: int | None) -> bool:
+        """A private opening from the seat whose link carried it (``via``: the link's
+        authenticated peer). Kept, one per seat, until the suggester decides; anything odd
+        is dropped. False: not a private opening (a frame, handled as such)."""
+        if raw[:1] != b"\x94":  # a msgpack array of 4 (a frame is an array of 3)
+            return False
+        try:
+            obj = unpack_canonical(raw, MAX_PRIVATE_BYTES)
+            kind, digest, index, wire = obj
+            if kind != PRIVATE_OPENING or digest != self._config_digest \
+                    or not is_int(index) or via is None or not 0 <= via < self.n:
+                raise WireError("not a private opening of this game", "private")
+            self._private[via] = (index, P.Opening.from_wire(wire))
+        except (WireError, CryptoError, ValueError, TypeError) as exc:
+            self._drop(raw, f"unreadable private opening: {exc}")
+        return True
 
     def _on_pass(self, index: int, sender: int, f: dict[str, Any]) -> None:
         s = self._state().pending_suggestion
@@ -1175,8 +1297,21 @@ class Peer:
             raise _Reject("proof:dleq-batch", "the envelope has three cards")
         self._verify(P.verify_unlayer, self._ctx(index, sender, "open"), self.envelope,
                      f["points"], self.Y[sender], f["proof"])
+        mine = self._shows_to_open(sender)
+        if len(f["openings"]) != len(mine):
+            raise _Reject("proof:opening", f"seat {sender} made {len(mine)} show(s) to open")
+        cards = [P.check_opening(rec.triple, self.Y[rec.suggester], rec.commitment, o)
+                 for rec, o in zip(mine, f["openings"], strict=True)]
         self.envelope = f["points"]
+        for rec, card in zip(mine, cards, strict=True):
+            self.opened[rec.index] = card
         self._next_in_round(self._finish_open)
+
+    def _shows_to_open(self, refuter: int) -> list[ShowRecord]:
+        """A seat's shows its ``open`` message opens: to seats still at the table (a card
+        shown to a seat that left stays secret), in transcript order."""
+        return [rec for rec in self.shows
+                if rec.refuter == refuter and rec.suggester not in self.left_hands]
 
     def _finish_open(self) -> None:
         cards = [identify(p) for p in self.envelope]
@@ -1270,7 +1405,8 @@ class Peer:
         assert self._secrets.k is not None
         out, proof = P.unlayer(self._ctx(index, me, "open"), self.envelope, self._secrets.k,
                                self.Y[me], src)
-        return {"points": [bytes(p) for p in out], "proof": proof.to_wire()}
+        return {"points": [bytes(p) for p in out], "proof": proof.to_wire(),
+                "openings": [self._my_opening(rec).to_wire() for rec in self._shows_to_open(me)]}
 
     def _build_leave(self, index: int) -> dict[str, Any]:
         """Open the hand (remove s, never publish it) and remove k from the envelope, each
@@ -1290,12 +1426,33 @@ class Peer:
         return {"k": bytes(sec.k), "r": bytes(sec.r)}
 
     def _automatic_refutation(self) -> tuple[str, dict[str, Any]] | None:
+        if self._show_open is not None:
+            return self._acknowledge(self._show_open)
         s = self._state().pending_suggestion
         if s is None:
             return None
         if any(c in _triple(s) for c in self.hand):
             return None  # the player chooses (see ``choice``)
         return "pass", self._pass_body(_triple(s))
+
+    def _acknowledge(self, rec: ShowRecord) -> tuple[str, dict[str, Any]] | None:
+        """The suggester: ``ack`` a valid private opening (keeping the card as a secret),
+        ``complain`` about a wrong one or none in time; after a complaint the refuter
+        publishes its opening."""
+        if self._complained:
+            return "opening", {"opening": self._my_opening(rec).to_wire()}
+        got = self._private.get(rec.refuter)
+        if got is not None and got[0] == rec.index:
+            try:
+                card = P.check_opening(rec.triple, self.Y[rec.suggester], rec.commitment, got[1])
+            except CryptoError:
+                return "complain", {}
+            self._acked[rec.index] = card
+            self.secrets_version += 1  # saved before the ack leaves (see ``secrets_version``)
+            return "ack", {}
+        if self._opening_expired:
+            return "complain", {}
+        return None  # wait for the private opening (``next_deadline``)
 
     def _build_reveal(self, index: int) -> dict[str, Any]:
         """The next chain value; the last one of a chain carries the head of a fresh chain."""
@@ -1326,9 +1483,12 @@ class Peer:
         points = self._hand_points(me)
         s = self._secrets.s
         position = next(i for i, p in enumerate(points) if identify(mul(inverse(s), p)) == card)
-        ct, proof = P.prove_show(self._ctx(len(self.entries), me, "show"), triple, points, s,
-                               self.S[me], position, card, self.Y[suggester], self._src)
-        return {"ct": ct.to_wire(), "proof": proof.to_wire()}
+        ctx = self._ctx(len(self.entries), me, "show")
+        assert self._secrets.k is not None
+        c, proof, _ = P.prove_commit_show(ctx, triple, points, s, self.S[me], position, card,
+                                          self.Y[suggester], self._src,
+                                          P.show_rho(self._secrets.k, ctx))
+        return {"C": bytes(c), "proof": proof.to_wire()}
 
     def _intent_message(self, intent: ev.Intent, choice: Choice) -> tuple[str, dict[str, Any]]:
         assert self.seat is not None
@@ -1406,9 +1566,9 @@ def hands_from_secrets(peer: Peer) -> dict[int, tuple[int, ...]]:
     return {seat: tuple(sorted(cards)) for seat, cards in sorted(hands.items())}
 
 
-def shown_cards_from_secrets(peer: Peer) -> list[tuple[ShowRecord, int]]:
-    """After the secrets round: which card each refuter showed. A card shown to a seat that
-    left stays secret (its key was never published), so it is not in the list."""
-    return [(rec, P.decrypt_shown(rec.ciphertext, peer.revealed_k[rec.suggester]))
-            for rec in peer.shows if rec.suggester in peer.revealed_k]
+def shown_cards_from_secrets(peer: Peer) -> list[tuple[ShowRecord, int | None]]:
+    """After the end-of-game reveal: every show with the card it showed, from the openings
+    published (in ``open``, or after a complaint). A card shown to a seat that left, or by
+    a seat that left, was never opened: None."""
+    return [(rec, peer.opened.get(rec.index)) for rec in peer.shows]
 

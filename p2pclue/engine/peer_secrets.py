@@ -17,9 +17,9 @@ from typing import Any
 from p2pclue.engine.errors import EngineError, WireError
 from p2pclue.engine.wire import is_int, pack, unpack_canonical
 
-SECRETS_VERSION = 1
+SECRETS_VERSION = 2
 MAX_SEEDS = 4096
-MAX_SECRETS_BYTES = 64 + 40 * MAX_SEEDS + 256
+MAX_SECRETS_BYTES = 64 + 52 * MAX_SEEDS + 256
 
 
 class SecretsError(EngineError):
@@ -35,16 +35,20 @@ class PeerSecrets:
     """32-byte scalar, once the ``deal`` message was built."""
     seeds: tuple[bytes, ...]
     """Every hash-chain seed this peer drew, oldest first."""
+    shown: tuple[tuple[int, int], ...] = ()
+    """(transcript index of a show to this seat, card) for every show it acknowledged:
+    the card came over a private link and is nowhere in the transcript."""
 
     def __repr__(self) -> str:
         have = [name for name in ("k", "r") if getattr(self, name) is not None]
-        return f"PeerSecrets(seat={self.seat}, holds={have}, seeds={len(self.seeds)}, <hidden>)"
+        return (f"PeerSecrets(seat={self.seat}, holds={have}, seeds={len(self.seeds)}, "
+                f"shown={len(self.shown)}, <hidden>)")
 
     __str__ = __repr__
 
     def to_bytes(self) -> bytes:
         return pack({"v": SECRETS_VERSION, "seat": self.seat, "k": self.k, "r": self.r,
-                     "seeds": list(self.seeds)})
+                     "seeds": list(self.seeds), "shown": [list(x) for x in self.shown]})
 
     @classmethod
     def from_bytes(cls, data: bytes) -> PeerSecrets:
@@ -52,7 +56,7 @@ class PeerSecrets:
             obj: Any = unpack_canonical(data, MAX_SECRETS_BYTES)
         except WireError:
             raise SecretsError("the secrets file is not readable (damaged or not ours)") from None
-        if not isinstance(obj, dict) or set(obj) != {"v", "seat", "k", "r", "seeds"}:
+        if not isinstance(obj, dict) or set(obj) != {"v", "seat", "k", "r", "seeds", "shown"}:
             raise SecretsError("the secrets file has the wrong fields")
         if obj["v"] != SECRETS_VERSION or not is_int(obj["seat"]) or not 0 <= obj["seat"] < 6:
             raise SecretsError("the secrets file has a wrong version or seat")
@@ -64,4 +68,10 @@ class PeerSecrets:
         if not isinstance(seeds, list) or len(seeds) > MAX_SEEDS or not all(
                 isinstance(x, bytes) and len(x) == 32 for x in seeds):
             raise SecretsError("the hash-chain seeds are not a list of 32-byte values")
-        return cls(obj["seat"], obj["k"], obj["r"], tuple(seeds))
+        shown = obj["shown"]
+        if not isinstance(shown, list) or len(shown) > MAX_SEEDS or not all(
+                isinstance(x, list) and len(x) == 2 and all(is_int(v) for v in x)
+                and 0 <= x[0] < 2**32 and 0 <= x[1] < 21 for x in shown):
+            raise SecretsError("the shown cards are not a list of [index, card] pairs")
+        return cls(obj["seat"], obj["k"], obj["r"], tuple(seeds),
+                   tuple((x[0], x[1]) for x in shown))

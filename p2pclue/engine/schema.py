@@ -27,7 +27,9 @@ KIND_DOCS = {
     "decks": "array of exactly 3 arrays of points (suspects, weapons, rooms)",
     "scalar": "32-byte little-endian integer, canonical (< l) and non-zero",
     "path": "array of 1-13 squares, each [row, col]",
-    "ciphertext": "map {a: point, b: point}: ElGamal encryption of a card point",
+    "commitment": "a point: the chameleon commitment (t+1)*G + rho*P to the shown card t",
+    "opening": "map {card: card index, rho: scalar}: an opening of a show's commitment",
+    "openings": "array of at most 4096 openings",
     "proof:key": "map {c: scalar, s: scalar}: Schnorr proof of knowledge",
     "proof:dleq": "map {c: scalar, s: scalar}: Chaum-Pedersen equality of discrete logs",
     "proof:dleq_batch": "map {c: scalar, s: scalar}: batched DLEQ over many pairs",
@@ -35,19 +37,19 @@ KIND_DOCS = {
                      "chain), ch, s1, s2, s3, sk, sh: scalars, sprime: array of scalars}: "
                      "shuffle of known exponent",
     "proofs:shuffle": "array of exactly 3 proof:shuffle (suspects, weapons, rooms)",
-    "proof:show": "map {c, u, v: arrays of scalars, 3 per hand position}: OR-proof",
+    "proof:commit_show": "map {c, u, v: arrays of scalars, 3 per hand position}: OR-proof",
     "proof:none": "map {t: points, c: scalar, sa, sb: arrays of scalars}: inequality proofs",
     "proof:pet": "map {c: scalar, sb: scalar, sc: scalar}: one blinded PET step",
 }
 """Each kind's wire form; ``PROOF_KEYS`` repeats the map keys so a test can check them."""
 
 PROOF_KEYS = {
-    "ciphertext": ["a", "b"],
+    "opening": ["card", "rho"],
     "proof:key": ["c", "s"],
     "proof:dleq": ["c", "s"],
     "proof:dleq_batch": ["c", "s"],
     "proof:shuffle": ["c", "ch", "chat", "s1", "s2", "s3", "sh", "sk", "sprime"],
-    "proof:show": ["c", "u", "v"],
+    "proof:commit_show": ["c", "u", "v"],
     "proof:none": ["c", "sa", "sb", "t"],
     "proof:pet": ["c", "sb", "sc"],
 }

@@ -414,8 +414,7 @@ class NetSession:
             except (OSError, StoreError) as exc:
                 self._fail(_("cannot write the transcript: {error}").format(error=exc))
                 return
-        for raw, _to in self.peer.frames_to_send():
-            self._relay(raw)
+        self._send(self.peer.frames_to_send())
         for event in events:
             self.events.put_nowait(api.Engine(event))
         choice = self.peer.choice()
@@ -458,8 +457,16 @@ class NetSession:
         held, self._held = self._held or [], None
         if self._closed:
             return
-        for raw, _to in held:
-            self._relay(raw)
+        self._send(held)
+
+    def _send(self, frames: list[tuple[bytes, int | None]]) -> None:
+        """Frames to everyone (but their author); a frame addressed to one seat (a private
+        opening of a show) only over that seat's own link, never relayed."""
+        for raw, to in frames:
+            if to is not None:
+                self._mesh.send(self.config.players[to].identity, TAG_FRAME, raw)
+            else:
+                self._relay(raw)
 
     def _relay(self, raw: bytes) -> None:
         """Send a frame to every link but its signer's that asked for catch-up (``have``):

@@ -15,5 +15,8 @@ def test_crypto_bench_section_reports_costs_and_deal_times() -> None:
     assert 0 < per_card["prove"] <= 25
     assert figures["deal_mults"]["6"] > figures["deal_mults"]["3"]
     assert any("6 players" in line for line in lines)
-    assert {"shuffle[21]", "unlayer[6]", "show[hand 6]", "none[hand 6]", "pet_step", "key"} <= set(
-        figures["crypto_proofs"])
+    proofs = figures["crypto_proofs"]
+    assert {"shuffle[21]", "unlayer[6]", "show[hand 6]", "commit-show[hand 6]", "none[hand 6]",
+            "pet_step", "key"} <= set(proofs)
+    for side in ("prove_mults", "verify_mults"):  # the deniable show costs no more (issue 22)
+        assert proofs["commit-show[hand 6]"][side] <= proofs["show[hand 6]"][side]

@@ -14,18 +14,23 @@ from p2pclue.crypto.errors import ProofRejected
 from p2pclue.crypto.group import Point, point_from_bytes
 from p2pclue.crypto.proofs import (
     Ciphertext,
+    CommitShowProof,
     DleqBatchProof,
     DleqProof,
     KeyProof,
     NoneProof,
+    Opening,
     PetStepProof,
     ShowProof,
     ShuffleProof,
+    check_opening,
     decrypt_shown,
     open_public,
     pet_result,
     pet_start,
     pet_weights,
+    show_rho,
+    verify_commit_show,
     verify_dleq,
     verify_dleq_batch,
     verify_key,
@@ -94,6 +99,15 @@ def test_every_vector_proof_verifies_from_the_file(vectors: dict[str, Any]) -> N
     verify_show(_ctx(v["context"]), v["named"], _ps(v["hand_points"]), _p(v["S"]),
                 _p(v["suggester_pub"]), ct, ShowProof.from_wire(unhexify(v["proof"])))
     assert decrypt_shown(ct, scalar_hex(vectors["secrets"][0])) == v["shown_card"]
+    v = vectors["commit_show"]
+    c = _p(v["C"])
+    verify_commit_show(_ctx(v["context"]), v["named"], _ps(v["hand_points"]), _p(v["S"]),
+                       _p(v["suggester_pub"]), c, CommitShowProof.from_wire(unhexify(v["proof"])))
+    assert bytes(show_rho(scalar_hex(vectors["secrets"][1]), _ctx(v["context"]))).hex() \
+        == v["show_rho"]
+    for key, card in (("opening", 13), ("equivocated", 4)):
+        opening = Opening.from_wire(unhexify(v[key]))
+        assert check_opening(v["named"], _p(v["suggester_pub"]), c, opening) == card
     v = vectors["none"]
     verify_none(_ctx(v["context"]), v["named"], _ps(v["hand_points"]), _p(v["S"]),
                 NoneProof.from_wire(unhexify(v["proof"])))

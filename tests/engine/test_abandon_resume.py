@@ -61,9 +61,16 @@ class Table:
 
 
 def _silence_at_play(table: Table) -> int:
-    """Run to the play stage and make the seat owing the next turn message silent."""
+    """Run to the play stage and make the seat owing the next turn message silent.
+
+    Silencing drops the seat's frames for good (this table has no resync), so it happens
+    only when nothing is in flight: every queued frame (a private opening too) delivered."""
     table.run(until_entries=60)
-    while table.peers[0].expected_seat() is None or table.peers[0].stage.value != "play":
+    while True:
+        while table.net.step(table.feed):
+            pass
+        if table.peers[0].expected_seat() is not None and table.peers[0].stage.value == "play":
+            break
         table.run(until_entries=len(table.peers[0].entries) + 1)
     silent = table.peers[0].expected_seat()
     assert silent is not None

@@ -45,7 +45,7 @@ def test_the_sweep_covers_every_kind_seat_preset_and_table_size() -> None:
     # The one thing that cannot happen: biasing a random weapon placement under fixed weapons.
     assert not [c for c in ALL if c.kind == "bias-dice" and c.phase == "weapons"
                 and c.rules == "cz"]
-    assert len(ALL) == 20 * 2 * 18 - 18
+    assert len(ALL) == 22 * 2 * 18 - 18
 
 
 @pytest.mark.parametrize("case", _sample(), ids=str)

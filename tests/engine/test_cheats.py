@@ -19,8 +19,8 @@ EXPECTED_CHECK = {
     "bad-shuffle": {"proof:shuffle"},
     "bad-decrypt": {"proof:dleq-batch"},
     "false-cannot-refute": {"proof:none"},
-    "show-unheld-card": {"proof:show"},
-    "show-unnamed-card": {"proof:show"},
+    "show-unheld-card": {"proof:commit-show"},
+    "show-unnamed-card": {"proof:commit-show"},
     "illegal-move": {"R13"},
     "out-of-turn": {"turn", "chain"},
     "forged-signature": {"signature"},
@@ -29,6 +29,8 @@ EXPECTED_CHECK = {
     "accuse-twice": {"R27"},
     "replay": {"chain"},
     "bad-pet": {"proof:pet-step"},
+    "wrong-opening": {"proof:opening"},
+    "no-opening": {"proof:opening"},
 }
 
 

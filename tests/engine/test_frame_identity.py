@@ -88,6 +88,8 @@ class Tampering(Network):
         before = len(self.queue)
         super().collect()
         for d in list(self.queue[before:]):
+            if d.frame[:1] == b"\x94":
+                continue  # a private opening: it travels only on the authenticated link
             for bad in self.rewrite(d.frame):
                 self.queue.append(dataclasses.replace(d, frame=bad))
                 self.tampered += 1

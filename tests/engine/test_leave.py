@@ -63,8 +63,11 @@ def test_cards_shown_to_the_leaver_stay_secret() -> None:
     assert verdict.valid and verdict.shown is not None
     to_leaver = [rec for rec in peer.shows if rec.suggester == 0]
     assert to_leaver, "this seed must have someone show the leaver a card"
-    assert all(rec.suggester != 0 for rec, _ in verdict.shown)
-    assert len(verdict.shown) == len(peer.shows) - len(to_leaver)
+    # every show is listed, in order; those to the leaver (and by it) were never opened
+    assert [rec for rec, _ in verdict.shown] == peer.shows
+    assert all(card is None for rec, card in verdict.shown if 0 in (rec.suggester, rec.refuter))
+    assert all(card is not None for rec, card in verdict.shown
+               if 0 not in (rec.suggester, rec.refuter))
 
 
 def test_a_refuter_that_leaves_is_skipped() -> None:

@@ -11,6 +11,7 @@ from p2pclue.engine.schema import KIND_DOCS, PROOF_KEYS, render
 from p2pclue.engine.wire import decode_payload, split_frame
 from tests.engine.conftest import finished_game, oracle_game
 from tests.engine.leave_games import play_with_leave
+from tests.engine.lossy import lost_openings_game
 
 SCHEMA = Path(__file__).resolve().parents[2] / "protocol" / "schema.json"
 
@@ -35,7 +36,8 @@ def test_proof_keys_match_real_messages() -> None:
     seen: dict[str, set[str]] = {}
     types: set[str] = set()
     games = [finished_game(3, "classic", 1).peers[0], oracle_game(3, "classic", 2).peers[0],
-             play_with_leave(4, "classic", seed=3, leaver=1, after_turn=2).peers[0]]
+             play_with_leave(4, "classic", seed=3, leaver=1, after_turn=2).peers[0],
+             lost_openings_game(5)[0][0]]  # complain and opening
     for peer in games:
         for raw in peer.entries:
             sender, payload, _ = split_frame(raw)

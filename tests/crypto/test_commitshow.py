@@ -1,0 +1,204 @@
+"""Deniable 'I show you a card': chameleon commitment, public OR-proof, private opening.
+
+Besides soundness (tampering, replay, false claims), these tests check the point of the
+construction: the suggester can open the commitment to any named card, so an opening it
+shows a third party proves nothing, while with the ElGamal show a decryption proof pins
+the card for anyone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from p2pclue.crypto.cards import card_point
+from p2pclue.crypto.commitshow import (
+    CommitShowProof,
+    Opening,
+    check_opening,
+    commit_card,
+    equivocate,
+    prove_commit_show,
+    prove_commit_show_unchecked,
+    verify_commit_show,
+)
+from p2pclue.crypto.context import ProofContext
+from p2pclue.crypto.dleq import prove_dleq, verify_dleq
+from p2pclue.crypto.errors import CryptoUsageError, PeerDataError, ProofRejected
+from p2pclue.crypto.group import MULT_COUNTER, G, Point, Scalar, base_mul, mul
+from p2pclue.crypto.proofs import prove_show, verify_show
+from p2pclue.crypto.rand import SeededRandom, random_scalar
+
+Tamper = Callable[..., Iterator[tuple[str, Any]]]
+HAND = (4, 8, 13, 20)  # Peacock, Lead Pipe, Ballroom, Study
+NAMED = (4, 7, 13)  # Peacock, Dagger, Ballroom: two of them held
+
+
+class Seat:
+    def __init__(self, seed: bytes) -> None:
+        self.src = SeededRandom(seed)
+        self.s = random_scalar(self.src)
+        self.pub = base_mul(self.s)
+        self.hand_points = [mul(self.s, card_point(c)) for c in HAND]
+
+
+def _show(ctx: ProofContext, r: Seat, s: Seat, card: int = 13) -> tuple[
+        Point, CommitShowProof, Opening]:
+    return prove_commit_show(ctx, NAMED, r.hand_points, r.s, r.pub, HAND.index(card), card,
+                             s.pub, r.src)
+
+
+def test_R21_commit_show_verifies_and_the_opening_names_the_card(ctx: ProofContext) -> None:
+    r, s = Seat(b"r1"), Seat(b"s1")
+    for card in (4, 13):
+        c, proof, opening = _show(ctx, r, s, card)
+        proof2 = CommitShowProof.from_wire(proof.to_wire())
+        verify_commit_show(ctx, NAMED, r.hand_points, r.pub, s.pub, c, proof2)
+        assert check_opening(NAMED, s.pub, c, Opening.from_wire(opening.to_wire())) == card
+        assert c == base_mul(Scalar(card + 1)) + mul(opening.rho, s.pub)
+        assert "rho" not in repr(opening) and str(opening.card) not in repr(opening)
+
+
+def test_commit_show_tampered_swapped_and_replayed_fail(
+    ctx: ProofContext, tampered: Tamper, contexts: Callable[[ProofContext], list[ProofContext]]
+) -> None:
+    r, s = Seat(b"r2"), Seat(b"s2")
+    c, proof, _ = _show(ctx, r, s)
+    for _, wire in tampered(proof.to_wire()):
+        with pytest.raises(ProofRejected):
+            verify_commit_show(ctx, NAMED, r.hand_points, r.pub, s.pub, c,
+                               CommitShowProof.from_wire(wire))
+    with pytest.raises(ProofRejected):
+        verify_commit_show(ctx, NAMED, r.hand_points, r.pub, s.pub, c + G, proof)
+    for other in contexts(ctx):
+        with pytest.raises(ProofRejected):
+            verify_commit_show(other, NAMED, r.hand_points, r.pub, s.pub, c, proof)
+    with pytest.raises(ProofRejected):  # another suggester's key
+        verify_commit_show(ctx, NAMED, r.hand_points, r.pub, Seat(b"x").pub, c, proof)
+    with pytest.raises(ProofRejected):  # another set of named cards
+        verify_commit_show(ctx, (4, 7, 14), r.hand_points, r.pub, s.pub, c, proof)
+    with pytest.raises(ProofRejected):  # another refuter's hand
+        other = Seat(b"r3")
+        verify_commit_show(ctx, NAMED, other.hand_points, other.pub, s.pub, c, proof)
+    with pytest.raises(ProofRejected):  # degenerate statements
+        verify_commit_show(ctx, NAMED, r.hand_points, r.pub, G - G, c, proof)
+    with pytest.raises(ProofRejected):
+        verify_commit_show(ctx, NAMED, [], r.pub, s.pub, c, proof)
+    with pytest.raises(ProofRejected):
+        verify_commit_show(ctx, (4, 4, 13), r.hand_points, r.pub, s.pub, c, proof)
+
+
+def test_R21_committing_a_card_not_named_or_not_held_cannot_be_proven(
+    ctx: ProofContext,
+) -> None:
+    r, s = Seat(b"r4"), Seat(b"s4")
+    with pytest.raises(CryptoUsageError):
+        _show(ctx, r, s, 20)  # held but not named
+    with pytest.raises(CryptoUsageError):
+        prove_commit_show(ctx, NAMED, r.hand_points, r.s, r.pub, 0, 7, s.pub, r.src)
+
+    # Study (held, not named) through "position 3, Ballroom"; Dagger (named, not held)
+    # through "position 0, Dagger"; a held card at the wrong position.
+    for card, branch in ((20, 3 * 3 + 2), (7, 0 * 3 + 1), (13, 0 * 3 + 2)):
+        rho = random_scalar(r.src)
+        c = commit_card(card, rho, s.pub)
+        proof = prove_commit_show_unchecked(ctx, NAMED, r.hand_points, r.s, r.pub, branch, rho,
+                                            s.pub, c, r.src)
+        with pytest.raises(ProofRejected):
+            verify_commit_show(ctx, NAMED, r.hand_points, r.pub, s.pub, c, proof)
+
+
+def test_a_wrong_opening_is_refused(ctx: ProofContext) -> None:
+    r, s = Seat(b"r5"), Seat(b"s5")
+    c, _, opening = _show(ctx, r, s)
+    with pytest.raises(ProofRejected, match="does not match"):
+        check_opening(NAMED, s.pub, c, Opening(4, opening.rho))  # the refuter's other card
+    with pytest.raises(ProofRejected, match="does not match"):
+        check_opening(NAMED, s.pub, c, Opening(13, opening.rho + Scalar(1)))
+    with pytest.raises(ProofRejected, match="named"):
+        check_opening(NAMED, s.pub, c, equivocate(opening, s.s, 20))  # valid, not named
+    for wire in ({"card": 21, "rho": bytes(opening.rho)}, {"card": True, "rho": b"\x01" * 32},
+                 {"card": 4}, {"card": 4, "rho": bytes(32)}, [4, bytes(opening.rho)]):
+        with pytest.raises(PeerDataError):  # typed, naming the field
+            Opening.from_wire(wire)
+
+
+def test_deniability_the_suggester_forges_an_opening_nobody_can_tell_from_the_real(
+    ctx: ProofContext,
+) -> None:
+    """The refuter shows the Ballroom; the suggester, with its key, opens the same public
+    commitment to Peacock and Dagger too. A third party holds only public data and an
+    opening: every check it can run passes for each, and the 'real' opening is exactly what
+    the suggester itself computes for the Ballroom, so nothing marks it as the refuter's."""
+    r, s = Seat(b"r6"), Seat(b"s6")
+    c, proof, real = _show(ctx, r, s, 13)
+
+    def third_party_accepts(opening: Opening) -> bool:
+        verify_commit_show(ctx, NAMED, r.hand_points, r.pub, s.pub, c, proof)
+        return check_opening(NAMED, s.pub, c, opening) == opening.card
+
+    forged = {card: equivocate(real, s.s, card) for card in NAMED}
+    assert all(third_party_accepts(o) for o in forged.values())
+    assert forged[13] == real  # one opening per card: the real one is the suggester's too
+    assert {o.card for o in forged.values()} == set(NAMED)
+    # Dagger is not even in the refuter's hand, yet its forged opening passes all the same.
+    assert third_party_accepts(forged[7])
+    # Forging from a forgery works too: the suggester needs only one opening ever.
+    assert equivocate(forged[7], s.s, 4) == forged[4]
+
+
+def test_old_attack_decryption_proof_pins_the_card_new_scheme_pins_nothing(
+    ctx: ProofContext,
+) -> None:
+    """With the ElGamal show the suggester publishes DLEQ(G, Y, A, B - M): a proof of
+    decryption that verifies for the shown card only. With the commitment, whatever the
+    suggester can make for the shown card it can make for every other named card."""
+    r, s = Seat(b"r7"), Seat(b"s7")
+    ct, old_proof = prove_show(ctx, NAMED, r.hand_points, r.s, r.pub, HAND.index(13), 13, s.pub,
+                               r.src)
+    verify_show(ctx, NAMED, r.hand_points, r.pub, s.pub, ct, old_proof)
+    sell = ProofContext(b"market", "sell", 0)
+    residue = ct.b - card_point(13)
+    sold = prove_dleq(sell, s.s, G, s.pub, ct.a, residue, s.src)
+    verify_dleq(sell, G, s.pub, ct.a, residue, sold)  # the buyer is convinced: Ballroom
+    for other in (4, 7):  # and the same proof cannot be made for any other card
+        with pytest.raises(ProofRejected):
+            verify_dleq(sell, G, s.pub, ct.a, ct.b - card_point(other), sold)
+
+    c, proof, real = _show(ctx, r, s, 13)
+    verify_commit_show(ctx, NAMED, r.hand_points, r.pub, s.pub, c, proof)
+    for claimed in NAMED:  # every claim the suggester could sell is equally backed
+        assert check_opening(NAMED, s.pub, c, equivocate(real, s.s, claimed)) == claimed
+
+
+def test_hiding_the_commitment_is_the_same_for_every_card() -> None:
+    """For any two cards there is a rho that gives the very same point: C carries no card."""
+    s = Seat(b"s8")
+    rho = random_scalar(s.src)
+    c = commit_card(13, rho, s.pub)
+    for card in range(21):
+        assert commit_card(card, equivocate(Opening(13, rho), s.s, card).rho, s.pub) == c
+
+
+def test_commit_show_costs_fewer_multiplications_than_the_elgamal_show(
+    ctx: ProofContext,
+) -> None:
+    r, s = Seat(b"r9"), Seat(b"s9")
+    hand = [mul(r.s, card_point(i)) for i in (0, 6, 12, 13, 14, 15)]
+    counts: dict[str, tuple[int, int]] = {}
+    MULT_COUNTER.reset()
+    ct, old = prove_show(ctx, (0, 7, 16), hand, r.s, r.pub, 0, 0, s.pub, r.src)
+    prove_old = MULT_COUNTER.total
+    MULT_COUNTER.reset()
+    verify_show(ctx, (0, 7, 16), hand, r.pub, s.pub, ct, old)
+    counts["elgamal"] = (prove_old, MULT_COUNTER.total)
+    MULT_COUNTER.reset()
+    c, new, _ = prove_commit_show(ctx, (0, 7, 16), hand, r.s, r.pub, 0, 0, s.pub, r.src)
+    prove_new = MULT_COUNTER.total
+    MULT_COUNTER.reset()
+    verify_commit_show(ctx, (0, 7, 16), hand, r.pub, s.pub, c, new)
+    counts["commit"] = (prove_new, MULT_COUNTER.total)
+    assert counts["commit"][0] < counts["elgamal"][0]
+    assert counts["commit"][1] < counts["elgamal"][1]
