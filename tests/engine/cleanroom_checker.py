@@ -91,11 +91,11 @@ def strict(data: bytes) -> Any:
 def _lenient_depth_ok(value: Any, depth: int) -> bool:
     if depth > 8:
         return False
-    if isinstance(value, list):
-        return all(_lenient_depth_ok(v, depth + 1) for v in value)
-    if isinstance(value, _Pairs):
+    if isinstance(value, _Pairs):  # before list: a map read leniently is a list of pairs
         return all(_lenient_depth_ok(k, depth + 1) and _lenient_depth_ok(v, depth + 1)
                    for k, v in value)
+    if isinstance(value, list):
+        return all(_lenient_depth_ok(v, depth + 1) for v in value)
     if isinstance(value, msgpack.Timestamp):
         return False
     return True
