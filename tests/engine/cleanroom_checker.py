@@ -81,7 +81,7 @@ def strict(data: bytes) -> Any:
                                 ext_hook=_refuse_ext, timestamp=0)
     except NotCanonical:
         raise
-    except Exception as exc:  # noqa: BLE001 - any msgpack failure is "not canonical"
+    except Exception as exc:
         raise NotCanonical(str(exc)) from exc
     if pack(value) != data:
         raise NotCanonical("another spelling")
@@ -96,9 +96,7 @@ def _lenient_depth_ok(value: Any, depth: int) -> bool:
                    for k, v in value)
     if isinstance(value, list):
         return all(_lenient_depth_ok(v, depth + 1) for v in value)
-    if isinstance(value, msgpack.Timestamp):
-        return False
-    return True
+    return not isinstance(value, msgpack.Timestamp)
 
 
 class _Pairs(list):  # type: ignore[type-arg]
@@ -113,7 +111,7 @@ def names_game(payload: bytes, digest: bytes) -> bool:
     unpacker.feed(payload)
     try:
         value = unpacker.unpack()
-    except Exception:  # noqa: BLE001
+    except Exception:
         return False
     if not isinstance(value, _Pairs) or not _lenient_depth_ok(value, 0):
         return False
@@ -139,7 +137,8 @@ def chain_hash(x: bytes) -> bytes:
 
 
 def valid_point(p: Any) -> bool:
-    return isinstance(p, bytes) and len(p) == 32 and bool(sodium.crypto_core_ed25519_is_valid_point(p))
+    return (isinstance(p, bytes) and len(p) == 32
+            and bool(sodium.crypto_core_ed25519_is_valid_point(p)))
 
 
 def scalar(x: Any) -> int | None:
@@ -286,6 +285,8 @@ def read_file(data: bytes) -> File:
         if n == 0:
             pos = after
             break
+        if n > MAX_FRAME:
+            raise Unreadable("an entry longer than a frame may be")
         entry, pos = _chunk(data, pos)
         entries.append(entry)
     footer_bytes, pos = _chunk(data, pos)
@@ -477,9 +478,8 @@ class Game:
         elif kind == "open":
             if not self.queue:
                 self._round("secrets")
-        elif kind == "secrets":
-            if not self.queue:
-                self.stage = "complete"
+        elif kind == "secrets" and not self.queue:
+            self.stage = "complete"
         return None
 
 
@@ -493,7 +493,7 @@ def _body_ok(kind: str, body: Any) -> bool:
     if kind == "reveal":
         ev, val, renew = body["event"], body["value"], body["renew"]
         return (_is_int(ev) and 0 <= ev < 2**32 and isinstance(val, bytes) and len(val) == 32
-                and (renew is None or isinstance(renew, bytes) and len(renew) == 32))
+                and (renew is None or (isinstance(renew, bytes) and len(renew) == 32)))
     if kind == "pet":
         return valid_point(body["Q"]) and valid_point(body["P"])
     if kind == "secrets":
@@ -645,7 +645,8 @@ def verdict(data: bytes) -> dict[str, Any]:
             return out
     count, footer, g = len(rx.entries), f.footer, rx.game
 
-    def violation(check: str, culprit: int | None = None, result: str = "invalid") -> dict[str, Any]:
+    def violation(check: str, culprit: int | None = None,
+                  result: str = "invalid") -> dict[str, Any]:
         out.update(result=result, blamed=culprit,
                    winner=g.winner if result == "halted" else None,
                    violation={"check": check, "culprit": culprit, "index": count})
@@ -663,13 +664,12 @@ def verdict(data: bytes) -> dict[str, Any]:
         if g.stage == "complete":
             return violation("footer")
         if "votes" in footer:
-            out["result"] = "votes-not-checked"
-            return out
+            return _votes_verdict(rx, footer["votes"], out, violation)
         out.update(valid=True, result=g.result or "abandoned", winner=g.winner)
         if g.stage == "pet":
             silent = g.queue[0]
             out["withheld"] = {"seat": silent, "accuser": g.accuser,
-                               "counts_as_wrong": False}
+                               "counts_as_wrong": silent == g.accuser}
         return out
     blame = footer["blame"]
     if not blame["evidence"] or blame["index"] != count:
@@ -685,4 +685,53 @@ def verdict(data: bytes) -> dict[str, Any]:
         return violation("false-blame", h.culprit, "halted")
     out.update(result="halted", blamed=h.culprit, winner=g.winner,
                violation={"check": h.check, "culprit": h.culprit, "index": h.index})
+    return out
+
+
+def _votes_verdict(rx: Receiver, votes: list[bytes], out: dict[str, Any],
+                   violation: Any) -> dict[str, Any]:
+    """An abandon by vote ("Silence and abandon", "Informed abort")."""
+    g = rx.game
+    silent, _ = g.owed()
+    if silent is None:
+        return violation("votes")
+    voters: list[int] = []
+    for raw in votes:
+        try:
+            voter, payload, sig = strict(raw)
+            v = strict(payload)
+        except (NotCanonical, TypeError, ValueError):
+            return violation("votes")
+        if len(raw) > 512 or not _is_int(voter) or not 0 <= voter < rx.n:
+            return violation("votes")
+        if not isinstance(v, dict) or set(v) != {"ballot", "choice", "entries", "from", "game",
+                                                 "head", "silent"}:
+            return violation("votes")
+        try:
+            rx.keys[voter].verify(b"p2pclue/v1/vote\0" + payload, sig)
+        except (BadSignatureError, ValueError, TypeError):
+            return violation("votes")
+        if (v["from"], v["game"], v["entries"], v["head"], v["silent"], v["choice"]) != (
+                voter, rx.digest, len(rx.entries), rx.head, silent, "abandon"):
+            return violation("votes")
+        if voter in g.left or voter == silent or (voters and voter <= voters[-1]):
+            return violation("votes")
+        voters.append(voter)
+    m = len([s for s in range(rx.n) if s not in g.left and s != silent])
+    quorum = m // 2 + 1
+    if len(voters) < quorum:
+        return violation("votes")
+    out.update(valid=True, result=g.result or "abandoned", winner=g.winner)
+    if g.stage == "pet":
+        out["withheld"] = {"seat": silent, "accuser": g.accuser,
+                           "counts_as_wrong": silent == g.accuser}
+        if silent == g.accuser:
+            g.out.add(g.accuser)
+            g.current = g.accuser
+            standing = [s for s in range(rx.n) if s not in g.out]
+            if not standing:
+                out.update(result="nobody", winner=None)
+            elif len(standing) == 1 and g.config["rules"]["last_standing_wins"]:
+                out.update(result="won", winner=standing[0])
+            out["forfeit"] = {"seat": silent, "voters": voters[:quorum]}
     return out

@@ -37,6 +37,18 @@ def agree(mine: dict[str, Any], code: int, theirs: dict[str, Any]) -> None:
             assert mine["violation"][key] == theirs["violation"][key], (key, mine, theirs)
 
 
+def judged_alike(data: bytes, tmp_path: Path, want: dict[str, Any] | None = None) -> None:
+    """The spec-only verdict is ``want`` (where given) and the audit process's verdict."""
+    mine = verdict(data)
+    for key, value in (want or {}).items():
+        got = mine["violation"]["check"] if key == "check" else mine[key]
+        assert got == value, (key, mine)
+    path = tmp_path / "t.p2pclue"
+    path.write_bytes(data)
+    code, theirs = audit_process(path)
+    agree(mine, code, theirs)
+
+
 @pytest.mark.parametrize("name", sorted(p.name for p in SAMPLES.glob("*.p2pclue")))
 def test_sample_verdicts_agree(name: str) -> None:
     path = SAMPLES / name
@@ -72,7 +84,8 @@ class Table:
         self.config = {"chain_length": 512, "protocol": 1, "rules": CLASSIC,
                        "session": bytes(range(32)),
                        "players": [{"identity": bytes(k.verify_key), "name": n, "suspect": s}
-                                   for k, n, s in zip(self.sk, ("Ann", "Bob", "Cy"), (0, 2, 4))]}
+                                   for k, n, s in zip(self.sk, ("Ann", "Bob", "Cy"), (0, 2, 4),
+                                                      strict=True)]}
         self.digest = sha256(b"p2pclue/v1/config\0", pack(self.config))
         self.start = sha256(b"p2pclue/v1/chain-start\0", self.digest)
 
@@ -160,10 +173,10 @@ def crafted_cases() -> dict[str, tuple[bytes, dict[str, Any]]]:
             t.file(js, halted([hello], 1, "turn")),
             v(valid=False, result="halted", blamed=0, check="false-blame")),
         "point 10: an outer sender of 64 is unreadable, so the entry is not chained": (
-            t.file(js[:2] + [t.frame(2, strict_payload(js[2]), sender=64)], abandoned),
+            t.file([*js[:2], t.frame(2, strict_payload(js[2]), sender=64)], abandoned),
             v(**invalid, check="chain")),
         "point 10: an outer sender naming no seat, the payload the signer's own: dropped": (
-            t.file(js[:2] + [t.frame(2, strict_payload(js[2]), sender=5)], abandoned),
+            t.file([*js[:2], t.frame(2, strict_payload(js[2]), sender=5)], abandoned),
             v(**invalid, check="chain")),
         "a rewritten envelope as evidence is dropped: false-blame": (
             t.file(js, halted([t.frame(0, strict_payload(hello), sender=1)], 0, "turn")),
@@ -183,6 +196,15 @@ def crafted_cases() -> dict[str, tuple[bytes, dict[str, Any]]]:
             v(valid=False, result="unreadable")),
         "point 9: a negative blame index is readable, and footer": (
             t.file(js, halted([hello], 0, "turn", index=-1)), v(**invalid, check="footer")),
+        "an entry not in its canonical spelling is not chained": (
+            t.file([*js[:2], b"\x93\xcc\x02" + js[2][2:]], abandoned),
+            v(**invalid, check="chain")),
+        "an entry over 256 KiB makes the file unreadable": (
+            t.file([*js, b"\x93" + bytes(300 * 1024)], {**abandoned, "entries": 4}),
+            v(valid=False, result="unreadable")),
+        "a file version other than 1 is unreadable": (
+            t.file(js, abandoned)[:9] + b"\x02" + t.file(js, abandoned)[10:],
+            v(valid=False, result="unreadable")),
         "point 17: a repeated identity key is unreadable": (
             repeated_key_file(t, js), v(valid=False, result="unreadable")),
     }
@@ -214,12 +236,170 @@ CASES = crafted_cases()
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_crafted_verdicts(name: str, tmp_path: Path) -> None:
-    data, want = CASES[name]
-    mine = verdict(data)
-    for key, value in want.items():
-        got = mine["violation"]["check"] if key == "check" else mine[key]
-        assert got == value, (key, mine)
-    path = tmp_path / "t.p2pclue"
-    path.write_bytes(data)
-    code, theirs = audit_process(path)
-    agree(mine, code, theirs)
+    judged_alike(CASES[name][0], tmp_path, CASES[name][1])
+
+
+# --- the samples cut and closed again: the audit's notes on stops inside a check ------------
+
+def sample_parts(name: str) -> tuple[bytes, list[bytes], list[str]]:
+    """The opening bytes (magic, version, header), the entries, and each entry's type."""
+    import msgpack
+    data = (SAMPLES / name).read_bytes()
+    header_len = int.from_bytes(data[10:14], "big")
+    opening, pos, entries = data[:14 + header_len], 14 + header_len, []
+    while (n := int.from_bytes(data[pos:pos + 4], "big")) != 0:
+        entries.append(data[pos + 4:pos + 4 + n])
+        pos += 4 + n
+    kinds = [msgpack.unpackb(msgpack.unpackb(e)[1], raw=False)["type"] for e in entries]
+    return opening, entries, kinds
+
+
+def closed(opening: bytes, entries: list[bytes], footer: dict[str, Any]) -> bytes:
+    body = b"".join(len(e).to_bytes(4, "big") + e for e in entries)
+    foot = pack(footer)
+    return opening + body + bytes(4) + len(foot).to_bytes(4, "big") + foot
+
+
+def cut_cases() -> dict[str, bytes]:
+    opening, entries, kinds = sample_parts("classic-3p.p2pclue")
+    accuse = max(i for i, k in enumerate(kinds) if k == "accuse")
+    opened = kinds.index("open")
+    cases = {}
+    for name, stop in (("before the first PET step", accuse + 1),
+                       ("before the second PET step", accuse + 2),
+                       ("before the accuser's own PET step", accuse + 3),
+                       ("inside the open round", opened + 1),
+                       ("inside the secrets round", kinds.index("secrets") + 1),
+                       ("after a roll, inside the dice round", kinds.index("roll") + 2)):
+        cases[f"classic-3p abandoned {name}"] = closed(
+            opening, entries[:stop], {"status": "abandoned", "entries": stop, "blame": None})
+    cases["classic-3p halted by a frame that skips its seq (held: nobody halts)"] = closed(
+        opening, entries[:accuse], {"status": "halted", "entries": accuse, "blame": {
+            "culprit": 0, "check": "chain", "reason": "", "index": accuse,
+            "evidence": [entries[accuse + 5]]}})
+    cases["classic-3p halted by the next entry (chains: nobody halts)"] = closed(
+        opening, entries[:accuse], {"status": "halted", "entries": accuse, "blame": {
+            "culprit": 0, "check": "turn", "reason": "", "index": accuse,
+            "evidence": [entries[accuse]]}})
+    cases["classic-3p with an entry repeated (a duplicate is not chained)"] = closed(
+        opening, entries[:5] + entries[4:], {"status": "complete", "entries": len(entries) + 1,
+                                             "blame": None})
+    cases["classic-3p with two entries swapped (a held entry is not chained)"] = closed(
+        opening, [*entries[:5], entries[6], entries[5], *entries[7:]],
+        {"status": "complete", "entries": len(entries), "blame": None})
+    cases["classic-3p complete but said abandoned"] = closed(
+        opening, entries, {"status": "abandoned", "entries": len(entries), "blame": None})
+    return cases
+
+
+CUTS = cut_cases()
+
+
+@pytest.mark.parametrize("name", sorted(CUTS))
+def test_cut_samples_agree(name: str, tmp_path: Path) -> None:
+    judged_alike(CUTS[name], tmp_path)
+
+
+# --- abandon by vote, votes signed from the spec with the samples' seeded keys ---------------
+
+def seeded(seed: int, seat: int) -> SigningKey:
+    """The sample games' identity keys (``p2pclue.bots.samples``: seeded simulations)."""
+    return SigningKey(sha256(b"p2pclue/simulate/identity/%d/%d" % (seed, seat)))
+
+
+def vote(seed: int, voter: int, game: bytes, entries: list[bytes], silent: int,
+         choice: str = "abandon") -> bytes:
+    payload = pack({"ballot": 1, "choice": choice, "entries": len(entries), "from": voter,
+                    "game": game, "head": sha256(entries[-1]), "silent": silent})
+    sig = seeded(seed, voter).sign(b"p2pclue/v1/vote\0" + payload).signature
+    return pack([voter, payload, sig])
+
+
+def vote_cases() -> dict[str, bytes]:
+    import msgpack
+    cases = {}
+    for name, seed in (("classic-3p", 21), ("cz-4p", 23)):
+        opening, entries, kinds = sample_parts(f"{name}.p2pclue")
+        config = msgpack.unpackb(opening[14:], raw=False)["config"]
+        n, game = len(config["players"]), sha256(b"p2pclue/v1/config\0", pack(config))
+        accuses = [i for i, k in enumerate(kinds) if k == "accuse"]
+        for a in accuses[:2]:
+            accuser = msgpack.unpackb(msgpack.unpackb(entries[a])[1], raw=False)["from"]
+            for label, stop, silent in (("the accuser's own step", a + n, accuser),
+                                        ("the first step", a + 1, (accuser + 1) % n)):
+                cut = entries[:stop]
+                others = [s for s in range(n) if s != silent]
+
+                def foot(voters: list[int], choice: str = "abandon", seed: int = seed,
+                         game: bytes = game, cut: list[bytes] = cut,
+                         silent: int = silent) -> dict[str, Any]:
+                    return {"status": "abandoned", "entries": len(cut), "blame": None,
+                            "votes": [vote(seed, v, game, cut, silent, choice) for v in voters]}
+                where = f"{name} silent at {label} of the accusation at {a}"
+                cases[f"{where}: every other seat votes"] = closed(opening, cut, foot(others))
+                cases[f"{where}: a quorum votes"] = closed(
+                    opening, cut, foot(others[:(n - 1) // 2 + 1]))
+                cases[f"{where}: too few votes"] = closed(opening, cut, foot(others[:1]))
+                cases[f"{where}: the silent seat votes too"] = closed(
+                    opening, cut, foot(sorted([*others[:1], silent])))
+                cases[f"{where}: out of voter order"] = closed(
+                    opening, cut, foot(others[::-1]))
+                cases[f"{where}: wait votes"] = closed(opening, cut, foot(others, "wait"))
+    return cases
+
+
+VOTES = vote_cases()
+
+
+@pytest.mark.parametrize("name", sorted(VOTES))
+def test_vote_footers_agree(name: str, tmp_path: Path) -> None:
+    judged_alike(VOTES[name], tmp_path)
+
+
+# --- rule 3b (R27), with accuse frames signed from the spec by the samples' seeded keys -----
+
+def r27_cases() -> dict[str, tuple[bytes, dict[str, Any]]]:
+    """An out seat's accuse: R27 with any body, during play, in the open and secrets rounds;
+    dropped once the transcript is complete."""
+    import msgpack
+    opening, entries, kinds = sample_parts("classic-3p.p2pclue")
+    config = msgpack.unpackb(opening[14:], raw=False)["config"]
+    game = sha256(b"p2pclue/v1/config\0", pack(config))
+    payloads = [msgpack.unpackb(msgpack.unpackb(e)[1], raw=False) for e in entries]
+    first = kinds.index("accuse")
+    out = payloads[first]["from"]  # its accusation was wrong (the game went on)
+
+    def accuse(cut: int, body: dict[str, Any], seq_shift: int = 0) -> bytes:
+        seq = sum(1 for p in payloads[:cut] if p["from"] == out) + seq_shift
+        payload = pack({"v": 1, "game": game, "from": out, "seq": seq,
+                        "prev": sha256(entries[cut - 1]), "type": "accuse", "body": body})
+        sig = seeded(21, out).sign(b"p2pclue/v1/message\0" + payload).signature
+        return pack([out, payload, sig])
+
+    def halted_at(cut: int, frame: bytes) -> bytes:
+        return closed(opening, entries[:cut], {"status": "halted", "entries": cut, "blame": {
+            "culprit": out, "check": "R27", "reason": "", "index": cut, "evidence": [frame]}})
+
+    after = first + 4  # the accuse, then the three PET steps
+    opened, secrets, end = kinds.index("open") + 1, kinds.index("secrets") + 1, len(entries)
+    r27 = {"valid": False, "result": "halted", "blamed": out, "check": "R27"}
+    return {
+        "a proper accuse, later in play": (halted_at(after, accuse(after, {
+            "suspect": 0, "weapon": 6, "room": 12})), r27),
+        "an empty body, later in play": (halted_at(after, accuse(after, {})), r27),
+        "cards out of range, seq far ahead": (halted_at(after, accuse(after, {
+            "suspect": 99, "weapon": 99, "room": 99}, 40)), r27),
+        "in the open round of the decided game": (halted_at(opened, accuse(opened, {})),
+                                                  {**r27, "winner": 0}),
+        "in the secrets round": (halted_at(secrets, accuse(secrets, {})), {**r27, "winner": 0}),
+        "after the end: dropped": (halted_at(end, accuse(end, {})), {
+            "valid": False, "result": "invalid", "blamed": None, "check": "false-blame"}),
+    }
+
+
+R27 = r27_cases()
+
+
+@pytest.mark.parametrize("name", sorted(R27))
+def test_r27_agrees(name: str, tmp_path: Path) -> None:
+    judged_alike(R27[name][0], tmp_path, R27[name][1])
