@@ -205,6 +205,8 @@ def crafted_cases() -> dict[str, tuple[bytes, dict[str, Any]]]:
         "a file version other than 1 is unreadable": (
             t.file(js, abandoned)[:9] + b"\x02" + t.file(js, abandoned)[10:],
             v(valid=False, result="unreadable")),
+        "point 17: a small-order identity key is unreadable": (
+            weak_key_file(), v(valid=False, result="unreadable")),
         "point 17: a repeated identity key is unreadable": (
             repeated_key_file(t, js), v(valid=False, result="unreadable")),
     }
@@ -229,6 +231,12 @@ def repeated_key_file(t: Table, js: list[bytes]) -> bytes:
     t2 = Table()
     t2.config["players"][1]["identity"] = t2.config["players"][0]["identity"]
     return t2.file([], {"status": "abandoned", "entries": 0, "blame": None})
+
+
+def weak_key_file() -> bytes:
+    t = Table()
+    t.config["players"][2]["identity"] = bytes([1]) + bytes(31)  # the identity point
+    return t.file([], {"status": "abandoned", "entries": 0, "blame": None})
 
 
 CASES = crafted_cases()
@@ -380,6 +388,13 @@ def r27_cases() -> dict[str, tuple[bytes, dict[str, Any]]]:
         return closed(opening, entries[:cut], {"status": "halted", "entries": cut, "blame": {
             "culprit": out, "check": "R27", "reason": "", "index": cut, "evidence": [frame]}})
 
+    def signed(fields: dict[str, Any]) -> bytes:
+        payload = pack(fields)
+        return pack([out, payload,
+                     seeded(21, out).sign(b"p2pclue/v1/message\0" + payload).signature])
+
+    own_last = max(i for i, p in enumerate(payloads) if p["from"] == out)
+    second_version = signed({**payloads[own_last], "prev": sha256(entries[0])})
     after = first + 4  # the accuse, then the three PET steps
     opened, secrets, end = kinds.index("open") + 1, kinds.index("secrets") + 1, len(entries)
     r27 = {"valid": False, "result": "halted", "blamed": out, "check": "R27"}
@@ -394,6 +409,18 @@ def r27_cases() -> dict[str, tuple[bytes, dict[str, Any]]]:
         "in the secrets round": (halted_at(secrets, accuse(secrets, {})), {**r27, "winner": 0}),
         "after the end: dropped": (halted_at(end, accuse(end, {})), {
             "valid": False, "result": "invalid", "blamed": None, "check": "false-blame"}),
+        "point 13: after the end, a second version of a chained message": (
+            closed(opening, entries, {"status": "halted", "entries": end, "blame": {
+                "culprit": out, "check": "equivocation", "reason": "", "index": end,
+                "evidence": [entries[own_last], second_version]}}),
+            {"valid": False, "result": "halted", "blamed": out, "winner": 0,
+             "check": "equivocation"}),
+        "point 13: after the end, a new message (next seq, the head) is dropped": (
+            closed(opening, entries, {"status": "halted", "entries": end, "blame": {
+                "culprit": out, "check": "turn", "reason": "", "index": end,
+                "evidence": [signed({**payloads[own_last], "seq": sum(
+                    1 for p in payloads if p["from"] == out), "prev": sha256(entries[-1])})]}}),
+            {"valid": False, "result": "invalid", "blamed": None, "check": "false-blame"}),
     }
 
 
@@ -403,3 +430,26 @@ R27 = r27_cases()
 @pytest.mark.parametrize("name", sorted(R27))
 def test_r27_agrees(name: str, tmp_path: Path) -> None:
     judged_alike(R27[name][0], tmp_path, R27[name][1])
+
+
+# --- seat order after a leave: games with a leave, written by the engine, judged by both -----
+
+def _asked_to_refute(seat: int, event: Any) -> bool:
+    from p2pclue.engine import events as ev
+    return isinstance(event, ev.Suggested) and event.seat != seat
+
+
+@pytest.mark.parametrize(("n", "rules", "seed", "leaver", "after", "in_refutation"), [
+    (4, "classic", 3, 1, 2, False), (4, "cz", 5, 2, 4, False), (5, "classic", 7, 0, 3, False),
+    (3, "classic", 9, 2, 1, False), (4, "classic", 7, 2, 0, True),
+])
+def test_games_with_a_leave_agree(n: int, rules: str, seed: int, leaver: int, after: int,
+                                  in_refutation: bool, tmp_path: Path) -> None:
+    """The engine only writes the input here; the spec-only checker judges it (rounds skip
+    the leaver, accusation checks run among the rest, refutations go past it)."""
+    from tests.engine.leave_games import play_with_leave
+    game = play_with_leave(n, rules, seed, leaver=leaver, after_turn=after,
+                           when=_asked_to_refute if in_refutation else None)
+    data = game.peers[(leaver + 1) % n].transcript().to_bytes()
+    assert b"leave" in data
+    judged_alike(data, tmp_path, {"valid": True})
