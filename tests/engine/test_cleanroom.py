@@ -163,6 +163,15 @@ def crafted_cases() -> dict[str, tuple[bytes, dict[str, Any]]]:
         "point 12: seq below the next number with other bytes is equivocation": (
             t.file(js, halted([js[1], second_join], 1, "equivocation")),
             v(**confirmed, blamed=1, check="equivocation")),
+        "rule 2: a non-strict payload of this game in a rewritten envelope is message": (
+            t.file(js, halted([t.frame(0, msgpack_float_payload(t, head), sender=1)], 0,
+                              "message")), v(**confirmed, blamed=0, check="message")),
+        "an extra evidence frame after the halting one is false-blame": (
+            t.file(js, halted([hello, not_owed], 0, "turn")),
+            v(valid=False, result="halted", blamed=0, check="false-blame")),
+        "a damaged evidence frame before the halting one is false-blame": (
+            t.file(js, halted([b"junk", hello], 0, "turn")),
+            v(valid=False, result="halted", blamed=0, check="false-blame")),
         "point 3: an empty evidence list is footer": (
             t.file(js, halted([], 0, "turn")), v(**invalid, check="footer")),
         "point 4: an index other than the entry count is footer": (
