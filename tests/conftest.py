@@ -14,6 +14,12 @@ for _name in ("LC_ALL", "LC_MESSAGES"):
     os.environ.pop(_name, None)
 os.environ["LANG"] = "C.UTF-8"
 
+# The debug switch of issue 21: every peer the tests make (in process or in a spawned
+# player process) also verifies the proofs it has just built itself, so a bug in building
+# one shows at its source. Players run without it; tests/engine/test_verify_own.py
+# checks that both ways give the same transcripts.
+os.environ.setdefault("P2PCLUE_VERIFY_OWN", "1")
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--lang", default="en",

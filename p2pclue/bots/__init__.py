@@ -16,6 +16,8 @@ Events, in the order a seat receives them:
 - ``SuggestionAnswered``: public, after every suggestion: who passed, who showed.
 - ``CardShown``: private to the suggester: the card shown and by whom (R21).
 - ``AccusationMade``: public, after every verdict (R26, R27).
+- ``HandOpened``: public, when a player leaves the table: its hand, laid face up. It
+  answers no suggestion (a card shown for one must be one of the three named).
 """
 
 from __future__ import annotations
@@ -64,7 +66,14 @@ class AccusationMade:
     correct: bool
 
 
-Observation = HandDealt | LeftoversShown | SuggestionAnswered | CardShown | AccusationMade
+@dataclass(frozen=True, slots=True)
+class HandOpened:
+    seat: int
+    cards: tuple[int, ...]
+
+
+Observation = (HandDealt | LeftoversShown | SuggestionAnswered | CardShown | AccusationMade
+               | HandOpened)
 
 
 @dataclass(frozen=True, slots=True)

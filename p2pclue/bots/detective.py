@@ -26,6 +26,7 @@ from p2pclue.bots import (
     CardShown,
     Decision,
     HandDealt,
+    HandOpened,
     LeftoversShown,
     Observation,
     RollIntent,
@@ -192,6 +193,9 @@ class DetectiveBot:
                 self._learn(facts)
             case CardShown(suggester, shower, card) if suggester == self.seat:
                 self._learn([ShownToMe(shower, card, self._turn, self._my_last)])
+            case HandOpened(seat, cards) if seat != self.seat:
+                # what it holds, seen by all: no suggestion's triple to tie the cards to
+                self._learn([ShownToMe(seat, card, self._turn, None) for card in cards])
             case AccusationMade(seat, s, w, r, correct) if not correct:
                 self._learn([WrongAccusation(seat, (s, w, r), self._turn)])
             case _:

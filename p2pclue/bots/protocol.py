@@ -8,6 +8,7 @@ wires N of them through the in-memory network, optionally with one cheating seat
 from __future__ import annotations
 
 import hashlib
+import os
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ from p2pclue.bots import (
     Bot,
     CardShown,
     HandDealt,
+    HandOpened,
     LeftoversShown,
     RollIntent,
     SuggestionAnswered,
@@ -29,7 +31,7 @@ from p2pclue.engine import events as ev
 from p2pclue.engine.cheats import CheatingPeer
 from p2pclue.engine.config import DEFAULT_CHAIN_LENGTH, GameConfig, PlayerInfo
 from p2pclue.engine.harness import Network, run_game
-from p2pclue.engine.peer import Choice, Peer
+from p2pclue.engine.peer import Choice, Peer, verify_own_from
 from p2pclue.rules import actions as ra
 from p2pclue.rules.cards import SUSPECTS
 from p2pclue.rules.variants import Rules
@@ -62,9 +64,8 @@ class BotSeat:
             self._maybe_nobody_showed()
         elif isinstance(event, ev.PlayerLeft):
             self._left.add(event.seat)
-            if event.seat != me:  # its hand is public: as if it showed every card to us
-                for c in event.hand:
-                    bot.observe(CardShown(me, event.seat, c))
+            if event.seat != me:  # its hand is public (not shown for any suggestion)
+                bot.observe(HandOpened(event.seat, event.hand))
             self._maybe_nobody_showed()
         elif isinstance(event, ev.Refuted):
             self._answered(event.refuter)
@@ -171,7 +172,8 @@ def play(
             peers.append(CheatingPeer(config, seat, keys[seat], src, cheat=cheat,
                                       phase=cheat_phase))
         else:
-            peers.append(Peer(config, seat, keys[seat], src))
+            peers.append(Peer(config, seat, keys[seat], src,
+                              verify_own=verify_own_from(os.environ)))
     if on_peers is not None:
         on_peers(peers)
     bots = [bot_factory(s, random.Random(rng.getrandbits(64))) for s in range(n_players)]

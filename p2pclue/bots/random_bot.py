@@ -13,6 +13,7 @@ from p2pclue.bots import (
     CardShown,
     Decision,
     HandDealt,
+    HandOpened,
     LeftoversShown,
     Observation,
     RollIntent,
@@ -51,6 +52,8 @@ class RandomBot:
             self.seen.update(event.cards)
         elif isinstance(event, CardShown) and event.suggester == self.seat:
             self.seen.add(event.card)
+        elif isinstance(event, HandOpened):
+            self.seen.update(event.cards)
         elif (
             isinstance(event, SuggestionAnswered) and event.suggester == self.seat
             and event.shower is None

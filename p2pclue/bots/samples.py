@@ -4,7 +4,9 @@ Three short seeded games through the real protocol: a complete ``classic`` game,
 complete ``cz`` game, and a ``classic`` game halted by a seat that biases the dice; and
 files derived from them that pin the audit's edge cases (docs/protocol.md, "Blame" and
 "Confirming a blame"): an equivocating frame inside the entries, a footer blaming the wrong
-seat, a blame whose evidence shows nothing, and a confirmed blame whose prose reason differs.
+seat, a blame whose evidence shows nothing, and a confirmed blame whose prose reason differs;
+and two ended by signed abandon votes (docs/protocol.md, "Silence and abandon"): a valid
+forfeit, and a footer with a vote signed before its voter's deadline.
 Another implementation can audit them and must reach the verdicts listed in
 ``protocol/samples/README.md``.
 """
@@ -21,7 +23,8 @@ from p2pclue.bots.protocol import play, seeded_identity
 from p2pclue.bots.random_bot import RandomBot
 from p2pclue.engine.errors import Blame
 from p2pclue.engine.transcript import Footer, Transcript, parse
-from p2pclue.engine.wire import Header, read_payload, sign_frame, split_frame
+from p2pclue.engine.votes import Vote, sign_vote
+from p2pclue.engine.wire import Header, read_payload, sha256, sign_frame, split_frame
 from p2pclue.rules.variants import preset
 
 
@@ -86,6 +89,27 @@ def _evidence_shows_nothing() -> bytes:
     return Transcript(t.config, t.entries, Footer("halted", len(t.entries), blame)).to_bytes()
 
 
+VOTE_TIMEOUT_MS = 120_000
+VOTE_CUT = 71
+"""classic-3p's entry count when seat 2 owes its own (last) step of its accusation check."""
+
+
+def _voted(*waited: int) -> Callable[[], bytes]:
+    """classic-3p cut at ``VOTE_CUT``, closed by the abandon votes of seats 0 and 1 naming
+    seat 2, with these ``waited`` (milliseconds; both say ``timeout`` 120 000)."""
+    def build() -> bytes:
+        t = parse(sample("classic-3p.p2pclue"))
+        entries = t.entries[:VOTE_CUT]
+        seed = SAMPLES["classic-3p.p2pclue"].seed
+        votes = tuple(
+            sign_vote(seeded_identity(seed, voter),
+                      Vote(t.config.digest(), VOTE_CUT, sha256(entries[-1]), 2, voter,
+                           "abandon", 1, VOTE_TIMEOUT_MS, w))
+            for voter, w in enumerate(waited))
+        return Transcript(t.config, entries, Footer("abandoned", VOTE_CUT, votes=votes)).to_bytes()
+    return build
+
+
 DERIVED: dict[str, Callable[[], bytes]] = {
     "equivocation-inside.p2pclue": _equivocation_inside,
     "false-blame-wrong-seat.p2pclue": _reblamed(
@@ -93,6 +117,8 @@ DERIVED: dict[str, Callable[[], bytes]] = {
     "false-blame-nothing.p2pclue": _evidence_shows_nothing,
     "halted-other-reason.p2pclue": _reblamed(
         lambda t, b: Blame(b.culprit, b.check, "any prose at all", b.index, b.evidence)),
+    "abandoned-forfeit-votes.p2pclue": _voted(121_500, 120_250),
+    "votes-signed-early.p2pclue": _voted(121_500, 30_000),
 }
 """Files made from the seeded samples by editing them (an equivocation re-signed with the
 seat's seeded key): they pin the audit's verdicts on edge cases."""

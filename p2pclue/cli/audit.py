@@ -3,6 +3,10 @@
 Exit status: 0 valid; 1 a violation (the first failing message and the culprit are
 printed); 2 not a readable transcript. With ``--json`` the last line of standard
 output is always one JSON verdict, whatever the exit status.
+
+A file with no footer (its writer quit to resume later, or crashed, between two messages)
+is audited as far as it goes: "valid so far", exit 0, result ``unfinished``; a file that
+stops inside an entry (a torn tail) is not a transcript (exit 2, "truncated").
 """
 
 from __future__ import annotations
@@ -17,10 +21,15 @@ from typing import Any
 from p2pclue.cli.narrate import Narrator, event_json
 from p2pclue.cli.terminal import Style, wants_colour
 from p2pclue.engine import events as ev
-from p2pclue.engine.audit import Verdict, audit
+from p2pclue.engine.audit import Verdict, audit, audit_unfinished
 from p2pclue.engine.config import GameConfig
 from p2pclue.engine.errors import TranscriptError
-from p2pclue.engine.transcript import MAX_TRANSCRIPT_BYTES, parse
+from p2pclue.engine.transcript import (
+    MAX_TRANSCRIPT_BYTES,
+    has_end_marker,
+    parse,
+    parse_open,
+)
 from p2pclue.i18n import N_, _, card_name, ngettext
 
 EXIT_VALID, EXIT_VIOLATION, EXIT_UNREADABLE = 0, 1, 2
@@ -52,21 +61,32 @@ def run(args: argparse.Namespace) -> int:
             raw = None  # not hashed: only its first bytes were read
             raise TranscriptError(f"over {MAX_TRANSCRIPT_BYTES // 2**20} MiB: larger than "
                                   "any transcript")
-        transcript = parse(raw)
+        config, verdict = _read(raw)
     except OSError as exc:
         return _unreadable(args, N_("cannot read {path}: {error}"),
                            {"path": args.transcript, "error": exc.strerror or exc}, raw)
     except TranscriptError as exc:
         return _unreadable(args, N_("{path} is not a readable transcript: {error}"),
                            {"path": args.transcript, "error": exc}, raw)
-    verdict = audit(transcript, raw)
     if args.replay:
-        _replay(verdict, transcript.config, as_json=args.json)
+        _replay(verdict, config, as_json=args.json)
     if args.json:
         print(json.dumps(verdict.to_json(), sort_keys=True))
     else:
-        _summary(verdict, transcript.config, Style(wants_colour(sys.stdout)))
+        _summary(verdict, config, Style(wants_colour(sys.stdout)))
     return EXIT_VALID if verdict.valid else EXIT_VIOLATION
+
+
+def _read(raw: bytes) -> tuple[GameConfig, Verdict]:
+    """Parse and audit a finished file, or one with no end marker as far as it goes."""
+    try:
+        transcript = parse(raw)
+    except TranscriptError:
+        if has_end_marker(raw):
+            raise  # a damaged footer: the file says it ended, and cannot say how
+        config, entries = parse_open(raw)  # a torn tail raises "truncated" here
+        return config, audit_unfinished(config, entries, raw)
+    return transcript.config, audit(transcript, raw)
 
 
 def _unreadable(args: argparse.Namespace, template: str, fields: dict[str, object],
@@ -130,7 +150,15 @@ def _summary(v: Verdict, config: GameConfig, style: Style) -> None:
     for note in v.notes:
         # Translators: the notes of the audit come from the protocol checks, in English.
         print("  " + _("note: {note}").format(note=note))
-    if v.valid:
+    if v.valid and v.unfinished:
+        print(ngettext("{valid}: unfinished after {turns} turn, no footer (quit to resume "
+                       "later, or a crash); every signature, proof and rule of its messages "
+                       "checked",
+                       "{valid}: unfinished after {turns} turns, no footer (quit to resume "
+                       "later, or a crash); every signature, proof and rule of its messages "
+                       "checked", v.turns).format(
+            valid=style.event(_("VALID SO FAR"), "win"), turns=v.turns))
+    elif v.valid:
         outcomes = {"won": _("{player} won").format(player=_player(config, v.winner)),
                     "nobody": _("nobody won"), "abandoned": _("abandoned before the end")}
         print(ngettext("{valid}: {outcome} after {turns} turn; every signature, proof and rule "

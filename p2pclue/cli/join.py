@@ -25,6 +25,7 @@ from typing import Any
 from p2pclue.bots.registry import BOTS, DEFAULT_LEVEL, LEVEL_NAMES
 from p2pclue.cli.narrate import Narrator
 from p2pclue.cli.result import result_object
+from p2pclue.crypto.group import MULT_COUNTER
 from p2pclue.engine import events as ev
 from p2pclue.engine.config import MAX_NAME_CHARS, MIN_PLAYERS
 from p2pclue.i18n import N_, _, ngettext
@@ -373,6 +374,7 @@ async def _play(session: NetSession, args: argparse.Namespace, say: Printer) -> 
             e = event.event
             if marks["first_turn"] is None and session.state is not None:
                 marks["first_turn"] = time.time()
+                marks["deal_mults"] = MULT_COUNTER.total
             if isinstance(e, ev.Suggested):
                 marks["suggested"].append(time.time())
                 pending.clear()

@@ -99,16 +99,20 @@ def prove_none_unchecked(
 ) -> NoneProof:
     """The proof computed honestly from the witness, without checking the claim."""
     points = _named_points(named)
+    # The prover knows its secret: T = a*M - r*X = r*(secret*M - X) and
+    # alpha*G - beta*S = (alpha - beta*secret)*G, one multiplication each instead of two
+    # (the same points whenever S = secret*G; if not, the proof fails either way).
+    scaled = [mul(secret, m) for m in points]
     ts: list[Point] = []
     us: list[Point] = []
     witnesses: list[tuple[Scalar, Scalar, Scalar, Scalar]] = []
     for x in hand_points:
-        for m in points:
+        for m, sm in zip(points, scaled, strict=True):
             r = random_scalar(src)
             a = r * secret
             alpha, beta = random_scalar(src), random_scalar(src)
-            ts.append(mul(a, m) - mul(r, x))
-            us += [mul(alpha, m) - mul(beta, x), base_mul(alpha) - mul(beta, public_key)]
+            ts.append(mul(r, sm - x))
+            us += [mul(alpha, m) - mul(beta, x), base_mul(alpha - beta * secret)]
             witnesses.append((a, r, alpha, beta))
     c = _transcript(ctx, named, hand_points, public_key, ts).points("U", us).challenge("c")
     return NoneProof(

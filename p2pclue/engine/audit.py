@@ -19,10 +19,12 @@ same and is signed by nobody (see docs/protocol.md, "Informed abort").
 from __future__ import annotations
 
 import hashlib
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
 from p2pclue.engine import events as ev
+from p2pclue.engine.config import GameConfig
 from p2pclue.engine.errors import WireError
 from p2pclue.engine.peer import (
     Peer,
@@ -31,7 +33,7 @@ from p2pclue.engine.peer import (
     hands_from_secrets,
     shown_cards_from_secrets,
 )
-from p2pclue.engine.transcript import Transcript
+from p2pclue.engine.transcript import Footer, Transcript, entry_bytes, opening_bytes
 from p2pclue.engine.votes import read_vote
 from p2pclue.engine.wire import split_frame
 from p2pclue.rules.state import GameState
@@ -57,8 +59,9 @@ class Verdict:
     valid: bool
     """No violation: every entry verified and the footer tells the truth."""
     result: str
-    """"won", "nobody", "abandoned" (valid but unfinished), "halted" (a seat is to blame)
-    or "invalid" (the file itself is broken: nobody can be blamed)."""
+    """"won", "nobody", "abandoned" (valid but unfinished), "unfinished" (a file with no
+    footer, valid so far), "halted" (a seat is to blame) or "invalid" (the file itself is
+    broken: nobody can be blamed)."""
     winner: int | None
     """Who won: of a valid game, or of a halted one whose chained entries had already decided
     it before the blamed message (a blame costs the culprit, never the winner)."""
@@ -80,6 +83,9 @@ class Verdict:
     """The forfeit applied to ``result``/``winner``: ``seat``, the accuser whose withheld
     own step counts as a wrong accusation, and ``voters``, the seats whose signed abandon
     votes prove it was silent there."""
+    unfinished: bool = False
+    """The file has no end marker and footer (its writer stopped between two messages):
+    its entries were verified, nothing was claimed about the end."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -97,6 +103,7 @@ class Verdict:
             "notes": self.notes,
             "withheld": self.withheld,
             "forfeit": self.forfeit,
+            "unfinished": self.unfinished,
         }
 
 
@@ -107,8 +114,21 @@ def _sender_of(raw: bytes) -> int | None:
         return None
 
 
-def audit(transcript: Transcript, raw_bytes: bytes | None = None) -> Verdict:
-    """Verify a parsed transcript from its first entry to its footer."""
+def audit_unfinished(config: GameConfig, entries: list[bytes],
+                     raw_bytes: bytes | None = None) -> Verdict:
+    """Verify the entries of a file with no footer (``transcript.parse_open``): each as in
+    ``audit``; the end is not weighed, since nobody claimed one (docs/protocol.md,
+    "Transcript file")."""
+    placeholder = Transcript(config, tuple(entries), Footer("abandoned", len(entries)))
+    if raw_bytes is None:  # hash the file as it is: no footer
+        raw_bytes = opening_bytes(config) + b"".join(entry_bytes(e) for e in entries)
+    return audit(placeholder, raw_bytes, finished=False)
+
+
+def audit(transcript: Transcript, raw_bytes: bytes | None = None, *,
+          finished: bool = True) -> Verdict:
+    """Verify a parsed transcript from its first entry to its footer (``finished``) or, for
+    ``audit_unfinished``, to its last entry."""
     config = transcript.config
     observer = Peer(config, None, relay=False)
     events: list[ev.Event] = []
@@ -130,13 +150,15 @@ def audit(transcript: Transcript, raw_bytes: bytes | None = None) -> Verdict:
     notes: list[str] = []
     decided = observer.rules_state  # what the chained entries alone decided (states are values)
     footer = transcript.footer
-    if violation is None and footer.entries != len(transcript.entries):
+    if violation is None and finished and footer.entries != len(transcript.entries):
         violation = Violation(len(transcript.entries), None, "footer",
                               f"the footer counts {footer.entries} entries, the file has "
                               f"{len(transcript.entries)}", None)
     owed = (observer.expected_seat(), observer.accuser)  # before votes close the game
-    if violation is None:
+    if violation is None and finished:
         violation = _check_footer(observer, transcript, events, notes)
+    elif violation is None:
+        notes.append(_unfinished_note(observer, len(transcript.entries)))
     # The forfeit of an accuser that withheld its own step is applied to the result only
     # when the footer's abandon votes (checked above, then counted by the observer exactly
     # as a live peer counts them) name it as the silent seat at this point. A transcript
@@ -160,7 +182,7 @@ def audit(transcript: Transcript, raw_bytes: bytes | None = None) -> Verdict:
     digest = hashlib.sha256(raw_bytes if raw_bytes is not None else transcript.to_bytes())
     verdict = Verdict(
         valid=violation is None,
-        result=_result(state, violation),
+        result=_result(state, violation, finished),
         winner=winner,
         blamed=violation.culprit if violation is not None else None,
         violation=violation,
@@ -174,6 +196,7 @@ def audit(transcript: Transcript, raw_bytes: bytes | None = None) -> Verdict:
         notes=notes,
         withheld=withheld,
         forfeit=forfeit,
+        unfinished=not finished,
     )
     if observer.status is Status.COMPLETE:
         verdict.hands = hands_from_secrets(observer)
@@ -185,14 +208,23 @@ def audit(transcript: Transcript, raw_bytes: bytes | None = None) -> Verdict:
     return verdict
 
 
-def _result(state: GameState | None, violation: Violation | None) -> str:
+def _result(state: GameState | None, violation: Violation | None, finished: bool) -> str:
     """The verdict; a game decided by the accusation check keeps its result even if the
     end-of-game reveal was withheld (withholding it cannot erase a win)."""
     if violation is not None:
         return "invalid" if violation.culprit is None else "halted"
     if state is not None and state.result is not None:
         return state.result
-    return "abandoned"
+    return "abandoned" if finished else "unfinished"
+
+
+def _unfinished_note(observer: Peer, n: int) -> str:
+    """What a file with no footer says: how far it got, and who owed the next message."""
+    told = (f"unfinished: the file has no footer (its writer stopped between two messages: a "
+            f"quit to resume later, or a crash); its {n} entries verify")
+    if observer.status is Status.COMPLETE:
+        return told + "; the game is complete, only the footer is missing"
+    return told + f"; seat {observer.expected_seat()} owed the next message"
 
 
 def _check_footer(
@@ -236,6 +268,7 @@ def _check_votes(observer: Peer, transcript: Transcript, events: list[ev.Event],
         return bad("votes to abandon, but nobody owed a message")
     keys = [p.public_key() for p in transcript.config.players]
     voters: list[int] = []
+    windows: list[tuple[int, int, int]] = []
     for i, raw in enumerate(transcript.footer.votes):
         try:
             vote = read_vote(raw, keys)
@@ -251,14 +284,27 @@ def _check_votes(observer: Peer, transcript: Transcript, events: list[ev.Event],
             return bad(f"vote {i}: seat {vote.voter} may not vote here (left, repeated or "
                        "out of order)")
         voters.append(vote.voter)
+        windows.append((vote.voter, vote.waited, vote.timeout))
     needed = observer.abandon_quorum()
     if len(voters) < needed:
         return bad(f"{len(voters)} abandon votes; the quorum is {needed}")
     notes.append(f"abandoned by the vote of seats {voters} (quorum {needed}) after {n} "
                  f"entries, while seat {silent} owed the next message")
-    for raw in transcript.footer.votes:  # counted as a live peer counts them (the forfeit)
+    notes.append(_windows(windows))
+    # Counted as a live peer counts them (the forfeit), by one whose own deadline for the
+    # silent seat has passed: the file's writer counted them only then (it held any that
+    # came earlier), and the file records no clock of its own.
+    observer.on_timeout(math.inf)
+    for raw in transcript.footer.votes:
         events += observer.receive_vote(raw, float(n))
     return None
+
+
+def _windows(windows: list[tuple[int, int, int]]) -> str:
+    """Each voter's signed observation window: the voter's word, not a proof."""
+    return "by their own signed word, " + "; ".join(
+        f"seat {seat} signed after waiting {waited / 1000:g} s (its own timeout "
+        f"{timeout / 1000:g} s)" for seat, waited, timeout in windows)
 
 
 def _check_blame(observer: Peer, transcript: Transcript, events: list[ev.Event]

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import enum
 from collections import deque
-from collections.abc import Callable, Container
+from collections.abc import Callable, Container, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,7 +34,16 @@ from p2pclue.crypto import randomness
 from p2pclue.crypto.cards import card_point, identify
 from p2pclue.crypto.context import ProofContext
 from p2pclue.crypto.errors import CryptoError
-from p2pclue.crypto.group import G, Point, Scalar, base_mul, inverse, mul, scalar_from_bytes
+from p2pclue.crypto.group import (
+    G,
+    Point,
+    Scalar,
+    base_mul,
+    inverse,
+    mul,
+    own_points,
+    scalar_from_bytes,
+)
 from p2pclue.crypto.keys import prove_key
 from p2pclue.crypto.rand import ScalarSource, random_scalar
 from p2pclue.engine import events as ev
@@ -51,7 +60,7 @@ from p2pclue.engine.messages import decode_body, field_check
 from p2pclue.engine.peer_secrets import PeerSecrets, SecretsError
 from p2pclue.engine.transcript import Transcript
 from p2pclue.engine.transcript import build as build_transcript
-from p2pclue.engine.votes import Vote, quorum, read_vote, sign_vote
+from p2pclue.engine.votes import Vote, quorum, read_vote, sign_vote, window_ms
 from p2pclue.engine.wire import (
     Header,
     names_game,
@@ -116,6 +125,13 @@ ROUND_TYPES = {
 }
 TURN_TYPES = frozenset({"roll", "passage", "move", "suggest", "accuse", "end_turn"})
 REFUTE_TYPES = frozenset({"show", "pass"})
+VERIFY_OWN_ENV = "P2PCLUE_VERIFY_OWN"
+"""Set to 1, every peer a front end makes also verifies its own proofs (``verify_own``)."""
+
+
+def verify_own_from(environ: Mapping[str, str]) -> bool:
+    """The ``verify_own`` debug switch as an environment sets it (the tests set it)."""
+    return environ.get(VERIFY_OWN_ENV, "") == "1"
 
 
 @dataclass(frozen=True)
@@ -180,10 +196,18 @@ class Peer:
         timeout: float = DEFAULT_TIMEOUT,
         relay: bool = True,
         seen_sessions: Container[bytes] = frozenset(),
+        verify_own: bool = False,
     ) -> None:
         """``seen_sessions``: the session ids of every game this player has taken part in
         (the caller persists them); a playing peer refuses to start a game that reuses one
-        (``ReusedSessionError``), since old frames of that session would fit it."""
+        (``ReusedSessionError``), since old frames of that session would fit it.
+
+        ``verify_own``: also verify the proofs in the frames this peer has just built
+        (a debug switch, on in tests). Off, its own frames still go through decoding,
+        every rule and every state change, only their proofs are trusted: they were
+        computed here a moment ago from values this peer holds, and every other peer
+        verifies them anyway. That check cost the sender as much as one verifier's
+        (docs/protocol.md, "Frames")."""
         if seat is not None:
             if not 0 <= seat < config.n_players:
                 raise LocalProtocolError(f"seat {seat} is not in this game")
@@ -201,6 +225,9 @@ class Peer:
         self._src = src
         self._timeout = timeout
         self._relay = relay
+        self._verify_own = verify_own
+        self._building = False
+        """True while this peer accepts a frame it has just built itself (``_emit``)."""
         self._chain_length = config.chain_length
         n = config.n_players
         self.n = n
@@ -224,6 +251,9 @@ class Peer:
         self._head = sha256(b"p2pclue/v1/chain-start\x00" + self._config_digest)
         self.game_id: bytes | None = None
         self._deadline = now + timeout
+        self._since = now
+        """When this peer reached the current point (its last entry chained, or it started):
+        the start of its own observation window for the seat that owes the next entry."""
         # round bookkeeping
         self.stage = Stage.JOIN
         self._round_pos = 0
@@ -269,6 +299,9 @@ class Peer:
         """The entry count at which the owed message was reported overdue (votes allowed)."""
         self._ballot = 0
         self._votes: dict[int, tuple[Vote, bytes]] = {}
+        self._held_votes: dict[int, tuple[Vote, bytes]] = {}
+        """Votes about this point that arrived before this peer's own deadline for the silent
+        seat: not counted until it passes, dropped if the awaited entry comes first."""
         self.abandon_votes: tuple[bytes, ...] = ()
         # private state
         self._secrets = _Secrets()
@@ -316,7 +349,8 @@ class Peer:
 
     def on_timeout(self, now: float) -> list[ev.Event]:
         """Report who owes a message past its deadline; blames nobody. From then on, until
-        the silent seat speaks, the players present may vote (``vote``)."""
+        the silent seat speaks, the players present may vote (``vote``), and the votes this
+        peer held because they came before its own deadline are counted."""
         if self.status is not Status.RUNNING or now < self._deadline:
             return []
         seat = self.expected_seat()
@@ -325,7 +359,12 @@ class Peer:
         if seat is None:
             return []
         self._silent_at = len(self.entries)
-        return [ev.PeerSilent(seat, deadline)]
+        out: list[ev.Event] = [ev.PeerSilent(seat, deadline)]
+        held, self._held_votes = self._held_votes, {}
+        for _voter, (vote, raw) in sorted(held.items()):
+            if self.status is Status.RUNNING:
+                out += self._count_vote(vote, raw, now)
+        return out
 
     @property
     def head(self) -> bytes:
@@ -377,6 +416,7 @@ class Peer:
             self._events = []
         self._outbox.clear()  # the stored frames go out by resync, not as new relays
         self._check_restored()
+        self._since, self._deadline = now, now + self._timeout  # it observes from now on
         return events + self._run(now, lambda: None)
 
     def _check_restored(self) -> None:
@@ -415,13 +455,22 @@ class Peer:
         if choice not in ("wait", "abandon"):
             raise LocalProtocolError("vote wait or abandon")
         self._ballot += 1
+        # The silence was reported, so this peer's deadline (``timeout`` after ``_since``)
+        # has passed: ``waited`` is at least ``timeout`` (``max`` only absorbs rounding).
+        timeout = window_ms(self._timeout)
+        waited = max(window_ms(now - self._since), timeout)
         raw = sign_vote(self._identity, Vote(self._config_digest, len(self.entries), self._head,
-                                             silent, self.seat, choice, self._ballot))
+                                             silent, self.seat, choice, self._ballot, timeout,
+                                             waited))
         return raw, self.receive_vote(raw, now)
 
     def receive_vote(self, raw: bytes, now: float) -> list[ev.Event]:
         """Count a signed vote. A vote about another point of the game (stale, or from a
         peer that is ahead) or that does not verify is ignored: votes cost nobody anything.
+        A vote that arrives before this peer's own deadline for the silent seat has passed
+        (``on_timeout`` has not reported it at this point) is held, not counted: it counts
+        when the deadline passes, and lapses if the awaited entry is chained first, so a
+        majority cannot vote out a seat this peer has not seen fall silent.
         A quorum of abandon votes ends the game as abandoned (and, when the silent seat is
         the accuser owing its own step of its accusation check, applies that accusation as
         wrong: the forfeit); of wait votes, restarts the silence clock."""
@@ -437,6 +486,15 @@ class Peer:
                 or vote.silent != self.expected_seat() or vote.voter in self.left_hands:
             self._drop(raw, "a vote about another point of the game")
             return []
+        if self._silent_at != len(self.entries):
+            held = self._held_votes.get(vote.voter)
+            if held is None or held[0].ballot < vote.ballot:
+                self._held_votes[vote.voter] = (vote, raw)
+            return []
+        return self._count_vote(vote, raw, now)
+
+    def _count_vote(self, vote: Vote, raw: bytes, now: float) -> list[ev.Event]:
+        """Add a checked vote about this point to the tally, after this peer's deadline."""
         old = self._votes.get(vote.voter)
         if old is not None and old[0].ballot >= vote.ballot:
             return []
@@ -524,6 +582,30 @@ class Peer:
             return seat
         return self._round_order[self._round_pos]
 
+    def due_soon(self) -> bool:
+        """Whether this seat owes a message now or right after the seat that owes one.
+
+        A scheduling hint for a runner, never a rule: the frame due next most likely
+        comes from the seat due now, and the seat after it must check it before it can
+        speak, so that seat's checking is worth doing first (see ``net.lanes``). In play
+        the turn's player counts too: refutations come back to it.
+        """
+        due = self.expected_seat()
+        if self.seat is None or due is None:
+            return False
+        if due == self.seat:
+            return True
+        if self.stage is Stage.PLAY:
+            assert self.rules_state is not None
+            return self.rules_state.current_seat == self.seat or (due + 1) % self.n == self.seat
+        order, pos = self._round_order, self._round_pos + 1
+        return order[pos % len(order)] == self.seat  # the round's last: the next one's first
+
+    def knows(self, raw: bytes) -> bool:
+        """Whether this exact frame was accepted or is held already (a copy costs nothing)."""
+        digest = sha256(raw)
+        return digest in self._index_of or digest in self._held_digests
+
     @property
     def accuser(self) -> int | None:
         """The seat whose accusation is being checked right now (None outside a check)."""
@@ -546,6 +628,7 @@ class Peer:
                 self._halt(exc)
         if len(self.entries) != before:
             self._deadline = now + self._timeout
+            self._since = now
         out, self._events = self._events, []
         return out
 
@@ -575,7 +658,15 @@ class Peer:
         header = Header(self._game_field(msg_type), self.seat, len(self._sent_by[self.seat]),
                         self._head, msg_type)
         raw = sign_frame(self._identity, header, body)
-        self._ingest(raw)  # raises (and sends nothing) if our own message is bad
+        self._building = True
+        try:
+            if self._verify_own:
+                self._ingest(raw)  # raises (and sends nothing) if our own message is bad
+            else:
+                with own_points():  # computed here: no subgroup checks either
+                    self._ingest(raw)
+        finally:
+            self._building = False
         self._outbox.append((raw, None))
 
     def _game_field(self, msg_type: str) -> bytes:
@@ -754,6 +845,7 @@ class Peer:
         self._sent_by[sender].append(raw)
         self._head = sha256(raw)
         self._votes.clear()  # votes are about one point of the game
+        self._held_votes.clear()  # the awaited entry came first: the held votes lapse
         self._silent_at = None
         self._events.append(ev.Accepted(index, sender, msg_type))
         if self._relay and sender != self.seat:
@@ -773,6 +865,12 @@ class Peer:
         return ProofContext(self.game_id, f"{index}:{step}", sender)
 
     # ---- message handlers (every one verifies before it changes anything) --------------
+
+    def _verify(self, check: Callable[..., None], *args: Any) -> None:
+        """Run a proof check, unless the proof is this peer's own, just built (``verify_own``)."""
+        if self._building and not self._verify_own:
+            return
+        check(*args)
 
     def _dispatch(self, index: int, sender: int, msg_type: str, f: dict[str, Any]) -> None:
         handler = getattr(self, f"_on_{msg_type}")
@@ -805,7 +903,7 @@ class Peer:
         self.stage = Stage.KEYS
 
     def _on_keys(self, index: int, sender: int, f: dict[str, Any]) -> None:
-        P.verify_key(self._ctx(index, sender, "keys"), f["Y"], f["proof"])
+        self._verify(P.verify_key, self._ctx(index, sender, "keys"), f["Y"], f["proof"])
         if f["Y"] in self.Y:
             raise _Reject("keys", "this group key is another player's")
         self.Y.append(f["Y"])
@@ -821,8 +919,8 @@ class Peer:
         for d in range(3):
             if len(decks[d]) != len(self._decks[d]):
                 raise _Reject("proof:shuffle", f"the {DECK_NAMES[d]} deck changed size")
-            P.verify_shuffle(self._ctx(index, sender, f"envelope:{DECK_NAMES[d]}"),
-                                        self._decks[d], decks[d], self.Y[sender], proofs[d])
+            self._verify(P.verify_shuffle, self._ctx(index, sender, f"envelope:{DECK_NAMES[d]}"),
+                         self._decks[d], decks[d], self.Y[sender], proofs[d])
         self._decks = decks
         self._next_in_round(self._finish_envelope)
 
@@ -832,12 +930,12 @@ class Peer:
         self.stage = Stage.DEAL
 
     def _on_deal(self, index: int, sender: int, f: dict[str, Any]) -> None:
-        P.verify_dleq(self._ctx(index, sender, "deal:link"), G, f["R"], self.Y[sender], f["S"],
-                    f["link"])
+        self._verify(P.verify_dleq, self._ctx(index, sender, "deal:link"), G, f["R"],
+                     self.Y[sender], f["S"], f["link"])
         if len(f["deck"]) != len(self._deal_deck):
             raise _Reject("proof:shuffle", "the deal deck changed size")
-        P.verify_shuffle(self._ctx(index, sender, "deal:shuffle"), self._deal_deck,
-                                    f["deck"], f["R"], f["proof"])
+        self._verify(P.verify_shuffle, self._ctx(index, sender, "deal:shuffle"),
+                     self._deal_deck, f["deck"], f["R"], f["proof"])
         self.R.append(f["R"])
         self.S.append(f["S"])
         self._deal_deck = f["deck"]
@@ -855,8 +953,8 @@ class Peer:
         if len(f["points"]) != len(targets):
             raise _Reject("proof:dleq-batch", f"expected {len(targets)} points")
         before = [self.positions[p] for p in targets]
-        P.verify_unlayer(self._ctx(index, sender, "unlayer"), before, f["points"], self.S[sender],
-                       f["proof"])
+        self._verify(P.verify_unlayer, self._ctx(index, sender, "unlayer"), before,
+                     f["points"], self.S[sender], f["proof"])
         for p, point in zip(targets, f["points"], strict=True):
             self.positions[p] = point
         self._next_in_round(self._finish_unlayer)
@@ -978,8 +1076,9 @@ class Peer:
         s = self._state().pending_suggestion
         assert s is not None
         suggester, triple = s.suggester, _triple(s)
-        P.verify_show(self._ctx(index, sender, "show"), triple, self._hand_points(sender),
-                    self.S[sender], self.Y[suggester], f["ct"], f["proof"])
+        self._verify(P.verify_show, self._ctx(index, sender, "show"), triple,
+                     self._hand_points(sender), self.S[sender], self.Y[suggester], f["ct"],
+                     f["proof"])
         self._apply(ra.Refute(sender, None))
         self.shows.append(ShowRecord(index, suggester, sender, triple, f["ct"]))
         self._events.append(ev.Refuted(sender, suggester, triple))
@@ -991,8 +1090,8 @@ class Peer:
     def _on_pass(self, index: int, sender: int, f: dict[str, Any]) -> None:
         s = self._state().pending_suggestion
         assert s is not None
-        P.verify_none(self._ctx(index, sender, "pass"), _triple(s), self._hand_points(sender),
-                    self.S[sender], f["proof"])
+        self._verify(P.verify_none, self._ctx(index, sender, "pass"), _triple(s),
+                     self._hand_points(sender), self.S[sender], f["proof"])
         self._apply(ra.CannotRefute(sender))
         self._events.append(ev.Passed(sender, s.suggester, _triple(s)))
 
@@ -1017,8 +1116,8 @@ class Peer:
     def _on_pet(self, index: int, sender: int, f: dict[str, Any]) -> None:
         assert self._pet_qp is not None
         q_prev, p_prev = self._pet_qp
-        P.verify_pet_step(self._ctx(index, sender, "pet"), q_prev, p_prev, f["Q"], f["P"],
-                        self.Y[sender], f["proof"])
+        self._verify(P.verify_pet_step, self._ctx(index, sender, "pet"), q_prev, p_prev,
+                     f["Q"], f["P"], self.Y[sender], f["proof"])
         self._pet_qp = (f["Q"], f["P"])
         self._next_in_round(self._finish_pet)
 
@@ -1040,10 +1139,10 @@ class Peer:
         mine = self._hand_points(sender)
         if len(f["hand"]) != len(mine) or len(f["envelope"]) != 3:
             raise _Reject("leave", f"a leave opens {len(mine)} hand points and 3 envelope points")
-        P.verify_unlayer(self._ctx(index, sender, "leave:hand"), mine, f["hand"],
-                         self.S[sender], f["hand_proof"])
-        P.verify_unlayer(self._ctx(index, sender, "leave:envelope"), self.envelope,
-                         f["envelope"], self.Y[sender], f["envelope_proof"])
+        self._verify(P.verify_unlayer, self._ctx(index, sender, "leave:hand"), mine,
+                     f["hand"], self.S[sender], f["hand_proof"])
+        self._verify(P.verify_unlayer, self._ctx(index, sender, "leave:envelope"),
+                     self.envelope, f["envelope"], self.Y[sender], f["envelope_proof"])
         cards = [identify(p) for p in f["hand"]]
         if any(c is None for c in cards):
             raise _Reject("leave", "the opened hand is not made of cards")
@@ -1059,8 +1158,8 @@ class Peer:
     def _on_open(self, index: int, sender: int, f: dict[str, Any]) -> None:
         if len(f["points"]) != 3:
             raise _Reject("proof:dleq-batch", "the envelope has three cards")
-        P.verify_unlayer(self._ctx(index, sender, "open"), self.envelope, f["points"],
-                       self.Y[sender], f["proof"])
+        self._verify(P.verify_unlayer, self._ctx(index, sender, "open"), self.envelope,
+                     f["points"], self.Y[sender], f["proof"])
         self.envelope = f["points"]
         self._next_in_round(self._finish_open)
 

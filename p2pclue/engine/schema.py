@@ -13,6 +13,7 @@ from typing import Any
 
 from p2pclue import PROTOCOL_VERSION
 from p2pclue.engine.messages import MESSAGES
+from p2pclue.engine.votes import CHOICES, MAX_VOTE_BYTES, VOTE_KEYS, VOTE_PREFIX
 from p2pclue.engine.wire import MAX_FRAME_BYTES, SIGNING_PREFIX
 
 KIND_DOCS = {
@@ -79,6 +80,7 @@ def schema() -> dict[str, Any]:
             "type": "message type name",
             "body": "map: the type's fields, exactly",
         },
+        "vote": vote_schema(),
         "kinds": KIND_DOCS,
         "proof_keys": PROOF_KEYS,
         "cards": [{"index": c.index, "slug": c.slug, "category": c.category.value}
@@ -87,6 +89,37 @@ def schema() -> dict[str, Any]:
             name: {"phase": m.phase, "doc": m.doc, "fields": dict(m.fields)}
             for name, m in MESSAGES.items()
         },
+    }
+
+
+VOTE_FIELDS = {
+    "ballot": "uint: the voter's vote counter; its highest ballot at one point counts",
+    "choice": f"one of {list(CHOICES)}",
+    "entries": "uint: the voter's transcript length; the silent seat owes entry `entries`",
+    "from": "uint: the voter's seat (must equal the outer voter)",
+    "game": "bin(32): the config digest",
+    "head": "bin(32): the hash the next entry must name as prev",
+    "silent": "uint: the seat that owes the next entry (not the voter)",
+    "timeout": "uint: the voter's own deadline for the silent seat, in milliseconds after "
+               "its copy of the chain reached this point",
+    "waited": "uint: milliseconds the voter had waited at this point when it signed; "
+              "at least timeout, else the vote is refused",
+}
+"""The signed payload of a vote on a silent seat (engine/votes.py)."""
+
+
+def vote_schema() -> dict[str, Any]:
+    assert set(VOTE_FIELDS) == VOTE_KEYS
+    return {
+        "encoding": "msgpack array [voter: uint seat, payload: bin, signature: bin(64)]; "
+                    "not a transcript entry (docs/protocol.md, Silence and abandon)",
+        "signature": "Ed25519 over signing_prefix || payload, by the voter's identity key",
+        "signing_prefix": VOTE_PREFIX.decode("ascii").replace("\x00", "\\u0000"),
+        "max_bytes": MAX_VOTE_BYTES,
+        "payload": VOTE_FIELDS,
+        "counted": "only once the receiver's own deadline for the silent seat has passed; "
+                   "a vote received earlier is held, and lapses if the awaited entry is "
+                   "chained first",
     }
 
 

@@ -173,6 +173,45 @@ def parse_unfinished(data: bytes) -> tuple[GameConfig, list[bytes]]:
     return config, entries
 
 
+def parse_open(data: bytes) -> tuple[GameConfig, list[bytes]]:
+    """The config and entries of a file that has no end marker yet, for the audit.
+
+    Stricter than ``parse_unfinished``: the file must end exactly after its last whole
+    entry (that is what a writer leaves when it stops between two appends: a quit to
+    resume later, a crash, a pulled plug). Bytes after the last whole entry that do not
+    make one are a torn tail, reported as such (``TranscriptError``, "truncated"); a file
+    with an end marker is read by ``parse``.
+    """
+    _check_size(data)
+    r = _Reader(data)
+    config = _opening(r)
+    entries: list[bytes] = []
+    while r.pos < len(data):
+        n = r.length(f"entry {len(entries)}")
+        if n == 0:
+            raise TranscriptError("the file has an end marker: read it with parse")
+        _check_entry_length(n, len(entries))
+        entries.append(r.take(n, f"entry {len(entries)} (a torn last entry; the ones "
+                                 "before it are whole)"))
+    return config, entries
+
+
+def has_end_marker(data: bytes) -> bool:
+    """Whether the entries of ``data`` are followed by the end marker (u32 0): a finished
+    file, or one whose footer is damaged. False for a file that stops after an entry or
+    inside one, and for anything unreadable before that."""
+    try:
+        r = _Reader(data)
+        _opening(r)
+        while True:
+            n = r.length("an entry")
+            if n == 0:
+                return True
+            r.take(n, "an entry")
+    except TranscriptError:
+        return False
+
+
 def _check_size(data: bytes) -> None:
     if len(data) > MAX_TRANSCRIPT_BYTES:
         raise TranscriptError(f"over {MAX_TRANSCRIPT_BYTES // 2**20} MiB: larger than any "

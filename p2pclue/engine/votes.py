@@ -9,6 +9,14 @@ its own, signed under its own prefix so that it can never be read as a frame:
 voter's votes at one point: the highest counts, so a voter may change its mind
 and a replayed old vote changes nothing.
 
+A vote also carries, signed, the voter's own observation window: ``timeout``, how long
+after its copy of the chain reached this point its own deadline fell, and ``waited``,
+how long it had been waiting when it signed (milliseconds; clocks are not shared, so
+only durations mean anything across machines). An honest voter signs only after its
+deadline, so ``waited < timeout`` is no vote. The window is the voter's word, not a
+proof: what keeps a live seat from being voted out is that every peer holds the votes
+it receives until its own deadline for that seat has passed (``Peer.receive_vote``).
+
 The quorum that ends a game is a strict majority of the seats still at the table
 other than the silent one (docs/protocol.md, "Silence and abandon"). The abandon
 votes that reached it are stored in the transcript footer, where the audit
@@ -29,7 +37,10 @@ from p2pclue.engine.wire import HASH_BYTES, is_int, pack, unpack_canonical
 VOTE_PREFIX = b"p2pclue/v1/vote\x00"
 CHOICES = ("wait", "abandon")
 MAX_VOTE_BYTES = 512
-VOTE_KEYS = frozenset({"ballot", "choice", "entries", "from", "game", "head", "silent"})
+VOTE_KEYS = frozenset({"ballot", "choice", "entries", "from", "game", "head", "silent",
+                       "timeout", "waited"})
+MAX_MS = 2**32 - 1
+"""The largest ``timeout`` or ``waited`` (about 49 days, in milliseconds)."""
 
 
 @dataclass(frozen=True)
@@ -44,11 +55,26 @@ class Vote:
     voter: int
     choice: str
     ballot: int
+    timeout: int
+    """The voter's own deadline for ``silent``, in milliseconds after its copy of the
+    chain reached this point."""
+    waited: int
+    """How long the voter had waited at this point when it signed, in milliseconds
+    (at least ``timeout``)."""
 
     def payload(self) -> bytes:
         return pack({"ballot": self.ballot, "choice": self.choice, "entries": self.entries,
                      "from": self.voter, "game": self.game, "head": self.head,
-                     "silent": self.silent})
+                     "silent": self.silent, "timeout": self.timeout, "waited": self.waited})
+
+
+def window_ms(seconds: float) -> int:
+    """A duration as the vote's window field: whole milliseconds (rounded down), capped at
+    ``MAX_MS``; an endless timeout is the cap, and nothing below zero."""
+    ms = seconds * 1000
+    if not ms > 0:  # negative, zero or not a number
+        return 0
+    return int(min(ms, MAX_MS))
 
 
 def quorum(at_table: int) -> int:
@@ -84,7 +110,7 @@ def read_vote(raw: bytes, keys: list[Ed25519PublicKey]) -> Vote:
     for name in ("game", "head"):
         if not isinstance(obj[name], bytes) or len(obj[name]) != HASH_BYTES:
             raise WireError(f"{name} must be {HASH_BYTES} bytes")
-    for name in ("entries", "silent", "ballot", "from"):
+    for name in ("entries", "silent", "ballot", "from", "timeout", "waited"):
         if not is_int(obj[name]) or not 0 <= obj[name] < 2**32:
             raise WireError(f"{name} must be an integer in [0, 2^32)")
     if obj["from"] != voter:
@@ -93,5 +119,8 @@ def read_vote(raw: bytes, keys: list[Ed25519PublicKey]) -> Vote:
         raise WireError(f"the choice is one of {list(CHOICES)}")
     if not 0 <= obj["silent"] < len(keys) or obj["silent"] == voter:
         raise WireError("the silent seat is another seat of this game")
+    if obj["waited"] < obj["timeout"]:
+        raise WireError("a vote is signed only after the voter's own deadline "
+                        "(waited at least timeout)")
     return Vote(obj["game"], obj["entries"], obj["head"], obj["silent"], voter, obj["choice"],
-                obj["ballot"])
+                obj["ballot"], obj["timeout"], obj["waited"])

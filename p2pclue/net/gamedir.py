@@ -35,8 +35,9 @@ START_NAME = "start.bin"
 SECRETS_NAME = "secrets.bin"
 TRANSCRIPT_NAME = "transcript.p2pclue"
 LEFT_NAME = "left"
-"""Written once this player's own leave is on disk: the game goes on without it, so there
-is nothing for it to resume."""
+"""Written once this player asked to leave for good (its leave queued until the table next
+awaits it, as for a player out after a wrong accusation, who is awaited only to refute) or
+its own leave is on disk: the game goes on without it, so there is nothing to resume."""
 MAX_START_BYTES = 64 * 1024
 
 

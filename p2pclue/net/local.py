@@ -30,7 +30,7 @@ from p2pclue.engine import events as ev
 from p2pclue.engine.audit import audit
 from p2pclue.engine.config import GameConfig
 from p2pclue.engine.errors import LocalProtocolError
-from p2pclue.engine.peer import Choice, Peer, Stage, Status
+from p2pclue.engine.peer import Choice, Peer, Stage, Status, verify_own_from
 from p2pclue.engine.transcript import parse
 from p2pclue.i18n import _
 from p2pclue.net.api import Ended, Engine, Progress, SessionEvent, Waiting, YourChoice
@@ -102,7 +102,8 @@ class LocalSession:
             src: ScalarSource = (
                 SeededRandom(b"p2pclue/simulate/%d/%d" % (self.seed, s)) if seed is not None
                 else OsRandom())
-            self._peers.append(Peer(config, s, keys[s], src, timeout=HUMAN_TIMEOUT))
+            self._peers.append(Peer(config, s, keys[s], src, timeout=HUMAN_TIMEOUT,
+                                    verify_own=verify_own_from(os.environ)))
         self._bots = {s: BotSeat(BOTS[bot](s, random.Random(rng.getrandbits(64))), n_players)
                       for s in range(n_players) if s != seat}
         self._pass_rng = random.Random(rng.getrandbits(64))

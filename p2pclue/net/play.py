@@ -13,7 +13,7 @@ import contextlib
 import hashlib
 import os
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -153,6 +153,7 @@ async def open_table(
     tid = table_id(table_name)
     mesh = Mesh(seat.profile.identity, tid, code)
     announcer: discovery.Announcer | None = None
+    updates: list[asyncio.Task[None]] = []
     try:
         listener = await mesh.listen(seat.listen_host, 0)
         fp = discovery.fingerprint(seat.profile.public)
@@ -172,7 +173,6 @@ async def open_table(
                     await announcer.close()
                 announcer = None
         on_opened(opened)
-        updates: list[asyncio.Task[None]] = []
 
         def view_changed(view: LobbyView) -> None:
             on_view(view)
@@ -181,20 +181,44 @@ async def open_table(
                     announcer.update(_ad(opened, tid, rules, view, players, False))))
 
         seated = await host_lobby(lobby, mesh, view_changed, actions)
-        await asyncio.gather(*updates, return_exceptions=True)
-        if announcer is not None:
-            with contextlib.suppress(Exception):
-                await announcer.update(_ad(opened, tid, rules, lobby.view(), players, True))
         session = _session(seat, seated, transcript)
     except BaseException:
         await mesh.close()
+        for task in updates:
+            task.cancel()
         if announcer is not None:
             with contextlib.suppress(Exception):
                 await announcer.close()
         raise
     if announcer is not None:
-        session.on_close.append(announcer.close)
+        session.on_close.append(_announce_playing(
+            announcer, updates, _ad(opened, tid, rules, lobby.view(), players, True)))
     return session
+
+
+def _announce_playing(announcer: discovery.Announcer, updates: list[asyncio.Task[None]],
+                      ad: discovery.TableAd) -> Callable[[], Awaitable[None]]:
+    """Mark the table as playing in the background; returns the hook that withdraws it.
+
+    An mDNS update takes about half a second (python-zeroconf repeats the announcement
+    with pauses), and every guest waits for the host's first frame: the session starts
+    at once and the record catches up meanwhile (docs/protocol.md, "Discovery records").
+    The last update waits for the lobby's own updates, so "playing" is the final word.
+    """
+
+    async def mark() -> None:
+        await asyncio.gather(*updates, return_exceptions=True)
+        with contextlib.suppress(Exception):
+            await announcer.update(ad)
+
+    marking = asyncio.ensure_future(mark())
+
+    async def withdraw() -> None:
+        marking.cancel()
+        await asyncio.gather(marking, return_exceptions=True)
+        await announcer.close()
+
+    return withdraw
 
 
 async def find_table(interfaces: list[str], name: str | None, timeout: float

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import random
 import time
 from collections.abc import Awaitable, Callable, Iterable
@@ -30,7 +31,7 @@ from p2pclue.engine import events as ev
 from p2pclue.engine.audit import audit
 from p2pclue.engine.config import GameConfig
 from p2pclue.engine.errors import EngineError, WireError
-from p2pclue.engine.peer import Choice, Peer, Status
+from p2pclue.engine.peer import Choice, Peer, Status, verify_own_from
 from p2pclue.engine.peer_secrets import SecretsError
 from p2pclue.engine.transcript import parse
 from p2pclue.engine.wire import split_frame
@@ -38,6 +39,7 @@ from p2pclue.i18n import _, ngettext
 from p2pclue.net import api, links
 from p2pclue.net.gamedir import GameDir
 from p2pclue.net.junk import JunkBudget
+from p2pclue.net.lanes import Lanes
 from p2pclue.net.lobby import MAX_SPECTATORS, Start
 from p2pclue.net.mesh import (
     TAG_FRAME,
@@ -125,7 +127,7 @@ class NetSession:
             self.peer = Peer(self.config, None, now=now, timeout=timeout, relay=False)
         else:
             self.peer = Peer(self.config, self.seat, identity, OsRandom(), now=now,
-                             timeout=timeout)
+                             timeout=timeout, verify_own=verify_own_from(os.environ))
         self.transcript_path = transcript_path
         self._game = game
         self._host_addr = host_addr
@@ -175,6 +177,8 @@ class NetSession:
         self._hold_from = 0
         """While frames are held: the index of this seat's first held entry; nothing from
         there on is shown to anyone (no frame, no count) before the release."""
+        self._lanes = Lanes()
+        """Frames this seat need not check soon are checked at a lower OS priority."""
         self.on_close: list[Callable[[], Awaitable[None]]] = []
         """Called (and awaited) by ``close``: an announcer to withdraw, for example."""
 
@@ -237,6 +241,7 @@ class NetSession:
             task.cancel()
         await asyncio.gather(*self._redials.values(), return_exceptions=True)
         await self._mesh.close()
+        self._lanes.close()
         for hook in self.on_close:
             with contextlib.suppress(Exception):
                 await hook()
@@ -290,7 +295,9 @@ class NetSession:
             self._charge(ident, 1)
             return
         before = self.peer.dropped_count
-        events = self.peer.receive(raw, time.monotonic(), via=seat)
+        urgent = self.peer.due_soon() or self.peer.knows(raw)
+        events = self._lanes.run(urgent, lambda: self.peer.receive(raw, time.monotonic(),
+                                                                   via=seat))
         self._trim_dropped()
         self._charge(ident, self.peer.dropped_count - before)
         self._after_engine(events)
@@ -345,9 +352,10 @@ class NetSession:
                 return
             self._written = len(entries)
             self._silences = 0
-        if any(isinstance(e, ev.PlayerLeft) and e.seat == self.seat for e in events):
-            self.left_table = True
-            try:  # our leave is on disk: nothing to resume from here on
+        gone = any(isinstance(e, ev.PlayerLeft) and e.seat == self.seat for e in events)
+        self.left_table = self.left_table or gone
+        if gone or any(isinstance(e, ev.LeaveQueued) for e in events):
+            try:  # our leave is on disk, or asked for: nothing to resume from here on
                 if self._game is not None:
                     self._game.mark_left()
             except (OSError, StoreError) as exc:

@@ -294,11 +294,12 @@ class UIModel:
         return out
 
     def leave_offered(self) -> bool:
-        """The graceful leave is there: a seated player still in the game, in play."""
-        st = self.state
+        """The graceful leave is there: a seated player still at the table, in play. Also
+        one that is out after a wrong accusation: the table still needs its refutations,
+        so its way out is the leave (sent at its next refutation), never a quit that leaves
+        the table waiting for it."""
         return (self.can_leave and self.seat is not None and self.screen is Screen.GAME
-                and not self.leaving and not self.left_table
-                and (st is None or self.seat not in st.eliminated))
+                and not self.leaving and not self.left_table)
 
     def expect(self, seat: int | None, now: float) -> None:
         """The session's seat that owes the next message, read after each event."""

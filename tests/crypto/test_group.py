@@ -18,6 +18,7 @@ from p2pclue.crypto.group import (
     base_mul,
     inverse,
     mul,
+    own_points,
     point_from_bytes,
     scalar_from_bytes,
 )
@@ -49,6 +50,24 @@ def test_point_validation_rejects_off_subgroup() -> None:
     # A valid point plus a point of order 8 is on the curve but outside the main subgroup.
     mixed = bytes(nb.crypto_core_ed25519_add(G.data, ORDER_8))
     with pytest.raises(InvalidPointError):
+        point_from_bytes(mixed, "B")
+
+
+def test_own_points_skip_only_the_subgroup_check_and_only_inside() -> None:
+    """A peer reading back its own frame (issue 21) skips the hidden multiplication by L;
+    lengths and the identity are still refused, and the check is back right after."""
+    mixed = bytes(nb.crypto_core_ed25519_add(G.data, ORDER_8))
+    with own_points():
+        assert point_from_bytes(G.data, "c") == G
+        with pytest.raises(InvalidPointError):
+            point_from_bytes(IDENTITY.data, "c")
+        with pytest.raises(InvalidPointError):
+            point_from_bytes(G.data[:31], "c")
+    with pytest.raises(InvalidPointError):
+        point_from_bytes(mixed, "B")
+    with pytest.raises(ZeroDivisionError), own_points():
+        _ = 1 // 0
+    with pytest.raises(InvalidPointError):  # reset even when the block raised
         point_from_bytes(mixed, "B")
 
 

@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from p2pclue.bots.protocol import BotSeat, make_config
+from p2pclue.bots.protocol import BotFactory, BotSeat, make_config
 from p2pclue.bots.random_bot import RandomBot
 from p2pclue.crypto.rand import SeededRandom
 from p2pclue.engine import events as ev
@@ -33,15 +33,17 @@ def make_peers(n: int, rules: str, seed: int) -> tuple[list[Peer], Network]:
 def play_with_leave(
     n: int = 4, rules: str = "classic", seed: int = 3, *, leaver: int = 1,
     after_turn: int = 2, when: Callable[[int, ev.Event], bool] | None = None,
-    patience: int = 14,
+    patience: int = 14, bots: BotFactory | None = None,
 ) -> LeaveGame:
     """Bots play; ``leaver`` asks to leave once turn ``after_turn`` is reached (or when
     ``when(seat, event)`` first holds for one of its own events); the engine sends the
-    leave the next time the table awaits it."""
+    leave the next time the table awaits it. ``bots``: these bots instead of random ones,
+    fed every event as a networked seat is, the leave included."""
     peers, net = make_peers(n, rules, seed)
     game = LeaveGame(peers, net)
     rng = random.Random(seed)
-    seats = [BotSeat(RandomBot(s, random.Random(rng.getrandbits(64)), patience=patience), n)
+    seats = [BotSeat(bots(s, random.Random(rng.getrandbits(64))) if bots is not None else
+                     RandomBot(s, random.Random(rng.getrandbits(64)), patience=patience), n)
              for s in range(n)]
     asked = False
 
@@ -55,7 +57,7 @@ def play_with_leave(
         game.events.append((seat, event))
         if isinstance(event, ev.HandDealt):
             game.true_hands[seat] = event.cards
-        if not isinstance(event, ev.PlayerLeft):
+        if bots is not None or not isinstance(event, ev.PlayerLeft):
             seats[seat].feed(event)
         if not asked and seat == leaver and when is not None and when(seat, event):
             ask_leave()

@@ -110,10 +110,10 @@ def test_votes_that_prove_nothing_change_nothing() -> None:
     assert voter.seat is not None and other.seat is not None
     forged = sign_vote(voter._identity,  # type: ignore[arg-type]
                        Vote(other.config.digest(), len(other.entries), other.head, silent,
-                            other.seat, "abandon", 1))
+                            other.seat, "abandon", 1, 1000, 1000))
     stale = sign_vote(voter._identity,  # type: ignore[arg-type]
                       Vote(other.config.digest(), len(other.entries) - 1, other.head, silent,
-                           voter.seat, "abandon", 9))
+                           voter.seat, "abandon", 9, 1000, 1000))
     for bad in (forged, stale, b"\x93\x00\xc4\x00\xc4\x00", raw[:-1] + bytes([raw[-1] ^ 1])):
         assert other.receive_vote(bad, 10_000.0) == []
     assert other.status is Status.RUNNING and other.dropped_count >= 4

@@ -23,6 +23,8 @@ SAMPLES = Path(__file__).resolve().parents[2] / "protocol" / "samples"
         ("false-blame-wrong-seat.p2pclue", False, "halted", None, 1, "false-blame"),
         ("false-blame-nothing.p2pclue", False, "invalid", None, None, "false-blame"),
         ("halted-other-reason.p2pclue", False, "halted", None, 1, "randomness"),
+        ("abandoned-forfeit-votes.p2pclue", True, "won", 0, None, None),
+        ("votes-signed-early.p2pclue", False, "invalid", None, None, "votes"),
     ],
 )
 def test_sample_verdict(name: str, valid: bool, result: str, winner: int | None,
@@ -41,6 +43,17 @@ def test_the_halted_sample_is_reproducible_from_its_seed() -> None:
 
 @pytest.mark.parametrize("name", ["equivocation-inside.p2pclue",
                                   "false-blame-wrong-seat.p2pclue",
-                                  "false-blame-nothing.p2pclue", "halted-other-reason.p2pclue"])
+                                  "false-blame-nothing.p2pclue", "halted-other-reason.p2pclue",
+                                  "abandoned-forfeit-votes.p2pclue",
+                                  "votes-signed-early.p2pclue"])
 def test_the_edited_samples_are_reproducible(name: str) -> None:
     assert sample(name) == (SAMPLES / name).read_bytes()
+
+
+def test_the_forfeit_sample_names_its_voters_and_their_windows() -> None:
+    raw = (SAMPLES / "abandoned-forfeit-votes.p2pclue").read_bytes()
+    verdict = audit(parse(raw), raw)
+    assert verdict.forfeit == {"seat": 2, "voters": [0, 1]}
+    assert ("by their own signed word, seat 0 signed after waiting 121.5 s (its own timeout "
+            "120 s); seat 1 signed after waiting 120.25 s (its own timeout 120 s)"
+            ) in verdict.notes

@@ -252,7 +252,8 @@ def _votes(peer: Peer, voters: list[int]) -> list[bytes]:
     silent = peer.expected_seat()
     assert silent is not None
     return [sign_vote(seeded_identity(23, v), Vote(peer.config.digest(), len(peer.entries),
-                                                  peer.head, silent, v, "abandon", 1))
+                                                  peer.head, silent, v, "abandon", 1,
+                                                  120_000, 120_000))
             for v in voters]
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,19 +28,26 @@ def seat(home: Path, name: str) -> Seat:
                 timeout=TIMEOUT)
 
 
-async def hang_one(home: Path) -> tuple[list[NetSession], int]:
+async def four_seated(home: Path, make_seat: Callable[[Path, str], Seat] | None = None
+                      ) -> list[NetSession]:
+    """A classic table for four on loopback: A opens it, B, C and D join; host first."""
+    make = make_seat or seat
     loop = asyncio.get_running_loop()
     opened: asyncio.Future[tuple[str, int]] = loop.create_future()
     host_task = asyncio.ensure_future(open_table(
-        seat(home, "A"), "Study", preset("classic"), 4, None,
+        make(home, "A"), "Study", preset("classic"), 4, None,
         on_opened=lambda o: opened.set_result((o.host, o.port)), on_view=lambda v: None,
         announce=False))
     both: list[asyncio.Future[Any]] = [opened, host_task]
     await asyncio.wait(both, return_when=asyncio.FIRST_COMPLETED)
     host, port = await opened
-    guests = [asyncio.ensure_future(join_table(seat(home, n), "Study", host, port, None,
+    guests = [asyncio.ensure_future(join_table(make(home, n), "Study", host, port, None,
                                                on_view=lambda v: None)) for n in "BCD"]
-    sessions = [await host_task] + [await g for g in guests]
+    return [await host_task] + [await g for g in guests]
+
+
+async def hang_one(home: Path) -> tuple[list[NetSession], int]:
+    sessions = await four_seated(home)
     runs = [asyncio.ensure_future(s.run()) for s in sessions]
     bots = [asyncio.ensure_future(drive_bot(s, BOTS["random"], random.Random(i)))
             for i, s in enumerate(sessions)]

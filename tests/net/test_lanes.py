@@ -1,0 +1,61 @@
+"""The two CPU lanes (issue 21): the seat that speaks next checks first.
+
+Real threads and the real OS priority: the slow lane runs on its own thread with a
+raised nice value, returns what the call returns and raises what it raises; the
+urgent lane runs inline. ``Peer.due_soon`` names the seat due and the one after it.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import pytest
+
+from p2pclue.bots.protocol import make_config
+from p2pclue.crypto.rand import SeededRandom
+from p2pclue.engine.harness import Network
+from p2pclue.engine.peer import Peer, Stage
+from p2pclue.net.lanes import SLOW_NICE, Lanes
+from p2pclue.rules.variants import preset
+
+
+def _where() -> tuple[int, int]:
+    tid = threading.get_native_id()
+    return tid, os.getpriority(os.PRIO_PROCESS, tid)
+
+
+def test_slow_lane_runs_on_a_lower_priority_thread() -> None:
+    lanes = Lanes()
+    try:
+        here_tid, here_nice = _where()
+        assert lanes.run(True, _where) == (here_tid, here_nice)
+        tid, nice = lanes.run(False, _where)
+        assert tid != here_tid
+        assert nice == min(19, here_nice + SLOW_NICE)
+        assert _where()[1] == here_nice  # the caller's own priority is untouched
+        assert lanes.run(False, _where)[0] == tid  # one thread, reused
+        with pytest.raises(ZeroDivisionError):
+            lanes.run(False, lambda: 1 // 0)
+        assert lanes.slow_calls == 3
+    finally:
+        lanes.close()
+
+
+def test_due_soon_is_the_seat_due_and_the_one_after_it() -> None:
+    config, keys = make_config(preset("classic"), 4, 3)
+    peers = [Peer(config, s, keys[s], SeededRandom(b"lanes/%d" % s)) for s in range(4)]
+    net = Network(peers)
+    for p in peers:
+        p.start(0.0)
+    seen = 0
+    while peers[0].stage is not Stage.PLAY and net.step():
+        for p in peers:
+            due = p.expected_seat()
+            if due is None or p.stage is Stage.PLAY:
+                continue
+            assert p.due_soon() == (p.seat in (due, (due + 1) % 4))
+            seen += 1
+    assert seen > 100
+    observer = Peer(config, None, relay=False)
+    assert not observer.due_soon()
