@@ -705,7 +705,10 @@ def _votes_verdict(rx: Receiver, votes: list[bytes], out: dict[str, Any],
         if len(raw) > 512 or not _is_int(voter) or not 0 <= voter < rx.n:
             return violation("votes")
         if not isinstance(v, dict) or set(v) != {"ballot", "choice", "entries", "from", "game",
-                                                 "head", "silent"}:
+                                                 "head", "silent", "timeout", "waited"}:
+            return violation("votes")
+        window = [v[k] for k in ("ballot", "entries", "silent", "timeout", "waited")]
+        if not all(_is_int(x) and 0 <= x < 2**32 for x in window) or v["waited"] < v["timeout"]:
             return violation("votes")
         try:
             rx.keys[voter].verify(b"p2pclue/v1/vote\0" + payload, sig)

@@ -325,9 +325,10 @@ def seeded(seed: int, seat: int) -> SigningKey:
 
 
 def vote(seed: int, voter: int, game: bytes, entries: list[bytes], silent: int,
-         choice: str = "abandon") -> bytes:
+         choice: str = "abandon", waited: int = 120_500) -> bytes:
     payload = pack({"ballot": 1, "choice": choice, "entries": len(entries), "from": voter,
-                    "game": game, "head": sha256(entries[-1]), "silent": silent})
+                    "game": game, "head": sha256(entries[-1]), "silent": silent,
+                    "timeout": 120_000, "waited": waited})
     sig = seeded(seed, voter).sign(b"p2pclue/v1/vote\0" + payload).signature
     return pack([voter, payload, sig])
 
@@ -362,6 +363,10 @@ def vote_cases() -> dict[str, bytes]:
                 cases[f"{where}: out of voter order"] = closed(
                     opening, cut, foot(others[::-1]))
                 cases[f"{where}: wait votes"] = closed(opening, cut, foot(others, "wait"))
+                early = [vote(seed, v, game, cut, silent, waited=119_999) for v in others]
+                cases[f"{where}: signed before the voter's deadline"] = closed(
+                    opening, cut, {"status": "abandoned", "entries": len(cut), "blame": None,
+                                   "votes": early})
     return cases
 
 
