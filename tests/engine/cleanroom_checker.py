@@ -176,7 +176,8 @@ class File:
     config: dict[str, Any]
     config_bytes: bytes
     entries: list[bytes]
-    footer: dict[str, Any]
+    footer: dict[str, Any] | None
+    """None: an unfinished file (the writer stopped between two appends)."""
 
 
 def _u32(data: bytes, pos: int) -> tuple[int, int]:
@@ -281,6 +282,8 @@ def read_file(data: bytes) -> File:
     check_config(header["config"])
     entries = []
     while True:
+        if pos == len(data):  # right after a whole entry: an unfinished file, no footer
+            return File(header["config"], pack(header["config"]), entries, None)
         n, after = _u32(data, pos)
         if n == 0:
             pos = after
@@ -644,6 +647,13 @@ def verdict(data: bytes) -> dict[str, Any]:
                        violation={"check": "chain", "culprit": None, "index": i})
             return out
     count, footer, g = len(rx.entries), f.footer, rx.game
+    if footer is None:
+        out.update(valid=True, result=g.result or "unfinished", winner=g.winner)
+        if g.stage == "pet":
+            silent = g.queue[0]
+            out["withheld"] = {"seat": silent, "accuser": g.accuser,
+                               "counts_as_wrong": silent == g.accuser}
+        return out
 
     def violation(check: str, culprit: int | None = None,
                   result: str = "invalid") -> dict[str, Any]:

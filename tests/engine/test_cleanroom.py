@@ -27,7 +27,15 @@ def audit_process(path: Path) -> tuple[int, dict[str, Any]]:
     return done.returncode, json.loads(done.stdout.strip().splitlines()[-1])
 
 
+VERDICT_KEYS = {"valid", "result", "unfinished", "winner", "blamed", "violation", "withheld",
+                "forfeit", "notes", "players", "turns", "entries", "transcript_sha256",
+                "envelope", "hands"}  # docs/protocol.md, "Audit"
+
+
 def agree(mine: dict[str, Any], code: int, theirs: dict[str, Any]) -> None:
+    assert set(theirs) == VERDICT_KEYS | ({"error"} if theirs["result"] == "unreadable" else set())
+    if theirs["violation"] is not None:
+        assert set(theirs["violation"]) == {"index", "sender", "check", "reason", "culprit"}
     expected_code = 0 if mine["valid"] else 2 if mine["result"] == "unreadable" else 1
     assert code == expected_code, (mine, theirs)
     for key in COMPARED if mine["result"] != "unreadable" else ("valid", "result"):
@@ -304,6 +312,14 @@ def cut_cases() -> dict[str, bytes]:
     cases["classic-3p with two entries swapped (a held entry is not chained)"] = closed(
         opening, [*entries[:5], entries[6], entries[5], *entries[7:]],
         {"status": "complete", "entries": len(entries), "blame": None})
+    for name, stop in (("before the accuser's own PET step", accuse + 3),
+                       ("after every entry", len(entries)), ("inside the open round", opened + 1),
+                       ("after the header", 0)):
+        unfinished = opening + b"".join(len(e).to_bytes(4, "big") + e for e in entries[:stop])
+        cases[f"classic-3p unfinished {name}"] = unfinished  # no end marker, no footer
+        torn = (len(entries[stop]).to_bytes(4, "big") + entries[stop][:40]
+                if stop < len(entries) else b"\x00\x00")
+        cases[f"classic-3p torn {name}"] = unfinished + torn
     cases["classic-3p complete but said abandoned"] = closed(
         opening, entries, {"status": "abandoned", "entries": len(entries), "blame": None})
     return cases
