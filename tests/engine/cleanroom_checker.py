@@ -626,6 +626,13 @@ class Receiver:
 
 # --- the verdict ("Blame", "Confirming a blame", "Audit") ------------------------------------
 
+def _withheld(g: Game) -> dict[str, Any] | None:
+    """A stop inside an accusation check names the seat that owed its step ("Informed abort")."""
+    if g.stage != "pet":
+        return None
+    return {"seat": g.queue[0], "accuser": g.accuser, "counts_as_wrong": g.queue[0] == g.accuser}
+
+
 def verdict(data: bytes) -> dict[str, Any]:
     try:
         f = read_file(data)
@@ -649,10 +656,7 @@ def verdict(data: bytes) -> dict[str, Any]:
     count, footer, g = len(rx.entries), f.footer, rx.game
     if footer is None:
         out.update(valid=True, result=g.result or "unfinished", winner=g.winner)
-        if g.stage == "pet":
-            silent = g.queue[0]
-            out["withheld"] = {"seat": silent, "accuser": g.accuser,
-                               "counts_as_wrong": silent == g.accuser}
+        out["withheld"] = _withheld(g)
         return out
 
     def violation(check: str, culprit: int | None = None,
@@ -676,10 +680,7 @@ def verdict(data: bytes) -> dict[str, Any]:
         if "votes" in footer:
             return _votes_verdict(rx, footer["votes"], out, violation)
         out.update(valid=True, result=g.result or "abandoned", winner=g.winner)
-        if g.stage == "pet":
-            silent = g.queue[0]
-            out["withheld"] = {"seat": silent, "accuser": g.accuser,
-                               "counts_as_wrong": silent == g.accuser}
+        out["withheld"] = _withheld(g)
         return out
     blame = footer["blame"]
     if not blame["evidence"] or blame["index"] != count:
