@@ -31,8 +31,10 @@ from p2pclue.net.gamedir import GameDir, unfinished_games
 from p2pclue.net.lobby import LobbyView, table_check
 from p2pclue.net.pairing import new_table_code
 from p2pclue.net.play import (
+    CodeNeeded,
     Opened,
     Seat,
+    WrongTableCode,
     join_table,
     open_table,
     parse_peer,
@@ -215,20 +217,56 @@ async def _seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | Plain
             seat, table_name, preset(args.rules), args.players, code, on_opened=opened,
             on_view=_shows(model, front),
             actions=actions, transcript=args.transcript))
-    if args.peer:
-        host, port = parse_peer(args.peer)
-        table_name = args.table
-    else:
-        ad = await _find(args, front, interfaces)
-        if ad is None:
-            return None
-        if model.wish is not None:  # asked before taking the last seat
-            seat.suspect = model.wish
-        table_name, host, port = ad.name, ad.host, ad.port
-    return await front.seated(join_table(
-        seat, table_name, host, port, args.code,
-        on_view=_shows(model, front),
-        actions=actions, transcript=args.transcript, wait=args.wait))
+    return await _join_seat(args, seat, front, model, actions, interfaces)
+
+
+async def _join_seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | PlainLobby,
+                     model: LobbyModel, actions: asyncio.Queue[LobbyAction],
+                     interfaces: list[str]) -> NetSession | None:
+    """Join by ``--peer``, ``--table`` or the list: ask the code when the table needs one
+    (and again after a wrong one); a record whose code failed is marked, never looped on."""
+    failed: set[tuple[bytes, str, str, int]] = set()
+    code: str | None = args.code
+    while True:
+        ad: discovery.TableAd | None = None
+        if args.peer:
+            host, port = parse_peer(args.peer)
+            table_name = args.table
+        else:
+            ad = await _find(args, front, interfaces, failed)
+            if ad is None:
+                return None
+            if model.wish is not None:  # asked before taking the last seat
+                seat.suspect = model.wish
+            table_name, host, port = ad.name, ad.host, ad.port
+        ask = ad is not None and ad.needs_code and not args.no_code
+        while True:  # the code, asked again after a wrong one
+            if code is None and ask:
+                code = await front.ask_code(table_name, ad.fingerprint if ad else None)
+                if code is None:
+                    break
+            try:
+                return await front.seated(join_table(
+                    seat, table_name, host, port, code,
+                    on_view=_shows(model, front), actions=actions, transcript=args.transcript,
+                    wait=args.wait, opener=ad.fingerprint if ad else None))
+            except (WrongTableCode, CodeNeeded) as exc:
+                # A typo, or a stranger's record answering to that name: say so, mark the
+                # record (never picked by itself again) and ask again; when other tables
+                # share its name, back to the list (marked), so the person can pick another.
+                wrong = isinstance(exc, WrongTableCode)
+                if ad is not None and wrong:
+                    failed.add(ad.place)
+                model.message = (_("Wrong code (or not the table you meant: its opener's "
+                                   "key should be {key}).").format(key=ad.fingerprint)
+                                 if ad is not None and wrong else str(exc))
+                front.refresh()
+                code, ask = None, True
+                if ad is not None and wrong and any(
+                        t.name == ad.name and t.place != ad.place for t in model.tables):
+                    break
+        if args.peer or model.quit:
+            return None  # nothing to go back to
 
 
 def _shows(model: LobbyModel, front: LobbyScreen | PlainLobby) -> Callable[[LobbyView], None]:
@@ -240,9 +278,16 @@ def _shows(model: LobbyModel, front: LobbyScreen | PlainLobby) -> Callable[[Lobb
 
 
 async def _find(args: argparse.Namespace, front: LobbyScreen | PlainLobby,
-                interfaces: list[str]) -> discovery.TableAd | None:
-    """The table by ``--table NAME``, or the one the person picks from those found."""
+                interfaces: list[str], failed: set[tuple[bytes, str, str, int]],
+                ) -> discovery.TableAd | None:
+    """The table by ``--table NAME``, or the one the person picks from those found.
+
+    Several tables with that name (each its own opener's key: one may be a stranger's
+    record) are all listed with their keys, and the person picks; ``failed`` records (a
+    handshake that failed) are marked and never picked by themselves."""
     browser = discovery.Browser()
+    for place in failed:
+        browser.mark_failed_place(place)
     try:
         await browser.start(interfaces)
         if args.table:
@@ -250,15 +295,28 @@ async def _find(args: argparse.Namespace, front: LobbyScreen | PlainLobby,
             end = loop.time() + args.wait
             model = front.model
             model.phase = "tables"
+            first: float | None = None
+
+            def named() -> list[discovery.TableAd]:
+                return [t for t in browser.tables() if t.name == args.table]
+
             while loop.time() < end and not model.quit:
-                found = [t for t in browser.tables() if t.name == args.table]
+                found = named()
                 model.on_tables(found)
                 front.refresh()
-                if found:
-                    if model.last_seat(found[0]) and not await front.wish(found[0]):
+                live = [t for t in found if not t.failed]
+                if live and first is None:
+                    first = loop.time()
+                if len(found) > 1 or (found and not live):
+                    # same name, other keys (the person picks by the key), or only a
+                    # record whose handshake failed (the person decides, nobody loops)
+                    return await front.choose_table(named)
+                if live and first is not None \
+                        and loop.time() - first >= discovery.SAME_NAME_WAIT:
+                    if model.last_seat(live[0]) and not await front.wish(live[0]):
                         return None
                     model.phase = "lobby"
-                    return found[0]
+                    return live[0]
                 await asyncio.sleep(0.3)
             from p2pclue.net.play import NoTable
 

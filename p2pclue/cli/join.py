@@ -29,7 +29,7 @@ from p2pclue.crypto.group import MULT_COUNTER
 from p2pclue.engine import events as ev
 from p2pclue.engine.config import MAX_NAME_CHARS, MIN_PLAYERS
 from p2pclue.i18n import N_, _, ngettext
-from p2pclue.net import api, discovery, links
+from p2pclue.net import api, discovery, guesses, links
 from p2pclue.net.botplay import drive_bot, follow, is_private
 from p2pclue.net.gamedir import unfinished_games
 from p2pclue.net.lobby import LobbyError, LobbyView, table_check
@@ -265,9 +265,9 @@ async def _join(args: argparse.Namespace) -> int:
                                    on_opened=opened, on_view=views,
                                    transcript=args.transcript)
     else:
-        table_name, host, port = await _locate(args, interfaces, say)
+        table_name, host, port, opener = await _locate(args, interfaces, say)
         session = await join_table(seat, table_name, host, port, args.code, on_view=views,
-                                   transcript=args.transcript, wait=args.wait)
+                                   transcript=args.transcript, wait=args.wait, opener=opener)
     say(_("the game starts; table check: {check} (compare it aloud: every screen shows the "
           "same)").format(check=table_check(session.config)))
     ended = await _play(session, args, say)
@@ -319,13 +319,15 @@ def _offer_resume(profile_games: Path, say: Printer) -> None:
 
 
 async def _locate(args: argparse.Namespace, interfaces: list[str],
-                  say: Printer) -> tuple[str, str, int]:
+                  say: Printer) -> tuple[str, str, int, str | None]:
+    """Where the table is, and its opener's key fingerprint when a record said it (a table
+    is its opener's key: another key answering there is not that table)."""
     if args.peer:
         try:
             host, port = parse_peer(args.peer)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
-        return args.table, host, port
+        return args.table, host, port, None
     from p2pclue.net.play import find_table
 
     say((_("looking for the table {name} on the LAN (up to {seconds} s)...") if args.table
@@ -335,7 +337,7 @@ async def _locate(args: argparse.Namespace, interfaces: list[str],
     say(_("found {name} at {address} ({rules}, {taken}/{wanted} seats, opener's key "
           "{key})").format(name=repr(ad.name), address=f"{ad.host}:{ad.port}", rules=ad.preset,
                            taken=ad.seats_taken, wanted=ad.seats_wanted, key=ad.fingerprint))
-    return ad.name, ad.host, ad.port
+    return ad.name, ad.host, ad.port, ad.fingerprint
 
 
 async def _bot_guest(args: argparse.Namespace, k: int, host: str, port: int, table_name: str,
@@ -418,6 +420,8 @@ def _tell(narrator: Narrator, event: api.SessionEvent, say: Printer, private: bo
         elif who not in say.here:
             say.here.add(who)
             say(_("{player} is here").format(player=who))
+    elif isinstance(event, api.Guesses):
+        say(guesses.describe(event.count))
     elif isinstance(event, api.Waiting):
         waited = max(0.0, time.monotonic() - event.since)
         left = max(0.0, event.deadline - time.monotonic())
@@ -463,10 +467,10 @@ async def _watch(args: argparse.Namespace) -> int:
     profile = load(args.profile)
     interfaces = discovery.interfaces(args.interface, _environ())
     seat = Seat(profile, args.name or _("spectator"), interfaces=interfaces)
-    table_name, host, port = await _locate(args, interfaces, say)
+    table_name, host, port, opener = await _locate(args, interfaces, say)
     session = await join_table(seat, table_name, host, port, args.code, role="spectator",
                                on_view=_view_printer(say), transcript=args.transcript,
-                               wait=args.wait)
+                               wait=args.wait, opener=opener)
     say(_("watching; table check: {check}").format(check=table_check(session.config)))
     narrator = Narrator(session.config)
     run = asyncio.ensure_future(session.run())

@@ -83,7 +83,16 @@ class Ended:
     """The audit's or the runner's one-line explanation."""
 
 
-SessionEvent = Engine | Progress | YourChoice | Waiting | Presence | Ended
+@dataclass(frozen=True)
+class Guesses:
+    """Wrong table codes the whole table met so far (every member's listeners and dials,
+    ``net.guesses``); ``used_up``: the budget is spent and the code opens nothing now."""
+
+    count: int
+    used_up: bool
+
+
+SessionEvent = Engine | Progress | YourChoice | Waiting | Presence | Guesses | Ended
 
 
 class Session(Protocol):

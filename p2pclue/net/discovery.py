@@ -35,7 +35,7 @@ import sys
 import time
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import ifaddr
@@ -65,6 +65,8 @@ MAX_TABLES = 256
 MAX_RESOLVING = 32
 """A hostile LAN can announce any number of records: remember and resolve only so many."""
 DEAD_FOR = 5.0
+SAME_NAME_WAIT = 1.5
+"""Seconds a browser waits, after finding a table by name, for another of that name."""
 """Seconds a record whose port refused a probe is skipped before it is tried again."""
 IP_MULTICAST_ALL = 49
 """Linux ``IP_MULTICAST_ALL`` (not exported by Python's socket module)."""
@@ -77,6 +79,15 @@ _HEX = re.compile(r"^[0-9a-f]{2,128}$")
 
 class DiscoveryError(Exception):
     """Discovery could not do what was asked; the message says what to try instead."""
+
+
+class SameName(DiscoveryError, LookupError):
+    """Several tables, each with its own opener's key, answer to one name: a person must
+    pick by the key (one of them may be a stranger's record)."""
+
+    def __init__(self, message: str, tables: list[TableAd]) -> None:
+        super().__init__(message)
+        self.tables = tables
 
 
 class TableNotFound(DiscoveryError, LookupError):
@@ -156,6 +167,15 @@ class TableAd:
     host: str
     port: int
     needs_code: bool = True
+    failed: bool = False
+    """This browser's handshake with it failed (a wrong code, or not the opener's key):
+    shown as such and never dialled again by itself. Not part of the record."""
+
+    @property
+    def place(self) -> tuple[bytes, str, str, int]:
+        """What tells one record from another: a table is its id *and* its opener's key
+        (a name proves nothing), answered at one address."""
+        return (self.table_id, self.fingerprint, self.host, self.port)
 
     def txt(self) -> dict[str, str]:
         """The TXT items (each checked under ``MAX_TXT_ITEM`` bytes)."""
@@ -360,6 +380,14 @@ class Browser:
         self.device: str | None = None
         """The network device every mDNS socket is pinned to (Linux, one interface)."""
         self._dead: dict[tuple[bytes, str, int], float] = {}
+        self._failed: set[tuple[bytes, str, str, int]] = set()
+
+    def mark_failed(self, ad: TableAd) -> None:
+        """Its handshake failed: list it as such, and never offer it in its place again."""
+        self.mark_failed_place(ad.place)
+
+    def mark_failed_place(self, place: tuple[bytes, str, str, int]) -> None:
+        self._failed.add(place)
 
     async def start(self, interfaces: list[str]) -> None:
         self._addresses = list(interfaces)
@@ -420,24 +448,43 @@ class Browser:
         or a renamed record is still one table. Unverified until a link is made."""
         unique: dict[tuple[bytes, str], TableAd] = {}
         for ad in self._tables.values():
-            unique.setdefault((ad.table_id, ad.fingerprint), ad)
-        return sorted(unique.values(), key=lambda a: (a.name.casefold(), a.table_id))
+            if ad.place in self._failed:
+                ad = replace(ad, failed=True)
+            known = unique.get((ad.table_id, ad.fingerprint))
+            if known is None or (known.failed and not ad.failed):  # a live one is preferred
+                unique[(ad.table_id, ad.fingerprint)] = ad
+        return sorted(unique.values(),
+                      key=lambda a: (a.name.casefold(), a.table_id, a.failed, a.fingerprint))
 
-    async def wait_for(self, name: str | None, timeout: float) -> TableAd:
-        """The first live table called ``name`` (any table if None) to appear in time."""
+    async def wait_for(self, name: str | None, timeout: float,
+                       opener: str | None = None) -> TableAd:
+        """The first live table called ``name`` (any table if None) to appear in time.
+
+        With a name, a moment (``SAME_NAME_WAIT``) is left for a second record of that
+        name: two tables with one name and different openers' keys raise ``SameName``
+        (unless ``opener`` picks one by its key's fingerprint), so a stranger's record
+        never wins by arriving first. A record whose handshake failed is never returned.
+        """
         deadline = time.monotonic() + timeout
+        first: float | None = None
         while True:
             self._changed.clear()
-            for ad in self.tables():
-                if name is not None and ad.name != name:
-                    continue
-                key = (ad.table_id, ad.host, ad.port)
-                if time.monotonic() - self._dead.get(key, -DEAD_FOR) < DEAD_FOR:
-                    continue
-                if await probe(ad.host, ad.port, local_host=self._source_for(ad.host)):
-                    return ad
-                self._dead[key] = time.monotonic()
+            live = await self._live(name, opener)
+            if live and (name is None or len(live) > 1 or (first is not None and
+                         time.monotonic() - first >= SAME_NAME_WAIT)):
+                if len(live) > 1 and name is not None:
+                    raise SameName(_("{count} tables are called {name}, each with another "
+                                     "opener's key: {tables}. Ask the opener which key "
+                                     "their screen shows, and join with --peer HOST:PORT "
+                                     "--table NAME.").format(
+                        count=len(live), name=repr(name), tables="; ".join(
+                            f"{ad.host}:{ad.port} {ad.fingerprint}" for ad in live)), live)
+                return live[0]
+            if live and first is None:
+                first = time.monotonic()
             left = deadline - time.monotonic()
+            if live:
+                left = max(left, SAME_NAME_WAIT - (time.monotonic() - (first or 0.0)), 0.05)
             if left <= 0:
                 what = "any table" if name is None else f"a table named {name!r}"
                 where = ", ".join(self._addresses) or "all interfaces"
@@ -447,6 +494,22 @@ class Browser:
                     "opener for its address and use --peer HOST:PORT")
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), min(left, 1.0))
+
+    async def _live(self, name: str | None, opener: str | None) -> list[TableAd]:
+        """The tables (by that name, and that opener's key) whose port answers."""
+        live = []
+        for ad in self.tables():
+            if (name is not None and ad.name != name) or ad.failed \
+                    or (opener is not None and ad.fingerprint != opener):
+                continue
+            key = (ad.table_id, ad.host, ad.port)
+            if time.monotonic() - self._dead.get(key, -DEAD_FOR) < DEAD_FOR:
+                continue
+            if await probe(ad.host, ad.port, local_host=self._source_for(ad.host)):
+                live.append(ad)
+            else:
+                self._dead[key] = time.monotonic()
+        return live
 
     async def close(self) -> None:
         browser, zc = self._browser, self._zc

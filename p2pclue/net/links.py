@@ -32,6 +32,7 @@ import logging
 import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -98,6 +99,19 @@ class Unreachable(LinkError, ConnectionError):
 
 class FrameTooLarge(LinkError):
     """A frame to send is over the 256 KiB limit every peer enforces."""
+
+
+@dataclass
+class Gate:
+    """What a table member's listeners admit, read at every new connection: the mesh
+    changes it when the game starts (``game``, ``members``) and when the table's wrong-code
+    budget is spent (``code_dead``)."""
+
+    game: bytes | None = None
+    """The session id of the signed start: links between its members need no code."""
+    members: frozenset[bytes] = frozenset()
+    """The identity keys named in the signed start."""
+    code_dead: bool = False
 
 
 class Link:
@@ -253,10 +267,16 @@ async def dial(
     timeout: float = 10.0,
     local_host: str | None = None,
     expect_identity: bytes | None = None,
+    game: bytes | None = None,
 ) -> Link:
-    """Connect to a table member and pair; raises a ``LinkError`` subclass on failure."""
+    """Connect to a table member and pair; raises a ``LinkError`` subclass on failure.
+
+    ``game``: the session id of the signed start; the link then uses no code at all (game
+    mode: both sides prove identity keys of that start). A code-mode dial that fails after
+    this side let the other test the code raises ``WrongCode``, whatever the other side
+    said (it may just hang up): that was a guess spent, and the caller counts it."""
     _check_code(code)
-    hs = Handshake(Role.DIALER, identity, table_id, code, MAX_FRAME_BYTES)
+    hs = Handshake(Role.DIALER, identity, table_id, code, MAX_FRAME_BYTES, game=game)
     decoder = FrameDecoder(MAX_HANDSHAKE_RECORD, min_frame=1)
     try:
         async with asyncio.timeout(timeout):
@@ -270,10 +290,15 @@ async def dial(
             established, pending = await _run_handshake(reader, writer, hs, decoder)
     except TimeoutError:
         await _close_writer(writer)
+        if hs.guess_spent:
+            raise WrongCode(f"{host}:{port} tested the code and did not answer") from None
         raise HandshakeTimeout(
             f"{host}:{port} did not finish the handshake in {timeout:g} s") from None
     except (PairingError, FramingError, OSError, RuntimeError) as exc:
         await _close_writer(writer)
+        if hs.guess_spent and not (isinstance(exc, PairingError) and exc.reason in (
+                "wrong-code", "identity")):
+            raise WrongCode(f"{host}:{port} tested the code, then hung up") from None
         if isinstance(exc, PairingError):
             raise _link_error(exc) from None
         raise LinkClosed(f"{host}:{port}: handshake failed ({exc.__class__.__name__})") from None
@@ -341,6 +366,7 @@ class Listener:
         backoff_base: float,
         max_pending: int,
         max_pending_per_address: int | None,
+        gate: Gate,
     ) -> None:
         self.host = ""
         self.port = 0
@@ -361,6 +387,7 @@ class Listener:
         self._per_address: dict[str, int] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._server: asyncio.Server | None = None
+        self.gate = gate
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
@@ -389,7 +416,9 @@ class Listener:
             return
         self._pending += 1
         self._per_address[address[0]] = self._per_address.get(address[0], 0) + 1
-        hs = Handshake(Role.LISTENER, self._identity, self._table_id, self._code, MAX_FRAME_BYTES)
+        gate = self.gate
+        hs = Handshake(Role.LISTENER, self._identity, self._table_id, self._code, MAX_FRAME_BYTES,
+                       game=gate.game, members=gate.members, code_dead=gate.code_dead)
         decoder = FrameDecoder(MAX_HANDSHAKE_RECORD, min_frame=1)
         try:
             async with asyncio.timeout(self._handshake_timeout):
@@ -461,15 +490,17 @@ async def listen(
     backoff_base: float = BACKOFF_BASE,
     max_pending: int = MAX_PENDING_HANDSHAKES,
     max_pending_per_address: int | None = None,
+    gate: Gate | None = None,
 ) -> Listener:
     """Listen on ``host:port`` (port 0 picks one: read ``Listener.port``).
 
     ``max_pending_per_address``: handshakes one address may have in progress; None means
     ``MAX_PENDING_PER_ADDRESS`` except from loopback, 0 means no per-address cap.
+    ``gate``: read at every connection (game-mode members, a dead code); shared with the mesh.
     """
     _check_code(code)
     listener = Listener(identity, table_id, code, on_link, on_refused, handshake_timeout,
-                        backoff_base, max_pending, max_pending_per_address)
+                        backoff_base, max_pending, max_pending_per_address, gate or Gate())
     try:
         server = await asyncio.start_server(listener._accept, host, port, reuse_address=True)
     except OSError as exc:

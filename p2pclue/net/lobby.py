@@ -324,7 +324,13 @@ class HostLobby:
 
     def refused_attempt(self) -> list[Out]:
         """A dial with the wrong code (counted and shown to the table)."""
-        self.failed_attempts += 1
+        return self.set_attempts(self.failed_attempts + 1)
+
+    def set_attempts(self, total: int) -> list[Out]:
+        """The table's wrong codes so far (``net.guesses``: every member's count)."""
+        if total == self.failed_attempts:
+            return []
+        self.failed_attempts = total
         return self._changed() if self.started is None else []
 
     def receive(self, identity: bytes, host: str, msg: Any) -> list[Out]:

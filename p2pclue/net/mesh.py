@@ -20,6 +20,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from p2pclue.engine.errors import WireError
 from p2pclue.engine.wire import pack, unpack_strict
 from p2pclue.net import links
+from p2pclue.net.guesses import Guesses
 
 TAG_FRAME = 0
 """An engine frame, exactly the signed bytes."""
@@ -90,6 +91,10 @@ class Mesh:
         self.code = code
         self.accept = accept
         """Who may link to us (None: anyone who passed the handshake)."""
+        self.gate = links.Gate()
+        """What our listeners admit; ``enter_game`` and ``code_used_up`` change it."""
+        self.guesses = Guesses()
+        """Wrong codes this member met and what the others reported: the table's budget."""
         self.inbox: asyncio.Queue[Item] = asyncio.Queue(INBOX_LIMIT)
         self._links: dict[bytes, _Handle] = {}
         self._listeners: list[links.Listener] = []
@@ -102,13 +107,32 @@ class Mesh:
     async def listen(self, host: str, port: int = 0) -> links.Listener:
         listener = await links.listen(
             host, port, identity=self.identity, table_id=self.table_id, code=self.code,
-            on_link=self._on_link, on_refused=self._on_refused)
+            on_link=self._on_link, on_refused=self._on_refused, gate=self.gate)
         self._listeners.append(listener)
         return listener
 
-    async def dial(self, host: str, port: int, timeout: float = 10.0) -> bytes:
-        link = await links.dial(host, port, identity=self.identity, table_id=self.table_id,
-                                code=self.code, timeout=timeout)
+    def enter_game(self, members: frozenset[bytes], session: bytes) -> None:
+        """The start is signed: links between its members use no code from now on (game
+        mode, ``pairing``); a code still admits a newcomer, who can only watch."""
+        self.gate.game, self.gate.members = session, members
+
+    def code_used_up(self) -> None:
+        """The table's wrong-code budget is spent: no listener of ours runs the code again."""
+        self.gate.code_dead = True
+
+    async def dial(self, host: str, port: int, timeout: float = 10.0,
+                   expect: bytes | None = None) -> bytes:
+        """Link to ``host:port``; a member of a started game dials in game mode (no code).
+        A code-mode dial that let the other side test the code counts as a wrong code
+        (``Refused`` in the inbox, as for our listeners) before ``WrongCode`` is raised."""
+        game = self.gate.game if self.public in self.gate.members else None
+        try:
+            link = await links.dial(host, port, identity=self.identity, table_id=self.table_id,
+                                    code=self.code, timeout=timeout, game=game,
+                                    expect_identity=expect)
+        except links.WrongCode as exc:
+            self._on_refused(f"dialled {host}:{port}: {exc}")
+            raise
         await self._on_link(link)
         return link.remote_identity
 
@@ -127,6 +151,7 @@ class Mesh:
                         asyncio.create_task(self._writer(ident, handle))]
 
     def _on_refused(self, reason: str) -> None:
+        self.guesses.own += 1
         with contextlib.suppress(asyncio.QueueFull):
             self.inbox.put_nowait(Refused(reason))
 

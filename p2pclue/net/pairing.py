@@ -87,6 +87,8 @@ class Role(IntEnum):
 class Mode(IntEnum):
     NO_CODE = 0
     CODE = 1
+    GAME = 2
+    """After the signed start: no code at all; both sides prove identity keys of the start."""
 
 
 REFUSALS = {
@@ -98,6 +100,8 @@ REFUSALS = {
     "identity": "the identity proof did not verify",
     "busy": "too many failed attempts from this address: wait and retry",
     "full": "the table accepts no more connections now",
+    "code-dead": "too many wrong codes at this table: its code no longer opens it",
+    "not-member": "this key is not a member of the game",
 }
 """The reasons a side may give in ``REFUSE``; anything else is reported as garbage."""
 
@@ -226,7 +230,14 @@ class Handshake:
         table_id: bytes,
         code: str | None,
         max_frame: int,
+        *,
+        game: bytes | None = None,
+        members: frozenset[bytes] = frozenset(),
+        code_dead: bool = False,
     ) -> None:
+        """``game``: the session id of a signed start. A dialler with it links in game mode
+        (no code); a listener with it also admits game-mode links, from ``members`` only.
+        ``code_dead``: a listener refuses code-mode links (the table's budget is spent)."""
         if not 1 <= len(table_id) <= MAX_TABLE_ID:
             raise ValueError(f"a table id is 1..{MAX_TABLE_ID} bytes")
         self.role = role
@@ -236,6 +247,12 @@ class Handshake:
             None if code is None
             else b"p2pclue/v1/code\x00" + bytes([len(table_id)]) + table_id + normalize_code(code)
         )
+        if game is not None and role is Role.DIALER:
+            self.mode = Mode.GAME
+            self._password = None
+        self._game = game
+        self._members = members
+        self._code_dead = code_dead
         self._identity = identity
         self._max_frame = max_frame
         self._hello_mine = _hello(self.mode, table_id)
@@ -252,6 +269,13 @@ class Handshake:
         self.outgoing_refusal: bytes | None = None
         """A ``REFUSE`` record to send before closing, when this side refuses."""
         self.result: Established | None = None
+
+    @property
+    def guess_spent(self) -> bool:
+        """Whether a dialler gave the other side one code to test (it sent the third Noise
+        message, sealed under the PAKE key) without a link to show for it."""
+        return (self.role is Role.DIALER and self.mode is Mode.CODE and self._proof_sent
+                and self.result is None)
 
     @property
     def expensive(self) -> bool:
@@ -307,13 +331,22 @@ class Handshake:
             raise PairingError("version", f"theirs {version}, ours {LINK_VERSION}")
         if table_id != self.table_id:
             raise PairingError("table")
-        if mode != self.mode:
+        if mode == Mode.GAME and self.role is Role.LISTENER and self._game is not None:
+            self.mode = Mode.GAME  # a member of the started game: no code is involved
+            self._hello_mine = _hello(self.mode, self.table_id)
+            self._password = None
+        elif mode != self.mode:
+            if self.mode is Mode.GAME or mode == Mode.GAME:
+                raise PairingError("not-member" if self.role is Role.LISTENER else "garbage",
+                                   "a game-mode link")
             raise PairingError("needs-code" if self.mode is Mode.CODE else "no-code")
+        elif self.mode is Mode.CODE and self.role is Role.LISTENER and self._code_dead:
+            raise PairingError("code-dead")
         self._hello_theirs = body
         out: list[bytes] = []
         if self.role is Role.LISTENER:
             out += [record(Kind.HELLO, self._hello_mine), *self._pake_start()]
-        if self.mode is Mode.NO_CODE:
+        if self.mode is not Mode.CODE:
             out += self._noise_start()
         return out
 
@@ -341,6 +374,10 @@ class Handshake:
     def _noise_start(self) -> list[bytes]:
         if self.mode is Mode.NO_CODE:
             self._psk = _hkdf(b"p2pclue/v1/no-code", self._prologue(), b"p2pclue/v1/noise-psk")
+        elif self.mode is Mode.GAME:
+            assert self._game is not None
+            self._psk = _hkdf(b"p2pclue/v1/game\x00" + self._game, self._prologue(),
+                              b"p2pclue/v1/noise-psk")
         noise = NoiseConnection.from_name(NOISE_PROTOCOL)
         static = X25519PrivateKey.generate().private_bytes(
             Encoding.Raw, PrivateFormat.Raw, NoEncryption())
@@ -415,6 +452,8 @@ class Handshake:
             raise PairingError("identity") from None
         if remote == _public_bytes(self._identity):
             raise PairingError("identity", "the other side claims this side's own key")
+        if self.mode is Mode.GAME and self.role is Role.LISTENER and remote not in self._members:
+            raise PairingError("not-member")
         out = [] if self._proof_sent else [self._proof()]
         self.result = Established(remote, self._handshake_hash(), self._channel())
         return out

@@ -25,11 +25,30 @@ from p2pclue.net.lobby import GuestLobby, HostLobby, LobbyView, TableInfo
 from p2pclue.net.mesh import Mesh
 from p2pclue.net.profile import Profile
 from p2pclue.net.session import DEFAULT_TIMEOUT, NetSession
-from p2pclue.net.table import LobbyAction, Seated, TableClosed, guest_lobby, host_lobby
+from p2pclue.net.table import (
+    LobbyAction,
+    Seated,
+    TableClosed,
+    guest_lobby,
+    host_lobby,
+    start_members,
+)
 from p2pclue.rules.variants import Rules
 
 TABLE_ID_PREFIX = b"p2pclue/v1/table-id\x00"
 TRANSCRIPT_NAME = "transcript.p2pclue"
+
+
+BUSY_PATIENCE = 3.0
+"""A table that is slowing this address down (after a wrong code) is tried this long more."""
+
+
+class WrongTableCode(TableClosed):
+    """The code did not open the table (a typo, or a stranger's record): ask again."""
+
+
+class CodeNeeded(TableClosed):
+    """The table needs a code and none was given: ask for it."""
 
 
 class NoTable(Exception):
@@ -121,6 +140,7 @@ async def resume_game(seat: Seat, game: GameDir) -> NetSession:
         raise TableClosed(_("this game directory is not one of this profile's seats"))
     mesh = Mesh(seat.profile.identity, saved.table_id, saved.code,
                 accept=lambda ident: ident in {a.identity for a in start.addresses})
+    mesh.enter_game(start_members(start), start.config.session)
     try:
         await mesh.listen(seat.listen_host, mine.port)
         host_addr = (saved.host, saved.port) if saved.host else None
@@ -140,7 +160,8 @@ def _ad(opened: Opened, tid: bytes, rules: Rules, view: LobbyView | None, wanted
     return discovery.TableAd(
         table_id=tid, name=opened.name, preset=rules.name(), seats_taken=taken,
         seats_wanted=wanted, playing=playing, version=PROTOCOL_VERSION,
-        fingerprint=opened.fingerprint, host=opened.host, port=opened.port)
+        fingerprint=opened.fingerprint, host=opened.host, port=opened.port,
+        needs_code=opened.code is not None)
 
 
 async def open_table(
@@ -229,6 +250,8 @@ async def find_table(interfaces: list[str], name: str | None, timeout: float
         await browser.start(interfaces)
         try:
             return await browser.wait_for(name, timeout)
+        except discovery.SameName as exc:
+            raise NoTable(str(exc)) from None
         except (TimeoutError, LookupError):
             found = (_("found no answer for the table {name} within {seconds} s.") if name
                      else _("found no answer for any table within {seconds} s.")).format(
@@ -257,11 +280,14 @@ async def join_table(
     seat: Seat, table_name: str, host: str, port: int, code: str | None, *,
     role: str = "player", on_view: Callable[[LobbyView], None],
     actions: asyncio.Queue[LobbyAction] | None = None, transcript: Path | None = None,
-    wait: float = 0.0,
+    wait: float = 0.0, opener: str | None = None,
 ) -> NetSession:
     """Join a table at ``host:port`` (as a player or a spectator); returns the session.
 
     ``wait``: keep trying to reach the table that long (it may not be open yet).
+    ``opener``: the fingerprint its record showed; another key there is not that table.
+    A wrong code raises ``WrongTableCode``, a missing one ``CodeNeeded`` (both
+    ``TableClosed``): a front end asks for the code again.
     """
     from p2pclue.net import links
 
@@ -276,17 +302,25 @@ async def join_table(
         delay = 0.2
         while True:
             try:
-                seated = await guest_lobby(lobby, mesh, host, port, on_view, actions)
+                seated = await guest_lobby(lobby, mesh, host, port, on_view, actions,
+                                           opener=opener)
                 break
             except (OSError, links.Unreachable, links.HandshakeTimeout, links.LinkClosed,
                     links.Busy) as exc:
+                if isinstance(exc, links.Busy):  # it slows this address after a wrong
+                    end = max(end, loop.time() + BUSY_PATIENCE)  # code: wait it out once
                 if loop.time() + delay > end:
                     raise NoTable(_("cannot reach the table at {address}: {error}").format(
                         address=f"{host}:{port}", error=exc)) from None
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 2.0)
             except links.WrongCode:
-                raise TableClosed(_("the table refused the code (wrong code?)")) from None
+                raise WrongTableCode(_("the table refused the code (wrong code?)")) from None
+            except links.Refused as exc:
+                if exc.reason == "needs-code":
+                    raise CodeNeeded(str(exc)) from None
+                raise TableClosed(_("the table refused the link: {error}").format(
+                    error=exc)) from None
             except links.LinkError as exc:
                 raise TableClosed(_("the table refused the link: {error}").format(
                     error=exc)) from None

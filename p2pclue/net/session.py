@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import random
 import time
@@ -50,10 +51,13 @@ from p2pclue.net.mesh import (
     LinkUp,
     Mesh,
     Received,
+    Refused,
     decode_meta,
 )
 from p2pclue.net.store import StoreError, TranscriptFile
 from p2pclue.rules.state import GameState
+
+log = logging.getLogger("p2pclue.net.session")
 
 DEFAULT_TIMEOUT = 120.0
 """Seconds of silence before the table is told who it waits for."""
@@ -73,6 +77,9 @@ when no link speaks), so ``run`` returns soon after a front end closes the sessi
 REDIAL_FIRST = 0.05
 REDIAL_MAX = 1.0
 """Back-off for re-dialling a lost player: from 50 ms, doubling, at most 1 s apart."""
+REDIAL_STRANGER = 2.0
+REDIAL_STRANGER_MAX = 30.0
+"""A re-dial answered by someone who is not that player waits this long, doubling."""
 LINK_STEADY = 5.0
 """A link that lasted this long was a good one: the next re-dial starts at ``REDIAL_FIRST``
 again (a link that keeps dying at once, refused by the other side, is re-dialled ever slower)."""
@@ -286,6 +293,17 @@ class NetSession:
         elif isinstance(item, LinkDown):
             self._cut_off.discard(item.identity)
             self._link_down(item.identity)
+        elif isinstance(item, Refused):  # one of our listeners or dials met a wrong code
+            self._mesh.broadcast(TAG_SYNC, self._mesh.guesses.message())
+            self._guesses_changed()
+
+    def _guesses_changed(self) -> None:
+        """Show the table's wrong codes; once the budget is spent, our listeners stop
+        running the code (a game-mode link needs none)."""
+        guesses = self._mesh.guesses
+        if guesses.dead:
+            self._mesh.code_used_up()
+        self.events.put_nowait(api.Guesses(guesses.total, guesses.dead))
 
     def _frame(self, ident: bytes, raw: bytes) -> None:
         seat = self._seats.get(ident)
@@ -476,6 +494,8 @@ class NetSession:
         self._haves[ident] = 0
         self._up_since.setdefault(ident, time.monotonic())
         self._mesh.send(ident, TAG_SYNC, self._hello())
+        if self._mesh.guesses.own:
+            self._mesh.send(ident, TAG_SYNC, self._mesh.guesses.message())
         seat = self._seats.get(ident)
         if seat is not None:
             self.events.put_nowait(api.Presence(self._names[ident], seat, True))
@@ -497,8 +517,15 @@ class NetSession:
     def _sync(self, ident: bytes, body: bytes) -> None:
         msg = decode_meta(body)
         kind = None if msg is None else msg.get("t")
-        if msg is None or kind not in ("have", "done", "vote"):
+        if msg is None or kind not in ("have", "done", "vote", "attempts"):
             self._charge(ident, 1)
+            return
+        if kind == "attempts":
+            before = self._mesh.guesses.total
+            if not self._mesh.guesses.report(ident, msg.get("n")):
+                self._charge(ident, 1)
+            elif self._mesh.guesses.total != before:
+                self._guesses_changed()
             return
         if kind == "have":
             n = msg.get("n")
@@ -556,15 +583,26 @@ class NetSession:
                     await asyncio.sleep(pause)
                     wait = 0.0
                     continue
-                with contextlib.suppress(OSError, EngineError, links.LinkError, TimeoutError):
-                    got = await self._mesh.dial(host, address.port, timeout=2.0)
-                    if got == ident:  # should this link die at once, the next one waits
-                        last = self._redial_from.get(ident, 0.0)
-                        self._redial_from[ident] = min(max(2 * last, REDIAL_FIRST), REDIAL_MAX)
-                        continue
-                    await self._mesh.drop(got)
+                try:
+                    await self._mesh.dial(host, address.port, timeout=2.0, expect=ident)
+                except (links.Unreachable, links.HandshakeTimeout, links.LinkClosed,
+                        links.Busy, OSError, TimeoutError):
+                    pass  # nobody there yet (the player's process is restarting), or busy
+                except (EngineError, links.LinkError) as exc:
+                    # another key answered, or refused the link: no code was at stake (game
+                    # mode), but it is logged, and asked again only slowly
+                    log.info("re-dial of seat %s at %s:%s failed: %s",
+                             self._seats.get(ident), host, address.port, exc)
+                    delay = max(delay, REDIAL_STRANGER)
+                    await asyncio.sleep(delay)
+                    delay = min(delay * 2, REDIAL_STRANGER_MAX)
+                    continue
+                else:  # should this link die at once, the next one waits
+                    last = self._redial_from.get(ident, 0.0)
+                    self._redial_from[ident] = min(max(2 * last, REDIAL_FIRST), REDIAL_MAX)
+                    continue
                 await asyncio.sleep(delay)
-                delay = min(delay * 2, REDIAL_MAX)
+                delay = min(delay * 2, max(REDIAL_MAX, delay))
         finally:
             self._redials.pop(ident, None)
 

@@ -17,8 +17,10 @@ import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from p2pclue.i18n import _, card_name, ngettext
-from p2pclue.net import links
+from p2pclue.i18n import _, card_name
+from p2pclue.net import guesses, links
+from p2pclue.net.discovery import fingerprint
+from p2pclue.net.guesses import CODE_BUDGET
 from p2pclue.net.lobby import (
     GuestLobby,
     HostLobby,
@@ -102,11 +104,16 @@ async def host_lobby(lobby: HostLobby, mesh: Mesh, on_view: ViewSink,
             elif isinstance(item, LinkDown):
                 outs = lobby.disconnected(item.identity)
             elif isinstance(item, Refused):
-                outs = lobby.refused_attempt()
+                outs = _count_guesses(lobby, mesh)
             elif item.tag == TAG_LOBBY:
                 msg = decode_meta(item.body)
                 try:
-                    outs = lobby.receive(item.identity, hosts.get(item.identity, ""), msg)
+                    if msg is not None and msg.get("t") == "attempts":
+                        if not mesh.guesses.report(item.identity, msg.get("n")):
+                            raise LobbyError("bad attempt count")
+                        outs = _count_guesses(lobby, mesh)
+                    else:
+                        outs = lobby.receive(item.identity, hosts.get(item.identity, ""), msg)
                 except LobbyError as exc:
                     mesh.send(item.identity, TAG_LOBBY, {"t": "refuse", "reason": str(exc)})
                     await mesh.flush(1.0)
@@ -125,6 +132,13 @@ async def host_lobby(lobby: HostLobby, mesh: Mesh, on_view: ViewSink,
     return Seated(start, mesh, pending)
 
 
+def _count_guesses(lobby: HostLobby, mesh: Mesh) -> list[Out]:
+    """The table's wrong codes changed: show every member, and stop the code when spent."""
+    if mesh.guesses.dead:
+        mesh.code_used_up()
+    return lobby.set_attempts(mesh.guesses.total)
+
+
 def _route(mesh: Mesh, lobby: HostLobby, outs: list[Out]) -> None:
     for to, msg in outs:
         if to is None:
@@ -136,14 +150,26 @@ def _route(mesh: Mesh, lobby: HostLobby, outs: list[Out]) -> None:
 
 async def guest_lobby(lobby: GuestLobby, mesh: Mesh, host: str, port: int, on_view: ViewSink,
                       actions: asyncio.Queue[LobbyAction] | None = None,
-                      timeout: float = 10.0) -> Seated:
-    """Dial the table, say hello, follow it, sign a fair start; returns with the mesh ready."""
+                      timeout: float = 10.0, opener: str | None = None) -> Seated:
+    """Dial the table, say hello, follow it, sign a fair start; returns with the mesh ready.
+
+    ``opener``: the key fingerprint the table's record showed: a table is its opener's key,
+    so another key answering there is refused (a stranger's record with the same name)."""
     host_ident = await mesh.dial(host, port, timeout=timeout)
+    if opener is not None and fingerprint(host_ident) != opener:
+        await mesh.drop(host_ident)
+        raise TableClosed(_("{address} answered with the key {key}, not the opener's key "
+                            "{expected} its record showed: not that table").format(
+            address=f"{host}:{port}", key=fingerprint(host_ident), expected=opener))
     mesh.send(host_ident, TAG_LOBBY, lobby.hello())
+    if mesh.guesses.own:
+        mesh.send(host_ident, TAG_LOBBY, mesh.guesses.message())
     pending: list[Item] = []
     while lobby.started is None:
         item = await _next(mesh, actions)
-        if isinstance(item, Pick):
+        if isinstance(item, Refused):  # our own listener met a wrong code: tell the table
+            mesh.send(host_ident, TAG_LOBBY, mesh.guesses.message())
+        elif isinstance(item, Pick):
             mesh.send(host_ident, TAG_LOBBY, lobby.pick(item.suspect))
         elif isinstance(item, Ready):
             mesh.send(host_ident, TAG_LOBBY, lobby.set_ready(item.ready))
@@ -158,6 +184,8 @@ async def guest_lobby(lobby: GuestLobby, mesh: Mesh, host: str, port: int, on_vi
             for reply in replies:
                 mesh.send(host_ident, TAG_LOBBY, reply)
             if lobby.view is not None:
+                if lobby.view.failed_attempts >= CODE_BUDGET:
+                    mesh.code_used_up()
                 on_view(lobby.view)
         elif isinstance(item, Received | LinkUp | LinkDown):
             pending.append(item)
@@ -168,6 +196,7 @@ async def guest_lobby(lobby: GuestLobby, mesh: Mesh, host: str, port: int, on_vi
 async def complete_mesh(start: Start, mesh: Mesh, host_addr: tuple[str, int] | None) -> None:
     """Dial the links this member owes (see the module docstring); retries with back-off."""
     me = mesh.public
+    mesh.enter_game(start_members(start), start.config.session)
     players = {p.identity for p in start.config.players}
     spectator = me not in players
     targets = []
@@ -188,15 +217,18 @@ async def _dial_until(mesh: Mesh, ident: bytes, host: str, port: int) -> None:
         if ident in mesh.linked():
             return
         try:
-            got = await mesh.dial(host, port, timeout=5.0)
+            await mesh.dial(host, port, timeout=5.0, expect=ident)
         except (links.LinkError, OSError):
             await asyncio.sleep(delay)
             delay *= 2
             continue
-        if got != ident:
-            await mesh.drop(got)  # someone else answers there: not our peer
-            return
         return
+
+
+def start_members(start: Start) -> frozenset[bytes]:
+    """Every key the signed start names (players, and spectators present at the start)."""
+    return frozenset({p.identity for p in start.config.players}
+                     | {a.identity for a in start.addresses})
 
 
 def describe(view: LobbyView) -> list[str]:
@@ -211,8 +243,6 @@ def describe(view: LobbyView) -> list[str]:
     for m in view.spectators:
         lines.append("  " + _("{player} watching").format(player=m.name))
     if view.failed_attempts:
-        lines.append("  " + ngettext("{count} failed attempt with a wrong code",
-                                     "{count} failed attempts with a wrong code",
-                                     view.failed_attempts).format(count=view.failed_attempts))
+        lines.append("  " + guesses.describe(view.failed_attempts))
     return lines
 

@@ -27,7 +27,8 @@ from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import ColorDepth
 
-from p2pclue.i18n import N_, _, card_name, ngettext, pad, text_width
+from p2pclue.i18n import N_, _, card_name, pad, text_width
+from p2pclue.net import guesses
 from p2pclue.net.discovery import TableAd, fingerprint
 from p2pclue.net.lobby import LobbyView, Member
 from p2pclue.net.play import Opened
@@ -37,8 +38,10 @@ from p2pclue.tui.app import MONO_STYLE, STYLE, wants_color
 from p2pclue.tui.text import centre, fit, wrap
 
 _T = TypeVar("_T")
+MAX_CODE_TYPED = 32
 KEYS_HELP = {
     "tables": N_("Up/Down: choose a table   Enter: join it   q: leave"),
+    "code": N_("Type the code   Enter: join   Backspace: erase   Esc: back"),
     "lobby": N_("Up/Down: choose a suspect   Enter: sit as it   r: ready / not ready   q: leave"),
     "started": N_("The game starts..."),
     "wish": N_("Up/Down: choose a suspect   Enter: take the last seat as it   q: leave"),
@@ -66,6 +69,11 @@ class LobbyModel:
         self.check: str | None = None
         self.message = ""
         self.quit = False
+        self.code_for: tuple[str, str | None] | None = None
+        """The table (name, opener's key) whose code is asked for."""
+        self.code_typed = ""
+        self.code_answer: str | None = None
+        """What the person typed once Enter was pressed ("" after Esc: back to the list)."""
 
     # ---- facts from the runner ---------------------------------------------------------
 
@@ -93,6 +101,9 @@ class LobbyModel:
     # ---- keys ------------------------------------------------------------------------
 
     def press(self, key: str) -> list[LobbyAction]:
+        if self.phase == "code":
+            self._key_code(key)
+            return []
         self.message = ""
         if key in ("q", "c-c"):
             self.quit = True
@@ -129,6 +140,25 @@ class LobbyModel:
         if not self._suspect_cursor(key) and key == "enter":
             self.wish, self.chosen = SUSPECTS[self.cursor].index, self._last_seat
         return []
+
+    def _key_code(self, key: str) -> None:
+        if key == "c-c":
+            self.quit = True
+        elif key in ("escape", "q"):
+            self.code_answer = ""
+        elif key == "backspace":
+            self.code_typed = self.code_typed[:-1]
+        elif key == "enter":
+            if self.code_typed.strip():
+                self.code_answer = self.code_typed
+        elif len(key) == 1 and key.isprintable() and len(self.code_typed) < MAX_CODE_TYPED:
+            self.message = ""
+            self.code_typed += key
+
+    def ask_code(self, name: str, key: str | None) -> None:
+        """Start asking for a table's code (the wrong-code message, if any, stays)."""
+        self.phase, self.code_for, self.code_typed, self.code_answer = "code", (name, key), \
+            "", None
 
     def _key_tables(self, key: str) -> list[LobbyAction]:
         if not self.tables:
@@ -175,6 +205,8 @@ class LobbyModel:
                                       ("", "")]
         if self.phase == "tables":
             out += self._table_lines()
+        elif self.phase == "code":
+            out += self._code_lines()
         elif self.phase == "wish":
             out += self._wish_lines()
         else:
@@ -185,6 +217,16 @@ class LobbyModel:
         # a line that fits keeps its spaces, which align the columns.
         return [(style, line) for style, text in out
                 for line in ([text] if text_width(text) <= width else wrap(text, width, "    "))]
+
+    def _code_lines(self) -> list[tuple[str, str]]:
+        name, key = self.code_for or ("", None)
+        ask = (_("The table {name} (opener's key {key}) needs its table code.") if key
+               else _("The table {name} needs its table code.")).format(name=repr(name),
+                                                                        key=key)
+        return [("", ask),
+                ("class:dim", _("It is on the opener's screen: ask them to read it out.")),
+                ("", ""), ("class:cursor", _("Table code: {typed}").format(
+                    typed=self.code_typed) + "_")]
 
     def _wish_lines(self) -> list[tuple[str, str]]:
         out = [("class:title", _("You take the last seat: the game starts as soon as you sit "
@@ -208,10 +250,15 @@ class LobbyModel:
                     if ad.playing else
                     _("{name}  {rules}, {taken}/{wanted} seats, lobby, opener's key {key}"))
             mark = ">" if i == self.table_cursor else " "
-            out.append(("class:cursor" if i == self.table_cursor else "",
-                        f"{mark} {i + 1}. " + line.format(
-                            name=ad.name, rules=ad.preset, taken=ad.seats_taken,
-                            wanted=ad.seats_wanted, key=ad.fingerprint)))
+            text = f"{mark} {i + 1}. " + line.format(
+                name=ad.name, rules=ad.preset, taken=ad.seats_taken,
+                wanted=ad.seats_wanted, key=ad.fingerprint)
+            if ad.failed:
+                text += "  " + _("(the code failed here)")
+            out.append(("class:cursor" if i == self.table_cursor else "", text))
+        if len({ad.name for ad in self.tables}) < len(self.tables):
+            out.append(("class:warn", _("Several tables share a name: pick the one whose "
+                                        "opener's key the opener's screen shows.")))
         return out
 
     def _seat_lines(self) -> list[tuple[str, str]]:
@@ -250,10 +297,7 @@ class LobbyModel:
             out.append(("", _("Watching: {players}").format(
                 players=", ".join(m.name for m in v.spectators))))
         if v.failed_attempts:
-            out.append(("class:warn", ngettext(
-                "{count} failed attempt with a wrong code",
-                "{count} failed attempts with a wrong code",
-                v.failed_attempts).format(count=v.failed_attempts)))
+            out.append(("class:warn", guesses.describe(v.failed_attempts)))
         if self.phase == "started":
             out += [("", ""), ("class:good", _("The roster is signed. Table check: {check}")
                                .format(check=self.check)),
@@ -281,7 +325,9 @@ class LobbyScreen:
         kb = KeyBindings()
         for key in ("up", "down", "enter", "c-c", "q", "r", "j", "k", *"123456789"):
             kb.add(key, eager=True)(self._key)
-        kb.add("<any>")(lambda event: None)
+        for key in ("backspace", "escape"):
+            kb.add(key, eager=True)(self._key)
+        kb.add("<any>")(self._any)
         self.app: Application[None] = Application(
             layout=Layout(HSplit([
                 Window(FormattedTextControl(self._body)),
@@ -306,10 +352,16 @@ class LobbyScreen:
     def _key(self, event: KeyPressEvent) -> None:
         key = event.key_sequence[0].key
         value = key.value if isinstance(key, Keys) else key
-        name = {"c-m": "enter", "c-j": "enter"}.get(value, value)
+        name = {"c-m": "enter", "c-j": "enter", "c-h": "backspace"}.get(value, value)
         for action in self.model.press(name):
             self.actions.put_nowait(action)
         self.app.invalidate()
+
+    def _any(self, event: KeyPressEvent) -> None:
+        """Other keys matter only while a code is typed (0, letters, dashes)."""
+        if self.model.phase == "code" and len(event.data) == 1:
+            self.model.press(event.data)
+            self.app.invalidate()
 
     # ---- the three steps ---------------------------------------------------------------
 
@@ -320,7 +372,7 @@ class LobbyScreen:
         self.app.invalidate()
 
     async def choose_table(self, found: Callable[[], list[TableAd]]) -> TableAd | None:
-        self.model.phase = "tables"
+        self.model.phase, self.model.chosen = "tables", None
         while self.model.chosen is None and not self.model.quit:
             if self.model.phase == "tables":
                 self.model.on_tables(found())
@@ -328,6 +380,15 @@ class LobbyScreen:
             await asyncio.sleep(0.3)
         self.model.phase = "lobby"
         return None if self.model.quit else self.model.chosen
+
+    async def ask_code(self, name: str, key: str | None) -> str | None:
+        """The table code, typed on the lobby screen; None: back to the list (or quit)."""
+        self.model.ask_code(name, key)
+        self.refresh()
+        while self.model.code_answer is None and not self.model.quit:
+            await asyncio.sleep(0.1)
+        self.model.phase = "lobby"
+        return None if self.model.quit else (self.model.code_answer or None)
 
     async def wish(self, ad: TableAd) -> bool:
         """The suspect for the last seat of ``ad`` (``model.wish``); False: the person left."""
@@ -458,6 +519,22 @@ class PlainLobby:
                     self.model.phase = "lobby"
                     return ad
                 self.say(_("That table is playing already (watch it with p2pclue watch)."))
+
+    async def ask_code(self, name: str, key: str | None) -> str | None:
+        """The table code, typed as a line; None: back to the list (or end of input)."""
+        if self.model.message:
+            self.say(self.model.message)
+            self.model.message = ""
+        self.say((_("The table {name} (opener's key {key}) needs its table code.") if key
+                  else _("The table {name} needs its table code.")).format(name=repr(name),
+                                                                           key=key))
+        self.say(_("Type the table code (Enter alone: back):"))
+        line = await asyncio.to_thread(self.feed.readline)
+        if line == "":
+            self.model.quit = self.input_ended = True
+            return None
+        self._shown = []
+        return line.strip() or None
 
     async def wish(self, ad: TableAd) -> bool:
         """The suspect for the last seat, typed as its number (Enter: any free one)."""

@@ -16,7 +16,17 @@ from p2pclue.engine import events as ev
 from p2pclue.engine.config import GameConfig
 from p2pclue.engine.peer import Choice
 from p2pclue.i18n import _, card_name, card_the, fold, listing
-from p2pclue.net.api import Ended, Engine, Presence, Progress, SessionEvent, Waiting, YourChoice
+from p2pclue.net import guesses
+from p2pclue.net.api import (
+    Ended,
+    Engine,
+    Guesses,
+    Presence,
+    Progress,
+    SessionEvent,
+    Waiting,
+    YourChoice,
+)
 from p2pclue.rules import game as rg
 from p2pclue.rules.board import Square, classic_board
 from p2pclue.rules.cards import CARDS, ROOMS, SUSPECTS, WEAPONS, card
@@ -348,6 +358,8 @@ class UIModel:
                 out += self._engine_event(e)
             case Presence(name=name, seat=seat, present=present):
                 self._tell_presence((seat, name), present)
+            case Guesses(count=count):
+                self._tell(guesses.describe(count))
             case Ended():
                 self.end.ended = event
                 if event.status == "abandoned" and not self.end.why:

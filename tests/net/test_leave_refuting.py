@@ -30,7 +30,7 @@ BOT_SUGGESTS = re.compile(r"^(?!You )\S.* suggests: ", re.M)
 def test_a_person_leaves_during_a_refutation_and_the_bots_finish(tmp_path: Path) -> None:
     home = tmp_path / "home"
     person = PlainPerson(home, tmp_path / "person.txt", "--create", "--no-code", "--bots",
-                         "3", "--bot-think", "0")
+                         "3", "--bot-think", "0", "--name", "Pat")
     left: list[bool] = []
 
     def ask(question: str, story: str) -> list[str] | None:
@@ -65,7 +65,7 @@ def test_a_person_leaves_during_a_refutation_and_the_bots_finish(tmp_path: Path)
     verdict = lines[-1]
     assert audit.returncode == 0 and verdict["valid"] is True, audit.stdout[-3000:]
     assert verdict["result"] in ("won", "nobody"), verdict
-    me = next(p["seat"] for p in verdict["players"] if p["name"] == "default")
+    me = next(p["seat"] for p in verdict["players"] if p["name"] == "Pat")
     assert [e["seat"] for e in lines if e.get("event") == "PlayerLeft"] == [me]
     listed = subprocess.run([sys.executable, "-m", "p2pclue", "join", "--resume", "list"],
                             env=env, capture_output=True, text=True, timeout=60, cwd=ROOT)

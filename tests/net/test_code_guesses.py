@@ -1,0 +1,223 @@
+"""Issue 19.2: code guessing, attacked over real loopback sockets.
+
+A stranger process guesses codes against a joiner's listener (not the host's): every guess
+is counted into the one table-wide budget, shown on the host's and the joiner's screens,
+and slowed down. A spent budget kills the code at every listener. After the signed start a
+re-dial of a crashed player carries no code at all, so a stranger squatting the crashed
+player's port learns nothing and the re-dials slow down.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from p2pclue.net import api, links
+from p2pclue.net.guesses import CODE_BUDGET
+from p2pclue.net.lobby import GuestLobby, HostLobby, LobbyView, TableInfo
+from p2pclue.net.mesh import TAG_LOBBY, Mesh
+from p2pclue.net.play import Seat, join_table, open_table, table_id
+from p2pclue.net.profile import load
+from p2pclue.net.session import NetSession
+from p2pclue.net.table import guest_lobby, host_lobby
+from p2pclue.rules.variants import preset
+from tests.net.test_links import run
+
+HOST = "127.0.0.1"
+CODE = "482913"
+NAME = "Guesses"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def stranger(port: int, guesses: int, patience: float = 20.0) -> list[str]:
+    """A separate process guessing ``guesses`` wrong codes at ``port``."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tests.net.stranger", HOST, str(port), NAME, str(guesses),
+        str(patience), stdout=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=ROOT)
+    try:
+        out, _err = await asyncio.wait_for(proc.communicate(), patience + 20)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    result: list[str] = json.loads(out)
+    return result
+
+
+class Lobby:
+    """A host and one joiner in their lobby over real links (wanting 4: it never starts)."""
+
+    def __init__(self) -> None:
+        self.host_views: list[LobbyView] = []
+        self.guest_views: list[LobbyView] = []
+        self.host_mesh = Mesh(Ed25519PrivateKey.generate(), table_id(NAME), CODE)
+        self.guest_mesh = Mesh(Ed25519PrivateKey.generate(), table_id(NAME), CODE)
+        self.tasks: list[asyncio.Task[Any]] = []
+        self.host_port = self.guest_port = 0
+
+    async def __aenter__(self) -> Lobby:
+        host_listener = await self.host_mesh.listen(HOST)
+        guest_listener = await self.guest_mesh.listen(HOST)
+        self.host_port, self.guest_port = host_listener.port, guest_listener.port
+        host = HostLobby(self.host_mesh.identity, TableInfo(NAME, preset("classic"), 4),
+                         "Host", self.host_port, secrets.token_bytes(32))
+        guest = GuestLobby(self.guest_mesh.identity, "Joiner", self.guest_port,
+                           secrets.token_bytes(32))
+        self.tasks = [
+            asyncio.ensure_future(host_lobby(host, self.host_mesh, self.host_views.append)),
+            asyncio.ensure_future(guest_lobby(guest, self.guest_mesh, HOST, self.host_port,
+                                              self.guest_views.append))]
+        await self.until(lambda: len(self.host_views[-1].members) == 2 if self.host_views
+                         else False)
+        return self
+
+    async def until(self, cond: Any, limit: float = 15.0) -> None:
+        end = asyncio.get_running_loop().time() + limit
+        while not cond():
+            assert asyncio.get_running_loop().time() < end, "timed out"
+            await asyncio.sleep(0.05)
+
+    async def __aexit__(self, *exc: object) -> None:
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        await self.guest_mesh.close()
+        await self.host_mesh.close()
+
+
+def test_guesses_at_a_joiners_listener_count_for_the_whole_table() -> None:
+    async def main() -> None:
+        async with Lobby() as lobby:
+            outcomes = await stranger(lobby.guest_port, 3)
+            assert outcomes.count("wrong-code") == 3
+            assert len(outcomes) > 3  # each listener turns away an address that guessed
+            # the joiner's listener counted them, and the whole table sees them
+            await lobby.until(lambda: lobby.host_views[-1].failed_attempts == 3)
+            await lobby.until(lambda: bool(lobby.guest_views)
+                              and lobby.guest_views[-1].failed_attempts == 3)
+            assert lobby.guest_mesh.guesses.own == 3 and lobby.host_mesh.guesses.total == 3
+
+    run(main(), 90)
+
+
+def test_a_spent_budget_kills_the_code_at_every_listener() -> None:
+    async def main() -> None:
+        async with Lobby() as lobby:
+            # the joiner reports a count at the budget (as after 50 guesses it saw)
+            host_ident = lobby.host_mesh.public
+            lobby.guest_mesh.send(host_ident, TAG_LOBBY, {"t": "attempts", "n": CODE_BUDGET})
+            await lobby.until(lambda: lobby.host_views[-1].failed_attempts >= CODE_BUDGET)
+            await lobby.until(lambda: lobby.guest_mesh.gate.code_dead)
+            for port in (lobby.host_port, lobby.guest_port):  # even the right code is refused
+                with pytest.raises(links.Refused) as err:
+                    await links.dial(HOST, port, identity=Ed25519PrivateKey.generate(),
+                                     table_id=table_id(NAME), code=CODE)
+                assert err.value.reason == "code-dead"
+
+    run(main(), 60)
+
+
+def _seat(home: Path, name: str, suspect: int) -> Seat:
+    return Seat(load(name, {"P2PCLUE_HOME": str(home)}), name, suspect=suspect,
+                interfaces=[HOST], timeout=30.0)
+
+
+async def _coded_table(home: Path) -> list[NetSession]:
+    loop = asyncio.get_running_loop()
+    opened: asyncio.Future[int] = loop.create_future()
+    host = asyncio.ensure_future(open_table(
+        _seat(home, "Pat", 0), NAME, preset("classic"), 3, CODE,
+        on_opened=lambda o: opened.set_result(o.port), on_view=lambda v: None, announce=False))
+    port = await opened
+    guests = [asyncio.ensure_future(join_table(_seat(home, name, k + 1), NAME, HOST, port, CODE,
+                                               on_view=lambda v: None))
+              for k, name in enumerate(("Bruno", "Chiara"))]
+    return [await host] + [await g for g in guests]
+
+
+def test_a_redial_gives_a_stranger_on_the_crashed_players_port_no_guess(tmp_path: Path) -> None:
+    async def main() -> None:
+        sessions = await _coded_table(tmp_path)
+        runs = [asyncio.ensure_future(s.run()) for s in sessions]
+        squatter: links.Listener | None = None
+        try:
+            # the player with the largest key crashes: both others owe it the re-dial
+            crashed = max(sessions, key=lambda s: s.config.players[s.seat or 0].identity)
+            me = crashed.config.players[crashed.seat or 0].identity
+            port = next(a.port for a in crashed.start_record.addresses if a.identity == me)
+            await crashed.close()
+            # a stranger takes the port, ready to test every code a re-dial brings
+            squatter = await links.listen(HOST, port, identity=Ed25519PrivateKey.generate(),
+                                          table_id=table_id(NAME), code="000000",
+                                          on_link=lambda link: link.close())
+            await asyncio.sleep(4.0)
+            assert squatter.failed_attempts == 0  # no code was ever put to the test
+            # and the re-dials it answered slowed down (2 s, doubling), both diallers
+            assert squatter.dropped <= 6, squatter.dropped
+            assert all(s.seat is not None for s in sessions)
+        finally:
+            if squatter is not None:
+                await squatter.close()
+            for s in sessions:
+                await s.close()
+            for task in runs:
+                task.cancel()
+            await asyncio.gather(*runs, return_exceptions=True)
+
+    run(main(), 90)
+
+
+def test_guesses_during_the_game_reach_every_players_screen(tmp_path: Path) -> None:
+    async def main() -> None:
+        sessions = await _coded_table(tmp_path)
+        runs = [asyncio.ensure_future(s.run()) for s in sessions]
+        try:
+            target = sessions[1]
+            me = target.config.players[target.seat or 0].identity
+            port = next(a.port for a in target.start_record.addresses if a.identity == me)
+            outcomes = await stranger(port, 2)
+            assert outcomes.count("wrong-code") == 2
+            seen: list[list[api.SessionEvent]] = [[] for _s in sessions]
+
+            def shown() -> bool:
+                for s, events in zip(sessions, seen, strict=True):
+                    while not s.events.empty():
+                        events.append(s.events.get_nowait())
+                return all(any(isinstance(e, api.Guesses) and e.count == 2 for e in events)
+                           for events in seen)
+
+            end = asyncio.get_running_loop().time() + 15
+            while not shown():
+                assert asyncio.get_running_loop().time() < end, seen
+                await asyncio.sleep(0.1)
+        finally:
+            for s in sessions:
+                await s.close()
+            for task in runs:
+                task.cancel()
+            await asyncio.gather(*runs, return_exceptions=True)
+
+    run(main(), 90)
+
+
+def test_a_member_can_only_raise_the_count_and_never_past_the_budget() -> None:
+    from p2pclue.net.guesses import Guesses, describe
+
+    g = Guesses(own=2)
+    assert g.report(b"a", 5) and g.total == 7
+    assert g.report(b"a", 1) and g.total == 7  # counts never go down
+    assert g.report(b"b", 10**9) and g.total == 2 + 5 + CODE_BUDGET and g.dead
+    for bad in (-1, True, "3", None, 2.5):
+        assert not g.report(b"c", bad)
+    assert b"c" not in g.reported and g.message() == {"t": "attempts", "n": 2}
+    assert "used up" in describe(CODE_BUDGET) and "used up" not in describe(CODE_BUDGET - 1)
