@@ -100,7 +100,8 @@ def _unreadable(args: argparse.Namespace, template: str, fields: dict[str, objec
             "valid": False, "result": "unreadable", "error": message, "winner": None,
             "blamed": None, "violation": None, "players": [], "turns": 0, "entries": 0,
             "transcript_sha256": hashlib.sha256(raw).hexdigest() if raw is not None else None,
-            "envelope": None, "hands": None, "notes": [],
+            "envelope": None, "hands": None, "notes": [], "withheld": None, "forfeit": None,
+            "unfinished": None,  # every verdict key, empty (docs/protocol.md, "Audit")
         }, sort_keys=True))
     return EXIT_UNREADABLE
 

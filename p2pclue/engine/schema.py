@@ -74,7 +74,9 @@ def schema() -> dict[str, Any]:
             "v": "protocol version (int)",
             "game": "bin(32): the config digest (SHA-256 of the config's prefixed msgpack "
                     "form), in every message; the game id is never sent",
-            "from": "sender seat (must equal the frame's sender)",
+            "from": "the author's seat, 0-63: must be the seat whose key signed the payload "
+                    "(the frame's outer sender is an unsigned hint; docs/protocol.md, One "
+                    "speaker at a time, rules 2 and 3a)",
             "seq": "the sender's own message counter, from 0",
             "prev": "bin(32): SHA-256 of the previous transcript entry (chain start for entry 0)",
             "type": "message type name",

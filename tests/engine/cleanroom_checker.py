@@ -1,0 +1,751 @@
+"""A transcript checker written from docs/protocol.md alone (issue 19, point 6).
+
+It imports nothing of p2pclue: msgpack for the encoding, PyNaCl for signatures and group
+arithmetic, hashlib for hashes. It checks what the spec lets a stranger check without the
+rules engine or the zero-knowledge proofs: the file layout, the canonical encodings, every
+signature, the hash chain, the sequence rules, who owes each message (rounds, turns,
+refutations, dice, accusation checks), the key proofs and the dice hash chains, the
+accusation verdicts, and the footer with its blame. Its verdict is compared with
+``p2pclue audit --json`` by ``test_cleanroom.py``; where the two differ, one of the spec and
+the code is wrong.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import struct
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgpack
+import nacl.bindings as sodium
+from nacl.exceptions import BadSignatureError
+from nacl.signing import VerifyKey
+
+L = 2**252 + 27742317777372353535851937790883648493
+MAX_FRAME = 256 * 1024
+MAX_FILE = 64 * 1024 * 1024
+MAX_FOOTER = 4 * 1024 * 1024
+RULE_KEYS = {"deal_equal", "tokens_played_only", "weapons_random", "first_white", "two_dice",
+             "revisit_ok", "enter_exact", "weapon_swap", "summon_restricted",
+             "reenter_other_door", "must_leave", "last_standing_wins"}
+PAYLOAD_KEYS = {"v", "game", "from", "seq", "prev", "type", "body"}
+BODIES = {  # the schema's fields per message type
+    "join": {"nonce"}, "keys": {"Y", "proof", "chain"}, "envelope": {"decks", "proofs"},
+    "deal": {"R", "S", "link", "deck", "proof"}, "unlayer": {"points", "proof"},
+    "reveal": {"event", "value", "renew"}, "roll": set(), "passage": set(), "move": {"path"},
+    "suggest": {"suspect", "weapon"}, "accuse": {"suspect", "weapon", "room"},
+    "end_turn": set(), "show": {"ct", "proof"}, "pass": {"proof"}, "pet": {"Q", "P", "proof"},
+    "leave": {"hand", "hand_proof", "envelope", "envelope_proof"},
+    "open": {"points", "proof"}, "secrets": {"k", "r"},
+}
+TURN_ACTIONS = {"roll", "passage", "move", "suggest", "accuse", "end_turn", "leave"}
+
+
+class Unreadable(Exception):
+    """The file is not a transcript (audit exit 2)."""
+
+
+class NotCanonical(Exception):
+    """A value that is not the one canonical msgpack encoding."""
+
+
+# --- canonical msgpack ("Canonical encodings") ---------------------------------------------
+
+def _canon(value: Any, depth: int) -> Any:
+    if depth > 8:
+        raise NotCanonical("deeper than 8")
+    if value is None or isinstance(value, (bool, int, str, bytes)):
+        return value
+    if isinstance(value, list):
+        return [_canon(v, depth + 1) for v in value]
+    if isinstance(value, dict):
+        if not all(isinstance(k, str) for k in value):
+            raise NotCanonical("a key that is not a string")
+        return {k: _canon(value[k], depth + 1) for k in sorted(value, key=lambda k: k.encode())}
+    raise NotCanonical(f"no {type(value).__name__} in the protocol")
+
+
+def pack(value: Any) -> bytes:
+    return bytes(msgpack.packb(_canon(value, 0), use_bin_type=True))
+
+
+def _refuse_ext(code: int, data: bytes) -> Any:
+    raise NotCanonical("extension type")
+
+
+def strict(data: bytes) -> Any:
+    """Decode, re-encode canonically, require the same bytes."""
+    try:
+        value = msgpack.unpackb(data, raw=False, strict_map_key=False, use_list=True,
+                                ext_hook=_refuse_ext, timestamp=0)
+    except NotCanonical:
+        raise
+    except Exception as exc:
+        raise NotCanonical(str(exc)) from exc
+    if pack(value) != data:
+        raise NotCanonical("another spelling")
+    return value
+
+
+def _lenient_depth_ok(value: Any, depth: int) -> bool:
+    if depth > 8:
+        return False
+    if isinstance(value, _Pairs):  # before list: a map read leniently is a list of pairs
+        return all(_lenient_depth_ok(k, depth + 1) and _lenient_depth_ok(v, depth + 1)
+                   for k, v in value)
+    if isinstance(value, list):
+        return all(_lenient_depth_ok(v, depth + 1) for v in value)
+    return not isinstance(value, msgpack.Timestamp)
+
+
+class _Pairs(list):  # type: ignore[type-arg]
+    """A map read leniently: every entry kept, repeated keys included."""
+
+
+def names_game(payload: bytes, digest: bytes) -> bool:
+    """Rule 3, "decoding leniently": does the first msgpack object name this game?"""
+    unpacker = msgpack.Unpacker(raw=False, strict_map_key=False, use_list=True,
+                                ext_hook=_refuse_ext, timestamp=0,
+                                object_pairs_hook=_Pairs, max_buffer_size=len(payload) + 1)
+    unpacker.feed(payload)
+    try:
+        value = unpacker.unpack()
+    except Exception:
+        return False
+    if not isinstance(value, _Pairs) or not _lenient_depth_ok(value, 0):
+        return False
+    return any(k == "game" and isinstance(v, bytes) and v == digest for k, v in value)
+
+
+# --- small helpers ---------------------------------------------------------------------------
+
+def sha256(*parts: bytes) -> bytes:
+    return hashlib.sha256(b"".join(parts)).digest()
+
+
+def u64(n: int) -> bytes:
+    return n.to_bytes(8, "big")
+
+
+def lp(x: bytes) -> bytes:
+    return len(x).to_bytes(4, "big") + x
+
+
+def chain_hash(x: bytes) -> bytes:
+    return hashlib.sha512(lp(b"p2pclue/hash-chain") + lp(u64(1)) + lp(x)).digest()[:32]
+
+
+def valid_point(p: Any) -> bool:
+    return (isinstance(p, bytes) and len(p) == 32
+            and bool(sodium.crypto_core_ed25519_is_valid_point(p)))
+
+
+def scalar(x: Any) -> int | None:
+    if not isinstance(x, bytes) or len(x) != 32:
+        return None
+    v = int.from_bytes(x, "little")
+    return v if 0 < v < L else None
+
+
+def key_proof_ok(game_id: bytes, step: str, seat: int, y: bytes, proof: Any) -> bool:
+    """Proof 1 (Schnorr, tag "key"), compact form, from the Fiat-Shamir section."""
+    if not isinstance(proof, dict) or set(proof) != {"c", "s"} or not valid_point(y):
+        return False
+    c, s = scalar(proof["c"]), scalar(proof["s"])
+    if c is None or s is None:
+        return False
+    sg = sodium.crypto_scalarmult_ed25519_base_noclamp(proof["s"])
+    cy = sodium.crypto_scalarmult_ed25519_noclamp(proof["c"], y)
+    r = sodium.crypto_core_ed25519_sub(sg, cy)
+
+    def item(label: str, data: bytes) -> bytes:
+        return b"\x01" + lp(label.encode()) + lp(data)
+
+    items = (item("domain", b"p2pclue/fiat-shamir") + item("tag", b"key") + item("version", u64(1))
+             + item("game_id", game_id) + item("step", step.encode()) + item("prover", u64(seat))
+             + item("Y", y) + item("R", r))
+    h = hashlib.sha512(items + b"\x03" + lp(b"c") + (0).to_bytes(4, "big")).digest()
+    return int.from_bytes(h, "little") % L == c
+
+
+# --- the file ("Transcript file") ------------------------------------------------------------
+
+@dataclass
+class File:
+    config: dict[str, Any]
+    config_bytes: bytes
+    entries: list[bytes]
+    footer: dict[str, Any] | None
+    """None: an unfinished file (the writer stopped between two appends)."""
+
+
+def _u32(data: bytes, pos: int) -> tuple[int, int]:
+    if pos + 4 > len(data):
+        raise Unreadable("cut short")
+    return struct.unpack(">I", data[pos:pos + 4])[0], pos + 4
+
+
+def _chunk(data: bytes, pos: int) -> tuple[bytes, int]:
+    n, pos = _u32(data, pos)
+    if pos + n > len(data):
+        raise Unreadable("cut short")
+    return data[pos:pos + n], pos + n
+
+
+def check_config(cfg: Any) -> None:
+    if not isinstance(cfg, dict) or set(cfg) != {"chain_length", "players", "protocol", "rules",
+                                                 "session"}:
+        raise Unreadable("config keys")
+    if not _is_int(cfg["protocol"]) or cfg["protocol"] != 1:
+        raise Unreadable("protocol")
+    rules = cfg["rules"]
+    if not isinstance(rules, dict) or set(rules) != RULE_KEYS or not all(
+            isinstance(v, bool) for v in rules.values()):
+        raise Unreadable("rules")
+    if not isinstance(cfg["session"], bytes) or len(cfg["session"]) != 32:
+        raise Unreadable("session")
+    cl = cfg["chain_length"]
+    if isinstance(cl, bool) or not isinstance(cl, int) or not 1 <= cl <= 65536:
+        raise Unreadable("chain_length")
+    players = cfg["players"]
+    if not isinstance(players, list) or not 3 <= len(players) <= 6:
+        raise Unreadable("players")
+    for p in players:
+        if not isinstance(p, dict) or set(p) != {"identity", "name", "suspect"}:
+            raise Unreadable("player keys")
+        name, suspect = p["name"], p["suspect"]
+        if not isinstance(name, str) or not 1 <= len(name) <= 40 or not name.isprintable():
+            raise Unreadable("name")
+        if isinstance(suspect, bool) or not isinstance(suspect, int) or not 0 <= suspect <= 5:
+            raise Unreadable("suspect")
+        if not valid_point(p["identity"]):
+            raise Unreadable("weak identity key")
+    if len({p["suspect"] for p in players}) != len(players):
+        raise Unreadable("suspect twice")
+    if len({p["identity"] for p in players}) != len(players):
+        raise Unreadable("identity twice")
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def check_footer(f: Any, n: int) -> None:
+    if not isinstance(f, dict):
+        raise Unreadable("footer")
+    keys = set(f)
+    if keys not in ({"status", "entries", "blame"}, {"status", "entries", "blame", "votes"}):
+        raise Unreadable("footer keys")
+    status = f["status"]
+    if status not in ("complete", "halted", "abandoned"):
+        raise Unreadable("status")
+    if not _is_int(f["entries"]) or f["entries"] < 0:
+        raise Unreadable("entries")
+    if (status == "halted") != (f["blame"] is not None):
+        raise Unreadable("blame vs status")
+    if "votes" in f:
+        v = f["votes"]
+        if status != "abandoned" or not isinstance(v, list) or not 1 <= len(v) <= 6 or not all(
+                isinstance(x, bytes) for x in v):
+            raise Unreadable("votes")
+    b = f["blame"]
+    if b is not None:
+        if not isinstance(b, dict) or set(b) != {"culprit", "check", "reason", "index", "evidence"}:
+            raise Unreadable("blame keys")
+        if b["culprit"] is not None and not _is_int(b["culprit"]):
+            raise Unreadable("culprit")
+        if not _is_int(b["index"]) or not isinstance(b["check"], str) or not isinstance(
+                b["reason"], str):
+            raise Unreadable("blame fields")
+        ev = b["evidence"]
+        if not isinstance(ev, list) or len(ev) > 4 or not all(isinstance(x, bytes) for x in ev):
+            raise Unreadable("evidence")
+        if b["culprit"] is not None and not 0 <= b["culprit"] < n:
+            raise Unreadable("culprit not a seat")
+
+
+def read_file(data: bytes) -> File:
+    if len(data) > MAX_FILE:
+        raise Unreadable("over 64 MiB")
+    if data[:8] != b"P2PCLUE\0" or len(data) < 10:
+        raise Unreadable("magic")
+    if struct.unpack(">H", data[8:10])[0] != 1:
+        raise Unreadable("version")
+    header_bytes, pos = _chunk(data, 10)
+    try:
+        header = strict(header_bytes)
+    except NotCanonical as exc:
+        raise Unreadable(f"header: {exc}") from exc
+    if not isinstance(header, dict) or set(header) != {"config"}:
+        raise Unreadable("header keys")
+    check_config(header["config"])
+    entries = []
+    while True:
+        if pos == len(data):  # right after a whole entry: an unfinished file, no footer
+            return File(header["config"], pack(header["config"]), entries, None)
+        n, after = _u32(data, pos)
+        if n == 0:
+            pos = after
+            break
+        if n > MAX_FRAME:
+            raise Unreadable("an entry longer than a frame may be")
+        entry, pos = _chunk(data, pos)
+        entries.append(entry)
+    footer_bytes, pos = _chunk(data, pos)
+    if pos != len(data):
+        raise Unreadable("bytes after the footer")
+    if len(footer_bytes) > MAX_FOOTER:
+        raise Unreadable("footer over 4 MiB")
+    try:
+        footer = strict(footer_bytes)
+    except NotCanonical as exc:
+        raise Unreadable(f"footer: {exc}") from exc
+    check_footer(footer, len(header["config"]["players"]))
+    return File(header["config"], pack(header["config"]), entries, footer)
+
+
+# --- the receiver ("One speaker at a time") --------------------------------------------------
+
+@dataclass
+class Halt:
+    culprit: int | None
+    check: str
+    index: int
+    evidence: list[bytes]
+
+
+@dataclass
+class Game:
+    """Who owes what, from the stage table, "Turn flow" and "Leaving the table"."""
+
+    config: dict[str, Any]
+    n: int = 0
+    stage: str = "join"
+    queue: list[int] = field(default_factory=list)  # seats still owing this round
+    nonces: list[bytes] = field(default_factory=list)
+    game_id: bytes = b""
+    ys: list[bytes] = field(default_factory=list)
+    chain_last: dict[int, bytes] = field(default_factory=dict)
+    chain_used: dict[int, int] = field(default_factory=dict)
+    event: int = 0
+    current: int = -1
+    out: set[int] = field(default_factory=set)  # eliminated or left
+    left: set[int] = field(default_factory=set)
+    suggester: int = -1
+    accuser: int = -1
+    last_pet: tuple[bytes, bytes] = (b"", b"")
+    result: str | None = None
+    winner: int | None = None
+    turns: int = 0
+
+    def __post_init__(self) -> None:
+        self.n = len(self.config["players"])
+        self.queue = list(range(self.n))
+
+    @property
+    def decided(self) -> bool:
+        return self.result is not None
+
+    def owed(self) -> tuple[int | None, set[str]]:
+        if self.stage == "complete":
+            return None, set()
+        seat = self.queue[0] if self.queue else self.current
+        types = {"join": {"join"}, "keys": {"keys"}, "envelope": {"envelope"},
+                 "deal": {"deal"}, "unlayer": {"unlayer"}, "reveal": {"reveal"},
+                 "turn": TURN_ACTIONS, "refute": {"show", "pass", "leave"}, "pet": {"pet"},
+                 "open": {"open"}, "secrets": {"secrets"}}[self.stage]
+        return seat, types
+
+    def _present(self) -> list[int]:
+        return [s for s in range(self.n) if s not in self.left]
+
+    def _first_player(self) -> int:
+        wanted = 2 if self.config["rules"]["first_white"] else 0
+        by_suspect = {p["suspect"]: i for i, p in enumerate(self.config["players"])}
+        for k in range(6):
+            if (wanted + k) % 6 in by_suspect:
+                return by_suspect[(wanted + k) % 6]
+        raise AssertionError("no player")
+
+    def _start_turn(self, seat: int) -> None:
+        self.stage, self.current, self.queue = "turn", seat, []
+        self.turns += 1
+
+    def _next_turn(self) -> None:
+        if self._decide_standing():
+            return
+        for k in range(1, self.n + 1):
+            seat = (self.current + k) % self.n
+            if seat not in self.out:
+                self._start_turn(seat)
+                return
+
+    def _decide_standing(self) -> bool:
+        standing = [s for s in range(self.n) if s not in self.out]
+        if not standing:
+            self.result, self.winner = "nobody", None
+        elif len(standing) == 1 and self.config["rules"]["last_standing_wins"]:
+            self.result, self.winner = "won", standing[0]
+        else:
+            return False
+        self._round("open")
+        return True
+
+    def _round(self, stage: str) -> None:
+        self.stage, self.queue = stage, self._present()
+
+    def apply(self, seat: int, kind: str, body: dict[str, Any], index: int) -> str | None:
+        """Apply one message the receiver accepted; return a failed check or None."""
+        if self.queue and self.stage not in ("turn",):
+            self.queue.pop(0)
+        if kind == "join":
+            self.nonces.append(body["nonce"])
+            if not self.queue:
+                self.game_id = sha256(b"p2pclue/v1/game-id\0",
+                                      sha256(b"p2pclue/v1/config\0", pack(self.config)),
+                                      *self.nonces)
+                self._round("keys")
+        elif kind == "keys":
+            if not key_proof_ok(self.game_id, f"{index}:keys", seat, body["Y"], body["proof"]):
+                return "proof:key"
+            if body["Y"] in self.ys:
+                return "keys"
+            self.ys.append(body["Y"])
+            self.chain_last[seat], self.chain_used[seat] = body["chain"], 0
+            if not self.queue:
+                self._round("envelope")
+        elif kind in ("envelope", "deal"):
+            if not self.queue:
+                self._round("deal" if kind == "envelope" else "unlayer")
+        elif kind == "unlayer":
+            if not self.queue:
+                if self.config["rules"]["weapons_random"]:
+                    self._round("reveal")
+                else:
+                    self._start_turn(self._first_player())
+        elif kind == "reveal":
+            if body["event"] != self.event:
+                return "randomness"
+            if chain_hash(body["value"]) != self.chain_last[seat]:
+                return "randomness"
+            self.chain_used[seat] += 1
+            last = self.chain_used[seat] == self.config["chain_length"]
+            if last != (body["renew"] is not None):
+                return "randomness"
+            self.chain_last[seat] = body["renew"] if last else body["value"]
+            if last:
+                self.chain_used[seat] = 0
+            if not self.queue:
+                self.event += 1
+                if self.current < 0:
+                    self._start_turn(self._first_player())
+                else:
+                    self.stage = "turn"
+        elif kind == "roll":
+            self._round("reveal")
+        elif kind == "suggest":
+            self.suggester = seat
+            refuters = [(seat + k) % self.n for k in range(1, self.n)]
+            self.stage, self.queue = "refute", [s for s in refuters if s not in self.left]
+            if not self.queue:
+                self.stage = "turn"
+        elif kind in ("show", "pass") or (kind == "leave" and self.stage == "refute"):
+            if kind == "leave":
+                self.left.add(seat)
+                self.out.add(seat)
+            if kind == "show" or not self.queue:
+                self.stage, self.queue = "turn", []
+            if kind == "leave" and self._decide_standing():
+                return None
+        elif kind == "accuse":
+            self.accuser = seat
+            chain = [(seat + k) % self.n for k in range(1, self.n + 1)]
+            self.stage, self.queue = "pet", [s for s in chain if s not in self.left]
+        elif kind == "pet":
+            self.last_pet = (body["Q"], body["P"])
+            if not self.queue:
+                if body["Q"] == body["P"]:
+                    self.result, self.winner = "won", self.accuser
+                    self._round("open")
+                else:
+                    self.out.add(self.accuser)
+                    self._next_turn()
+                self.accuser = -1
+        elif kind == "end_turn":
+            self._next_turn()
+        elif kind == "leave":
+            self.left.add(seat)
+            self.out.add(seat)
+            self._next_turn()
+        elif kind == "open":
+            if not self.queue:
+                self._round("secrets")
+        elif kind == "secrets" and not self.queue:
+            self.stage = "complete"
+        return None
+
+
+def _body_ok(kind: str, body: Any) -> bool:
+    if not isinstance(body, dict) or set(body) != BODIES[kind]:
+        return False
+    if kind in ("join",) and not (isinstance(body["nonce"], bytes) and len(body["nonce"]) == 32):
+        return False
+    if kind == "keys" and not (isinstance(body["chain"], bytes) and len(body["chain"]) == 32):
+        return False
+    if kind == "reveal":
+        ev, val, renew = body["event"], body["value"], body["renew"]
+        return (_is_int(ev) and 0 <= ev < 2**32 and isinstance(val, bytes) and len(val) == 32
+                and (renew is None or (isinstance(renew, bytes) and len(renew) == 32)))
+    if kind == "pet":
+        return valid_point(body["Q"]) and valid_point(body["P"])
+    if kind == "secrets":
+        return scalar(body["k"]) is not None and scalar(body["r"]) is not None
+    return True
+
+
+class Receiver:
+    """Rules 1-7 and "Frames after the end" for one observer."""
+
+    def __init__(self, config: dict[str, Any]) -> None:
+        self.config = config
+        self.n = len(config["players"])
+        self.digest = sha256(b"p2pclue/v1/config\0", pack(config))
+        self.keys = [VerifyKey(p["identity"]) for p in config["players"]]
+        self.game = Game(config)
+        self.entries: list[bytes] = []
+        self.hashes: dict[bytes, int] = {}
+        self.head = sha256(b"p2pclue/v1/chain-start\0", self.digest)
+        self.next = [0] * self.n
+        self.by_seq: dict[tuple[int, int], bytes] = {}
+        self.held: dict[tuple[int, int], tuple[bytes, dict[str, Any]]] = {}
+        self.halt: Halt | None = None
+
+    def _verifies(self, seat: int, payload: bytes, sig: bytes) -> bool:
+        try:
+            self.keys[seat].verify(b"p2pclue/v1/message\0" + payload, sig)
+            return True
+        except BadSignatureError:
+            return False
+
+    def _stop(self, culprit: int | None, check: str, evidence: list[bytes]) -> str:
+        self.halt = Halt(culprit, check, len(self.entries), evidence)
+        return "halted"
+
+    def receive(self, frame: bytes) -> str:
+        if self.halt is not None:
+            return "ignored"
+        if frame in self.hashes_frames() or any(frame == h for h, _ in self.held.values()):
+            return "ignored"
+        if len(frame) > MAX_FRAME:
+            return "dropped"
+        try:
+            outer = strict(frame)
+        except NotCanonical:
+            return "dropped"
+        if not (isinstance(outer, list) and len(outer) == 3 and _is_int(outer[0])
+                and 0 <= outer[0] <= 63 and isinstance(outer[1], bytes)
+                and isinstance(outer[2], bytes) and len(outer[2]) == 64):
+            return "dropped"
+        sender, payload, sig = outer
+        if sender < self.n and self._verifies(sender, payload, sig):
+            signer, rewritten = sender, False
+        else:
+            found = [s for s in range(self.n) if self._verifies(s, payload, sig)]
+            if not found:
+                return "dropped"
+            signer, rewritten = found[0], True
+        try:
+            p = strict(payload)
+            ok = (isinstance(p, dict) and set(p) == PAYLOAD_KEYS and _is_int(p["v"])
+                  and p["v"] == 1 and isinstance(p["game"], bytes) and len(p["game"]) == 32
+                  and _is_int(p["from"]) and 0 <= p["from"] <= 63 and _is_int(p["seq"])
+                  and 0 <= p["seq"] < 2**32 and isinstance(p["prev"], bytes)
+                  and len(p["prev"]) == 32 and isinstance(p["type"], str)
+                  and isinstance(p["body"], dict))
+        except NotCanonical:
+            ok = False
+        if not ok:
+            if self.game.stage == "complete":
+                return "dropped"
+            if names_game(payload, self.digest):
+                return self._stop(signer, "message", [frame])
+            return "dropped"
+        if p["game"] != self.digest:
+            return "dropped"
+        if p["from"] != signer:
+            if self.game.stage == "complete":
+                return "dropped"
+            return self._stop(signer, "signature", [frame])
+        if rewritten:
+            return "dropped"
+        seq = p["seq"]
+        if self.game.stage == "complete":
+            if seq < self.next[signer] and self.by_seq[(signer, seq)] != frame:
+                return self._stop(signer, "equivocation", [self.by_seq[(signer, seq)], frame])
+            return "dropped"
+        if p["type"] == "accuse" and signer in self.game.out:  # rule 3b
+            return self._stop(signer, "R27", [frame])
+        if seq < self.next[signer]:
+            return self._stop(signer, "equivocation", [self.by_seq[(signer, seq)], frame])
+        held = self.held.get((signer, seq))
+        if held is not None and held[0] != frame:
+            return self._stop(signer, "equivocation", [held[0], frame])
+        if seq == self.next[signer] and p["prev"] == self.head:
+            return self._chain(signer, p, frame)
+        if seq == self.next[signer] and p["prev"] in self.hashes:
+            return self._stop(signer, "chain", [frame])
+        if seq < self.next[signer] + 32:
+            self.held[(signer, seq)] = (frame, p)
+            return "held"
+        return "ignored"
+
+    def hashes_frames(self) -> set[bytes]:
+        return set(self.entries)
+
+    def _chain(self, signer: int, p: dict[str, Any], frame: bytes) -> str:
+        seat, types = self.game.owed()
+        if seat != signer or p["type"] not in types:
+            return self._stop(signer, "turn", [frame])
+        if not _body_ok(p["type"], p["body"]):
+            return self._stop(signer, "message", [frame])
+        failed = self.game.apply(signer, p["type"], p["body"], len(self.entries))
+        if failed is not None:
+            return self._stop(signer, failed, [frame])
+        self.entries.append(frame)
+        self.by_seq[(signer, p["seq"])] = frame
+        self.next[signer] += 1
+        self.head = sha256(frame)
+        self.hashes[self.head] = len(self.entries) - 1
+        for key, (held_frame, hp) in list(self.held.items()):  # take up a held frame
+            if key == (hp["from"], self.next[hp["from"]]) and hp["prev"] == self.head:
+                del self.held[key]
+                return self._chain(hp["from"], hp, held_frame)
+        return "chained"
+
+
+# --- the verdict ("Blame", "Confirming a blame", "Audit") ------------------------------------
+
+def _withheld(g: Game) -> dict[str, Any] | None:
+    """A stop inside an accusation check names the seat that owed its step ("Informed abort")."""
+    if g.stage != "pet":
+        return None
+    return {"seat": g.queue[0], "accuser": g.accuser, "counts_as_wrong": g.queue[0] == g.accuser}
+
+
+def verdict(data: bytes) -> dict[str, Any]:
+    try:
+        f = read_file(data)
+    except Unreadable as exc:
+        return {"valid": False, "result": "unreadable", "error": str(exc)}
+    rx = Receiver(f.config)
+    out: dict[str, Any] = {"valid": False, "result": None, "blamed": None, "winner": None,
+                           "violation": None, "withheld": None, "forfeit": None}
+    for i, entry in enumerate(f.entries):
+        outcome = rx.receive(entry)
+        if outcome == "halted":
+            assert rx.halt is not None
+            out.update(result="halted", blamed=rx.halt.culprit, winner=rx.game.winner,
+                       violation={"check": rx.halt.check, "culprit": rx.halt.culprit,
+                                  "index": rx.halt.index})
+            return out
+        if outcome != "chained" or len(rx.entries) != i + 1:
+            out.update(result="invalid",
+                       violation={"check": "chain", "culprit": None, "index": i})
+            return out
+    count, footer, g = len(rx.entries), f.footer, rx.game
+    if footer is None:
+        out.update(valid=True, result=g.result or "unfinished", winner=g.winner)
+        out["withheld"] = _withheld(g)
+        return out
+
+    def violation(check: str, culprit: int | None = None,
+                  result: str = "invalid") -> dict[str, Any]:
+        out.update(result=result, blamed=culprit,
+                   winner=g.winner if result == "halted" else None,
+                   violation={"check": check, "culprit": culprit, "index": count})
+        return out
+
+    if footer["entries"] != count:
+        return violation("footer")
+    status = footer["status"]
+    if status == "complete":
+        if g.stage != "complete":
+            return violation("footer")
+        out.update(valid=True, result=g.result, winner=g.winner)
+        return out
+    if status == "abandoned":
+        if g.stage == "complete":
+            return violation("footer")
+        if "votes" in footer:
+            return _votes_verdict(rx, footer["votes"], out, violation)
+        out.update(valid=True, result=g.result or "abandoned", winner=g.winner)
+        out["withheld"] = _withheld(g)
+        return out
+    blame = footer["blame"]
+    if not blame["evidence"] or blame["index"] != count:
+        return violation("footer")
+    for frame in blame["evidence"]:
+        if rx.receive(frame) == "halted":
+            break
+    h = rx.halt
+    if h is None:
+        return violation("false-blame")
+    if (h.culprit, h.check, h.index, h.evidence) != (blame["culprit"], blame["check"],
+                                                     blame["index"], blame["evidence"]):
+        return violation("false-blame", h.culprit, "halted")
+    out.update(result="halted", blamed=h.culprit, winner=g.winner,
+               violation={"check": h.check, "culprit": h.culprit, "index": h.index})
+    return out
+
+
+def _votes_verdict(rx: Receiver, votes: list[bytes], out: dict[str, Any],
+                   violation: Any) -> dict[str, Any]:
+    """An abandon by vote ("Silence and abandon", "Informed abort")."""
+    g = rx.game
+    silent, _ = g.owed()
+    if silent is None:
+        return violation("votes")
+    voters: list[int] = []
+    for raw in votes:
+        try:
+            voter, payload, sig = strict(raw)
+            v = strict(payload)
+        except (NotCanonical, TypeError, ValueError):
+            return violation("votes")
+        if len(raw) > 512 or not _is_int(voter) or not 0 <= voter < rx.n:
+            return violation("votes")
+        if not isinstance(v, dict) or set(v) != {"ballot", "choice", "entries", "from", "game",
+                                                 "head", "silent", "timeout", "waited"}:
+            return violation("votes")
+        window = [v[k] for k in ("ballot", "entries", "silent", "timeout", "waited")]
+        if not all(_is_int(x) and 0 <= x < 2**32 for x in window) or v["waited"] < v["timeout"]:
+            return violation("votes")
+        try:
+            rx.keys[voter].verify(b"p2pclue/v1/vote\0" + payload, sig)
+        except (BadSignatureError, ValueError, TypeError):
+            return violation("votes")
+        if (v["from"], v["game"], v["entries"], v["head"], v["silent"], v["choice"]) != (
+                voter, rx.digest, len(rx.entries), rx.head, silent, "abandon"):
+            return violation("votes")
+        if voter in g.left or voter == silent or (voters and voter <= voters[-1]):
+            return violation("votes")
+        voters.append(voter)
+    m = len([s for s in range(rx.n) if s not in g.left and s != silent])
+    quorum = m // 2 + 1
+    if len(voters) < quorum:
+        return violation("votes")
+    out.update(valid=True, result=g.result or "abandoned", winner=g.winner)
+    if g.stage == "pet":
+        out["withheld"] = {"seat": silent, "accuser": g.accuser,
+                           "counts_as_wrong": silent == g.accuser}
+        if silent == g.accuser:
+            g.out.add(g.accuser)
+            g.current = g.accuser
+            standing = [s for s in range(rx.n) if s not in g.out]
+            if not standing:
+                out.update(result="nobody", winner=None)
+            elif len(standing) == 1 and g.config["rules"]["last_standing_wins"]:
+                out.update(result="won", winner=standing[0])
+            out["forfeit"] = {"seat": silent, "voters": voters[:quorum]}
+    return out
