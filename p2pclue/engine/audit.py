@@ -207,10 +207,23 @@ def audit(transcript: Transcript, raw_bytes: bytes | None = None, *,
                 notes.append(f"the card opened for the show at entry {rec.index} is not in "
                              f"seat {rec.refuter}'s hand")
     for seat, hand in sorted(observer.left_hands.items()):
-        unread = sum(1 for rec in observer.shows if rec.suggester == seat)
         notes.append(f"seat {seat} left the table with its hand face up {list(hand)}"
-                     + (f"; the {unread} card(s) shown to it stay secret" if unread else ""))
+                     + _unopened_note(observer, seat))
     return verdict
+
+
+def _unopened_note(observer: Peer, leaver: int) -> str:
+    """What the transcript says of the shows to a seat that left: none is opened in it, but
+    once the reveal published a refuter's k, its rho (``show_rho``) and so its card follow:
+    such a card is not secret after the end (docs/protocol.md, "Leaving the table")."""
+    to_it = [rec for rec in observer.shows if rec.suggester == leaver]
+    if not to_it:
+        return ""
+    known = sum(1 for rec in to_it if rec.refuter in observer.revealed_k)
+    if not known:
+        return f"; the {len(to_it)} card(s) shown to it are not opened in the transcript"
+    return (f"; the {len(to_it)} card(s) shown to it are not opened in the transcript, but "
+            f"{known} of them follow from their refuters' revealed keys")
 
 
 def _result(state: GameState | None, violation: Violation | None, finished: bool) -> str:

@@ -1197,6 +1197,18 @@ class Peer:
             raise LocalProtocolError("this seat cannot open its own show")
         return opening
 
+    def private_openings_for(self, seat: int) -> list[bytes]:
+        """What this peer owes ``seat`` over their private link now: the opening of its
+        show to ``seat`` while that show is unanswered (no ``ack``, no ``complain``). The
+        runner sends it again whenever the link to ``seat`` comes up: an opening lost with
+        a link, or with the suggester's crash, would otherwise end in a complaint that makes
+        the card public (docs/protocol.md, "Deniable refutation")."""
+        rec = self._show_open
+        if rec is None or self._complained or self.status is not Status.RUNNING \
+                or rec.refuter != self.seat or rec.suggester != seat:
+            return []
+        return [self._private_frame(rec)]
+
     def _send_opening(self, rec: ShowRecord) -> None:
         """Queue the private opening of this seat's show, for the suggester only."""
         self._outbox.append((self._private_frame(rec), rec.suggester))
@@ -1309,7 +1321,7 @@ class Peer:
 
     def _shows_to_open(self, refuter: int) -> list[ShowRecord]:
         """A seat's shows its ``open`` message opens: to seats still at the table (a card
-        shown to a seat that left stays secret), in transcript order."""
+        shown to a seat that left is not opened: see "Leaving the table"), in transcript order."""
         return [rec for rec in self.shows
                 if rec.refuter == refuter and rec.suggester not in self.left_hands]
 
@@ -1441,6 +1453,10 @@ class Peer:
         publishes its opening."""
         if self._complained:
             return "opening", {"opening": self._my_opening(rec).to_wire()}
+        if rec.index in self._acked:
+            # Checked and saved before a crash that came before the ack was written: the
+            # refuter will not send it again unasked, and a complaint would make it public.
+            return "ack", {}
         got = self._private.get(rec.refuter)
         if got is not None and got[0] == rec.index:
             try:

@@ -553,6 +553,8 @@ class NetSession:
             self._mesh.send(ident, TAG_SYNC, self._mesh.guesses.message())
         seat = self._seats.get(ident)
         if seat is not None:
+            for raw in self.peer.private_openings_for(seat):  # lost with the old link?
+                self._mesh.send(ident, TAG_FRAME, raw)
             self.events.put_nowait(api.Presence(self._names[ident], seat, True))
 
     def _link_down(self, ident: bytes) -> None:
