@@ -1231,10 +1231,35 @@ class Peer:
             if kind != PRIVATE_OPENING or digest != self._config_digest \
                     or not is_int(index) or via is None or not 0 <= via < self.n:
                 raise WireError("not a private opening of this game", "private")
-            self._private[via] = (index, P.Opening.from_wire(wire))
+            opening = P.Opening.from_wire(wire)
+            self._keep_opening(via, index, opening)
         except (WireError, CryptoError, ValueError, TypeError) as exc:
-            self._drop(raw, f"unreadable private opening: {exc}")
+            # Not a frame sample: the bytes may be a real opening (a card and its rho).
+            self.dropped_count += 1
+            self.dropped.append((b"", f"private opening: {exc}"))
         return True
+
+    def _keep_opening(self, via: int, index: int, opening: P.Opening) -> None:
+        """Keep an opening this seat may be awaiting from ``via``; ``WireError`` (dropped,
+        so the runner charges the link) for one it cannot await: this seat is an observer,
+        or the show at ``index`` is chained and is not ``via``'s show to this seat, or
+        ``via`` already has another opening kept for a show not yet here (a refuter has one
+        unanswered show at a time). A copy of one already kept, or of one for an answered
+        show of ``via``'s to this seat (a re-send that crossed the answer), is a duplicate."""
+        kept = self._private.get(via)
+        if kept == (index, opening) or any(
+                rec.index == index and rec.refuter == via and rec.suggester == self.seat
+                for rec in self.shows if rec is not self._show_open):
+            self.duplicate_count += 1
+            return
+        rec = self._show_open
+        awaited = rec is not None and (rec.index, rec.refuter, rec.suggester) == (
+            index, via, self.seat)
+        if self.seat is None or not (awaited or index >= len(self.entries)):
+            raise WireError("no show of this seat's awaits that opening", "private")
+        if kept is not None and kept[0] >= len(self.entries) and kept[0] != index:
+            raise WireError("a second opening for a show not yet here", "private")
+        self._private[via] = (index, opening)
 
     def _on_pass(self, index: int, sender: int, f: dict[str, Any]) -> None:
         s = self._state().pending_suggestion

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 from p2pclue.crypto import proofs as P
 from p2pclue.crypto.context import ProofContext
+from p2pclue.crypto.group import scalar
 from p2pclue.engine import events as ev
 from p2pclue.engine.audit import audit
 from p2pclue.engine.peer import OPENING_WAIT, Peer, ShowRecord, Status
 from p2pclue.engine.peer_secrets import PeerSecrets
 from p2pclue.engine.transcript import parse
-from p2pclue.engine.wire import decode_payload, split_frame
+from p2pclue.engine.wire import decode_payload, pack, split_frame
 from tests.engine.conftest import finished_game
 from tests.engine.leave_games import play_with_leave
 from tests.engine.lossy import is_private
@@ -111,3 +112,39 @@ def test_a_card_shown_to_a_seat_that_left_is_not_claimed_secret_after_the_reveal
     verdict = audit(parse(raw), raw)
     assert verdict.valid
     assert not any("stay secret" in note for note in verdict.notes)
+
+
+def test_private_openings_nobody_awaits_are_dropped_so_the_link_is_charged() -> None:
+    """A seat floods another with well-formed private openings (no signature, so they
+    cost their sender nothing unless the engine counts them dropped for the runner to
+    charge): for shows long chained, or a stream of different ones for shows "not yet
+    here". Before, every one was kept silently (dropped count unchanged). A real opening
+    still gets through, and its copies are duplicates, not junk; a dropped one keeps no
+    bytes (it may hold a card)."""
+    game = finished_game()
+    rec, suggester = _first_acked_show(game.peers)
+    refuter = game.peers[rec.refuter]
+    flooder = next(s for s in range(suggester.n) if s not in (rec.suggester, rec.refuter))
+    fresh = _fresh(suggester)
+    saved = suggester.export_secrets()
+    fresh.restore(PeerSecrets(saved.seat, saved.k, saved.r, saved.seeds),
+                  suggester.entries[:rec.index], 0.0)  # the show is not here yet
+    base = fresh.dropped_count
+    real = refuter._private_frame(rec)
+    past = [pack(["opening", fresh._config_digest, i, {"card": i % 21,
+                                                      "rho": bytes(scalar(i + 1))}])
+            for i in range(1, 40)]
+    future = [pack(["opening", fresh._config_digest, 10**6 + i,
+                    {"card": 3, "rho": bytes(scalar(i + 7))}]) for i in range(40)]
+    for raw in past + future:
+        fresh.receive(raw, 1.0, via=flooder)
+    assert fresh.dropped_count - base >= len(past) + len(future) - 1
+    assert all(sample == b"" for sample, _ in list(fresh.dropped)[-8:])
+    # The refuter's real opening, early (its show is not here yet), twice: kept, one copy.
+    dup = fresh.duplicate_count
+    fresh.receive(real, 2.0, via=rec.refuter)
+    fresh.receive(real, 2.0, via=rec.refuter)
+    assert fresh.duplicate_count == dup + 1
+    fresh.receive(suggester.entries[rec.index], 3.0, via=rec.refuter)  # the show
+    assert fresh.entries[-1] == suggester.entries[rec.index + 1]  # acknowledged
+    assert fresh.status is Status.RUNNING and fresh.blame is None
