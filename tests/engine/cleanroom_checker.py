@@ -386,6 +386,11 @@ class Game:
                  "open": {"open"}, "secrets": {"secrets"}}[self.stage]
         return seat, types
 
+    def hand_size(self, seat: int) -> int:
+        """Dealt positions: p goes to p mod n; under DEAL-EQUAL n*floor(18/n) on are left over."""
+        dealt = self.n * (18 // self.n) if self.config["rules"]["deal_equal"] else 18
+        return len([p for p in range(dealt) if p % self.n == seat])
+
     def _present(self) -> list[int]:
         return [s for s in range(self.n) if s not in self.left]
 
@@ -481,6 +486,12 @@ class Game:
             if not self.queue:
                 self.stage = "turn"
         elif kind == "show":
+            h = self.hand_size(seat)
+            pr = body["proof"]
+            if not (isinstance(pr, dict) and set(pr) == {"c", "u", "v"} and all(
+                    isinstance(pr[k], list) and len(pr[k]) == 3 * h
+                    and all(scalar(x) is not None for x in pr[k]) for k in "cuv")):
+                return "proof:commit-show"  # the proof's shape: 3 branches per hand position
             self.shows.append(Show(seat, self.suggester, body["C"], self.named))
             self.stage, self.queue = "answer", [self.suggester]
         elif kind == "ack":
@@ -521,6 +532,8 @@ class Game:
             self.out.add(seat)
             self._next_turn()
         elif kind == "open":
+            if len(body["points"]) != 3:
+                return "proof:dleq-batch"  # the point count is the batch proof's
             owed = [s for s in self.shows if s.refuter == seat and s.suggester not in self.left]
             if len(owed) != len(body["openings"]) or not all(
                     opens(s.c, o, self.ys[s.suggester], s.named)
