@@ -27,28 +27,39 @@ CARD_SLUGS = (
     "lounge", "hall", "study",
 )
 
-GUESSES = (
-    "FS: the hash input is the plain concatenation of the typed items (one SHA-512 stream).",
-    "FS: 'named' is a list item whose elements are u64(card index) (8 bytes big-endian).",
-    "FS: 'hand' is a list item of 32-byte points in the order given (increasing position).",
-    "FS: S, P, C are data items labelled 'S', 'P', 'C' in that order after the lists.",
-    "FS: 'T' is ONE flat list item of 3*3h points: branch 0's three, branch 1's three, ...",
-    "FS: the challenge is challenge index 0 with label 'c'; sum(c_b) == it (mod L).",
-    "Branch b = 3p + i: p = b // 3 (hand position), i = b % 3 (index into named).",
-    "(t+1) is the integer t+1 as a scalar, i.e. (t+1)*G by a base multiplication.",
-    "Responses/challenges on the wire: 32-byte LE scalars, each < L; zero refused (spec:"
-    " every received scalar non-zero) -- a branch challenge of zero is refused too.",
-    "show_rho: tag 'commit-rho', context of the show, data item 'k', challenge 'rho' index 0.",
-    "Hash-to-group version = protocol version 1; kind/label as UTF-8 bytes.",
-    "Samples: the step index is the 0-based transcript entry index of the show frame.",
-    "Samples: named = the (suspect, weapon, room) of the latest 'suggest' before the show;"
-    " P = Y of that suggest's sender (its 'keys' body). The room is NOT in the suggest body"
-    " (the suggester's room, known only by replaying the board): found as the one room of"
-    " the nine for which the proof verifies.",
-    "Samples: hand points = points after the last non-owner's 'unlayer'; each unlayer lists"
-    " the positions the sender does not own, increasing.",
-    "Samples: 'openings' in 'open' = that sender's shows to seats still at the table, in"
-    " transcript order; each {card, rho}.",
+# (guess made from the spec alone, resolution after reading p2pclue/crypto/commitshow.py,
+# context.py and engine/peer.py). Every guess matched the code; the spec now states each one
+# that it left open.
+GUESSES: tuple[tuple[str, str], ...] = (
+    ("FS hash input = concatenation of the typed items (one SHA-512 stream)",
+     "right (context.py streams into one sha512); spec was clear"),
+    ("'named' = list item of u64 (8 bytes big-endian) card indices", "right; spec was clear"),
+    ("'hand' = list item of 32-byte points in increasing deal position", "right; clear"),
+    ("S, P, C are data items labelled 'S', 'P', 'C', after the two lists", "right; spec now"
+     " says 'data items ... in this order'"),
+    ("'T' = ONE flat list item of 9h points, three per branch, branch order", "right; spec said"
+     " 'list T = for every branch [...]' (flat or nested?): now explicit"),
+    ("challenge = label 'c', index 0; sum(c_b) mod L must equal it", "right; label/index and"
+     " 'mod L' now explicit"),
+    ("branch b = 3p + i: p = b div 3, i = b mod 3 (index into named)", "right; now explicit"),
+    ("(t+1)*G = base point times the integer t+1, no hashing", "right; now explicit"),
+    ("received c/u/v scalars: canonical, non-zero (zero branch challenge refused)", "right"
+     " (scalars_from_wire); now stated for the branch challenges too"),
+    ("opening card: an int 0..20, booleans refused", "right (type(card) is int); now stated"),
+    ("show_rho: tag 'commit-rho', data item 'k' = the key scalar k (Y = k*G), challenge"
+     " 'rho' index 0", "right (peer uses secrets.k); spec now says k, not s = k*r"),
+    ("vector show_rho uses secrets[1]; vector's hand secret is the key (S = public_keys[1])",
+     "right; now in the vector's description"),
+    ("hash-to-group version = u64(1)", "right (PROTOCOL_VERSION); spec said 'version'"),
+    ("samples: step index = 0-based transcript entry index of the show", "right; clear"),
+    ("samples: P = Y of the last suggest's sender", "right; clear"),
+    ("samples: the suggestion's room is in the suggest body", "WRONG: the body has only"
+     " suspect, weapon; the room is the suggester's token's room (rules replay). Workaround"
+     " here: the one room of nine the proof verifies for (checked against the audit's"
+     " replay). Spec now says so under 'Dealing'"),
+    ("samples: hand points = as the last non-owner's unlayer left them", "right; now explicit"),
+    ("samples: open.openings = the sender's shows, transcript order", "right; clear"),
+    ("samples: hands decrypt with s = k*r from secrets", "right; agrees with audit hands"),
 )
 
 
@@ -287,6 +298,7 @@ class SampleResult:
     shows: list[ShowCheck]
     openings_checked: int
     hands_checked: int
+    hands: dict[int, list[int]]  # decrypted after `secrets` (s = k*r), card indices sorted
 
 
 def check_sample(data: bytes, tamper: int | None = None) -> SampleResult:
@@ -370,4 +382,9 @@ def check_sample(data: bytes, tamper: int | None = None) -> SampleResult:
                 if card_point(op["card"]) not in cards:
                     raise Rejected(f"seat {seat}: opened card {op['card']} not in its hand")
                 hands_checked += 1
-    return SampleResult(shows, openings_checked, hands_checked)
+    by_point = {card_point(t): t for t in range(21)}
+    hands: dict[int, list[int]] = {}
+    for seat, (k, r) in secrets.items():
+        inv = pow(k * r % L, -1, L)
+        hands[seat] = sorted(by_point[mul(inv, current[p])] for p in range(dealt) if p % n == seat)
+    return SampleResult(shows, openings_checked, hands_checked, hands)

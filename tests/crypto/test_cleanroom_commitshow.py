@@ -139,6 +139,28 @@ def test_samples_shows_and_openings(name: str, shows: int, opened: int) -> None:
     assert result.hands_checked == opened  # every published opening names a card of the hand
 
 
+def _audit(*args: str) -> list[dict[str, Any]]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    out = subprocess.run([sys.executable, "-m", "p2pclue", "audit", "--json", *args],
+                         capture_output=True, text=True, env=env, timeout=300)
+    return [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
+
+
+@pytest.mark.parametrize("name", ["classic-3p", "cz-4p"])
+def test_samples_agree_with_the_audit(name: str) -> None:
+    """The statement this verifier reconstructed (named triple, refuter, suggester) and the
+    hands it decrypted are the audit's."""
+    path = SAMPLES / f"{name}.p2pclue"
+    result = cr.check_sample(path.read_bytes())
+    lines = _audit("--replay", str(path))
+    refuted = [(e["refuter"], e["suggester"], tuple(e["triple"]))
+               for e in lines if e.get("event") == "Refuted"]
+    assert refuted == [(s.refuter, s.suggester, s.named) for s in result.shows]
+    verdict = lines[-1]
+    assert verdict["valid"] is True
+    assert {int(k): sorted(v) for k, v in verdict["hands"].items()} == result.hands
+
+
 def test_sample_tampered_proof_fails_here_and_in_the_audit() -> None:
     """Flip one response of the first show in classic-3p: the clean-room verifier refuses it,
     and so does the project's verifier on the same statement (the audit would fail first on
