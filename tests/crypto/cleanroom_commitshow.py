@@ -307,10 +307,19 @@ def check_sample(data: bytes, tamper: int | None = None) -> SampleResult:
     tamper: index among the shows whose first response u_0 is replaced by u_0 + 1 before
     verifying (so that the caller can see the verifier refuse it).
     """
-    header, entries, _ = read_transcript(data)
+    header, entries, footer = read_transcript(data)
     n = len(header["config"]["players"])
     deal_equal = bool(header["config"]["rules"].get("deal_equal", False))
     payloads = [msgpack.unpackb(msgpack.unpackb(e, raw=False)[1], raw=False) for e in entries]
+    blame = footer.get("blame") if footer else None
+    if blame and blame["index"] == len(entries):
+        # A halted game: the refused message is not chained but is the blame's evidence;
+        # a `show` there is checked as if it stood at that index.
+        for frame in blame["evidence"]:
+            pl = msgpack.unpackb(msgpack.unpackb(frame, raw=False)[1], raw=False)
+            if pl["type"] == "show" and pl["from"] == blame["culprit"]:
+                payloads.append(pl)
+                break
     game_digest = payloads[0]["game"]
     nonces: dict[int, bytes] = {}
     keys: dict[int, bytes] = {}

@@ -18,6 +18,7 @@ from p2pclue.crypto.commitshow import verify_commit_show as project_verify
 from p2pclue.crypto.context import ProofContext
 from p2pclue.crypto.errors import ProofRejected
 from p2pclue.crypto.group import point_from_bytes
+from tests.engine.conftest import run
 
 sys.path.insert(0, str(Path(__file__).parent))
 import cleanroom_commitshow as cr
@@ -188,3 +189,22 @@ def test_sample_tampered_proof_fails_here_and_in_the_audit() -> None:
     assert json.loads(out.stdout.strip().splitlines()[-1])["valid"] is False
     with pytest.raises(cr.Rejected):
         cr.check_sample(bad)
+
+
+@pytest.mark.parametrize("kind", ["show-unheld-card", "show-unnamed-card"])
+def test_cheating_show_fails_here_and_in_the_audit(kind: str, tmp_path: Path) -> None:
+    """A refuter that commits to a card it may not show (the project's real cheating peer,
+    over the real engine): the audit CLI blames it (`proof:commit-show`) and this verifier,
+    reading the halted file, refuses the same show."""
+    cheater = 1
+    game = run(3, "classic", seed=7, patience=60, cheat=kind, cheater=cheater)
+    honest = next(p for p in game.peers if p.seat != cheater)
+    raw = honest.transcript().to_bytes()
+    path = tmp_path / "cheat.p2pclue"
+    path.write_bytes(raw)
+    verdict = _audit(str(path))[-1]
+    assert verdict["valid"] is False
+    assert verdict["blamed"] == cheater
+    assert verdict["violation"]["check"] == "proof:commit-show"
+    with pytest.raises(cr.Rejected, match="verifies for rooms \\[\\]"):
+        cr.check_sample(raw)
