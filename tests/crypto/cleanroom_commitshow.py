@@ -334,6 +334,7 @@ def check_sample(data: bytes, tamper: int | None = None) -> SampleResult:
     opened: dict[int, list[dict[str, Any]]] = {}
     dealt = n * (18 // n) if deal_equal else 18
     game_id = b""
+    left: set[int] = set()
     for index, pl in enumerate(payloads):
         kind, body, sender = pl["type"], pl["body"], pl["from"]
         if kind == "join":
@@ -373,12 +374,15 @@ def check_sample(data: bytes, tamper: int | None = None) -> SampleResult:
                 raise Rejected(f"show at {index}: the proof verifies for rooms {rooms}")
             named = (named[0], named[1], rooms[0])
             shows.append(ShowCheck(index, sender, suggester, named, body["C"]))
+        elif kind == "leave":
+            left.add(sender)
         elif kind == "open":
             opened[sender] = list(body["openings"])
         elif kind == "secrets":
             secrets[sender] = (scalar(body["k"]), scalar(body["r"]))
     for seat, openings in opened.items():
-        mine = [s for s in shows if s.refuter == seat]
+        # "the opening of every show the sender made to a seat still at the table"
+        mine = [s for s in shows if s.refuter == seat and s.suggester not in left]
         if len(mine) != len(openings):
             raise Rejected(f"seat {seat}: {len(openings)} openings for {len(mine)} shows")
         for show, op in zip(mine, openings, strict=True):
