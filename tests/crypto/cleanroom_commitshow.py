@@ -317,7 +317,7 @@ def check_sample(data: bytes, tamper: int | None = None) -> SampleResult:
         # a `show` there is checked as if it stood at that index.
         for frame in blame["evidence"]:
             pl = msgpack.unpackb(msgpack.unpackb(frame, raw=False)[1], raw=False)
-            if pl["type"] == "show" and pl["from"] == blame["culprit"]:
+            if pl["type"] in ("show", "opening") and pl["from"] == blame["culprit"]:
                 payloads.append(pl)
                 break
     game_digest = payloads[0]["game"]
@@ -374,6 +374,14 @@ def check_sample(data: bytes, tamper: int | None = None) -> SampleResult:
                 raise Rejected(f"show at {index}: the proof verifies for rooms {rooms}")
             named = (named[0], named[1], rooms[0])
             shows.append(ShowCheck(index, sender, suggester, named, body["C"]))
+        elif kind == "opening":
+            # After a `complain`: the refuter publishes the opening of its last show.
+            show = shows[-1]
+            if show.refuter != sender:
+                raise Rejected(f"opening at {index}: not the last show's refuter")
+            op = body["opening"]
+            check_opening(show.named, keys[show.suggester], show.commitment, op["card"], op["rho"])
+            openings_checked += 1
         elif kind == "leave":
             left.add(sender)
         elif kind == "open":

@@ -208,3 +208,21 @@ def test_cheating_show_fails_here_and_in_the_audit(kind: str, tmp_path: Path) ->
     assert verdict["violation"]["check"] == "proof:commit-show"
     with pytest.raises(cr.Rejected, match="verifies for rooms \\[\\]"):
         cr.check_sample(raw)
+
+
+@pytest.mark.parametrize("kind", ["wrong-opening", "no-opening"])
+def test_cheating_public_opening_fails_here_and_in_the_audit(kind: str, tmp_path: Path) -> None:
+    """A refuter whose private opening is wrong (or missing) and whose public opening after
+    the complaint does not open its show: the audit blames it (`proof:opening`), and this
+    verifier refuses the published opening while every show before it verifies."""
+    cheater = 1
+    game = run(3, "classic", seed=7, patience=60, cheat=kind, cheater=cheater)
+    raw = next(p for p in game.peers if p.seat != cheater).transcript().to_bytes()
+    path = tmp_path / "cheat.p2pclue"
+    path.write_bytes(raw)
+    verdict = _audit(str(path))[-1]
+    assert verdict["valid"] is False
+    assert verdict["blamed"] == cheater
+    assert verdict["violation"]["check"] == "proof:opening"
+    with pytest.raises(cr.Rejected, match="^opening: (card not named|does not open C)$"):
+        cr.check_sample(raw)
