@@ -60,6 +60,10 @@ GUESSES: tuple[tuple[str, str], ...] = (
     ("samples: hand points = as the last non-owner's unlayer left them", "right; now explicit"),
     ("samples: open.openings = the sender's shows, transcript order", "right; clear"),
     ("samples: hands decrypt with s = k*r from secrets", "right; agrees with audit hands"),
+    ("a public `opening` (after `complain`) opens the last show, by its refuter", "right;"
+     " clear enough ('the show's C')"),
+    ("halted files: the refused frame is the footer blame's evidence at index = entries",
+     "right (used to check a cheating show/opening)"),
 )
 
 
