@@ -333,12 +333,24 @@ async def _find(args: argparse.Namespace, front: LobbyScreen | PlainLobby,
             await browser.close()
 
 
+def bot_label(name: str, level: str) -> str:
+    """A --bots bot's name at the table, with its level in the opener's language: the name is
+    signed into the roster, so everybody reads it as the opener's screen wrote it."""
+    if level == "easy":
+        return _("{name} (easy bot)").format(name=name)
+    if level == "hard":
+        return _("{name} (hard bot)").format(name=name)
+    if level == "medium":
+        return _("{name} (medium bot)").format(name=name)
+    return f"{name} ({level})"
+
+
 async def _bot_guest(args: argparse.Namespace, k: int, host: str, port: int, table_name: str,
                      code: str | None, interfaces: list[str], think: Think) -> None:
     """A bot peer at the person's table: its own keys, its own links over loopback."""
     profile = load(bot_profile(args, k))
     # distinct first letters, so the notepad's two-letter column heads tell the bots apart
-    name = f"{BOT_NAMES[(k + 1) % len(BOT_NAMES)]} ({args.level} bot)"
+    name = bot_label(BOT_NAMES[(k + 1) % len(BOT_NAMES)], args.level)
     seat = Seat(profile, name, interfaces=interfaces)
     ready: asyncio.Queue[LobbyAction] = asyncio.Queue()
     ready.put_nowait(Ready(True))  # the person's r starts a table with seats still free
