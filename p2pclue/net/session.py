@@ -187,6 +187,10 @@ class NetSession:
             self._store = self._resume(identity, now)
         else:
             self._store = TranscriptFile.create(transcript_path, self.config)
+            if self._game is not None and self.seat is not None:
+                # Saved at once (no secret drawn yet): a crash before this seat's first step
+                # still leaves a game that ``join --resume`` finds, and it draws them then.
+                self._game.save_secrets(self.peer.export_secrets())
         self._written = self._store.entries
         """Entries on disk; a resumed peer may already hold a new one of its own (built
         during the replay): it is written, like its secrets, before anything is sent."""

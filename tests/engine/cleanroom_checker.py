@@ -35,10 +35,12 @@ BODIES = {  # the schema's fields per message type
     "deal": {"R", "S", "link", "deck", "proof"}, "unlayer": {"points", "proof"},
     "reveal": {"event", "value", "renew"}, "roll": set(), "passage": set(), "move": {"path"},
     "suggest": {"suspect", "weapon"}, "accuse": {"suspect", "weapon", "room"},
-    "end_turn": set(), "show": {"ct", "proof"}, "pass": {"proof"}, "pet": {"Q", "P", "proof"},
+    "end_turn": set(), "show": {"C", "proof"}, "pass": {"proof"}, "ack": set(),
+    "complain": set(), "opening": {"opening"}, "pet": {"Q", "P", "proof"},
     "leave": {"hand", "hand_proof", "envelope", "envelope_proof"},
-    "open": {"points", "proof"}, "secrets": {"k", "r"},
+    "open": {"points", "proof", "openings"}, "secrets": {"k", "r"},
 }
+ROOMS = range(12, 21)  # the schema's room card indices
 TURN_ACTIONS = {"roll", "passage", "move", "suggest", "accuse", "end_turn", "leave"}
 
 
@@ -146,6 +148,19 @@ def scalar(x: Any) -> int | None:
         return None
     v = int.from_bytes(x, "little")
     return v if 0 < v < L else None
+
+
+def opens(c: bytes, opening: dict[str, Any], p: bytes, named: set[int]) -> bool:
+    """`check_opening` of proof 4b: t named and C = (t+1)*G + rho*P."""
+    t, rho = opening["card"], opening["rho"]
+    if t not in named:
+        return False
+    try:
+        tg = sodium.crypto_scalarmult_ed25519_base_noclamp((t + 1).to_bytes(32, "little"))
+        rp = sodium.crypto_scalarmult_ed25519_noclamp(rho, p)
+        return bool(sodium.crypto_core_ed25519_add(tg, rp) == c)
+    except Exception:
+        return False
 
 
 def key_proof_ok(game_id: bytes, step: str, seat: int, y: bytes, proof: Any) -> bool:
@@ -316,6 +331,16 @@ class Halt:
 
 
 @dataclass
+class Show:
+    """One `show`: who showed whom, its commitment, what it may open to ("Deniable refutation")."""
+
+    refuter: int
+    suggester: int
+    c: bytes
+    named: set[int]
+
+
+@dataclass
 class Game:
     """Who owes what, from the stage table, "Turn flow" and "Leaving the table"."""
 
@@ -335,6 +360,9 @@ class Game:
     suggester: int = -1
     accuser: int = -1
     last_pet: tuple[bytes, bytes] = (b"", b"")
+    named: set[int] = field(default_factory=set)
+    """The pending suggestion's cards; the room is any room card (this checker has no board)."""
+    shows: list[Show] = field(default_factory=list)
     result: str | None = None
     winner: int | None = None
     turns: int = 0
@@ -354,8 +382,14 @@ class Game:
         types = {"join": {"join"}, "keys": {"keys"}, "envelope": {"envelope"},
                  "deal": {"deal"}, "unlayer": {"unlayer"}, "reveal": {"reveal"},
                  "turn": TURN_ACTIONS, "refute": {"show", "pass", "leave"}, "pet": {"pet"},
+                 "answer": {"ack", "complain"}, "opening": {"opening"},
                  "open": {"open"}, "secrets": {"secrets"}}[self.stage]
         return seat, types
+
+    def hand_size(self, seat: int) -> int:
+        """Dealt positions: p goes to p mod n; under DEAL-EQUAL n*floor(18/n) on are left over."""
+        dealt = self.n * (18 // self.n) if self.config["rules"]["deal_equal"] else 18
+        return len([p for p in range(dealt) if p % self.n == seat])
 
     def _present(self) -> list[int]:
         return [s for s in range(self.n) if s not in self.left]
@@ -446,15 +480,34 @@ class Game:
             self._round("reveal")
         elif kind == "suggest":
             self.suggester = seat
+            self.named = {body["suspect"], body["weapon"], *ROOMS}
             refuters = [(seat + k) % self.n for k in range(1, self.n)]
             self.stage, self.queue = "refute", [s for s in refuters if s not in self.left]
             if not self.queue:
                 self.stage = "turn"
-        elif kind in ("show", "pass") or (kind == "leave" and self.stage == "refute"):
+        elif kind == "show":
+            h = self.hand_size(seat)
+            pr = body["proof"]
+            if not (isinstance(pr, dict) and set(pr) == {"c", "u", "v"} and all(
+                    isinstance(pr[k], list) and len(pr[k]) == 3 * h
+                    and all(scalar(x) is not None for x in pr[k]) for k in "cuv")):
+                return "proof:commit-show"  # the proof's shape: 3 branches per hand position
+            self.shows.append(Show(seat, self.suggester, body["C"], self.named))
+            self.stage, self.queue = "answer", [self.suggester]
+        elif kind == "ack":
+            self.stage = "turn"
+        elif kind == "complain":
+            self.stage, self.queue = "opening", [self.shows[-1].refuter]
+        elif kind == "opening":
+            show = self.shows[-1]
+            if not opens(show.c, body["opening"], self.ys[show.suggester], show.named):
+                return "proof:opening"
+            self.stage = "turn"
+        elif kind == "pass" or (kind == "leave" and self.stage == "refute"):
             if kind == "leave":
                 self.left.add(seat)
                 self.out.add(seat)
-            if kind == "show" or not self.queue:
+            if not self.queue:
                 self.stage, self.queue = "turn", []
             if kind == "leave" and self._decide_standing():
                 return None
@@ -479,6 +532,13 @@ class Game:
             self.out.add(seat)
             self._next_turn()
         elif kind == "open":
+            if len(body["points"]) != 3:
+                return "proof:dleq-batch"  # the point count is the batch proof's
+            owed = [s for s in self.shows if s.refuter == seat and s.suggester not in self.left]
+            if len(owed) != len(body["openings"]) or not all(
+                    opens(s.c, o, self.ys[s.suggester], s.named)
+                    for s, o in zip(owed, body["openings"], strict=False)):
+                return "proof:opening"
             if not self.queue:
                 self._round("secrets")
         elif kind == "secrets" and not self.queue:
@@ -486,22 +546,51 @@ class Game:
         return None
 
 
-def _body_ok(kind: str, body: Any) -> bool:
+def _opening_ok(o: Any) -> bool:
+    return (isinstance(o, dict) and set(o) == {"card", "rho"} and _is_int(o["card"])
+            and 0 <= o["card"] <= 20 and scalar(o["rho"]) is not None)
+
+
+def _points_ok(x: Any) -> bool:
+    return isinstance(x, list) and len(x) <= 21 and all(valid_point(p) for p in x)
+
+
+def _pair_proof_ok(x: Any) -> bool:
+    return (isinstance(x, dict) and set(x) == {"c", "s"} and scalar(x["c"]) is not None
+            and scalar(x["s"]) is not None)
+
+
+def _body_check(kind: str, body: Any) -> str | None:
+    """The check a malformed body fails (body decoding, in the table's field order), or None."""
     if not isinstance(body, dict) or set(body) != BODIES[kind]:
-        return False
+        return "message"
     if kind in ("join",) and not (isinstance(body["nonce"], bytes) and len(body["nonce"]) == 32):
-        return False
+        return "message"
     if kind == "keys" and not (isinstance(body["chain"], bytes) and len(body["chain"]) == 32):
-        return False
+        return "message"
     if kind == "reveal":
         ev, val, renew = body["event"], body["value"], body["renew"]
-        return (_is_int(ev) and 0 <= ev < 2**32 and isinstance(val, bytes) and len(val) == 32
-                and (renew is None or (isinstance(renew, bytes) and len(renew) == 32)))
+        ok = (_is_int(ev) and 0 <= ev < 2**32 and isinstance(val, bytes) and len(val) == 32
+              and (renew is None or (isinstance(renew, bytes) and len(renew) == 32)))
+        return None if ok else "message"
     if kind == "pet":
-        return valid_point(body["Q"]) and valid_point(body["P"])
+        return None if valid_point(body["Q"]) and valid_point(body["P"]) else "message"
     if kind == "secrets":
-        return scalar(body["k"]) is not None and scalar(body["r"]) is not None
-    return True
+        ok = scalar(body["k"]) is not None and scalar(body["r"]) is not None
+        return None if ok else "message"
+    if kind == "show" and not valid_point(body["C"]):
+        return "proof:commit-show"
+    if kind == "opening" and not _opening_ok(body["opening"]):
+        return "proof:opening"
+    if kind == "open":
+        if not _points_ok(body["points"]):
+            return "message"
+        if not _pair_proof_ok(body["proof"]):
+            return "proof:dleq-batch"
+        os_ = body["openings"]
+        if not isinstance(os_, list) or len(os_) > 4096 or not all(_opening_ok(o) for o in os_):
+            return "proof:opening"
+    return None
 
 
 class Receiver:
@@ -607,8 +696,9 @@ class Receiver:
         seat, types = self.game.owed()
         if seat != signer or p["type"] not in types:
             return self._stop(signer, "turn", [frame])
-        if not _body_ok(p["type"], p["body"]):
-            return self._stop(signer, "message", [frame])
+        bad = _body_check(p["type"], p["body"])
+        if bad is not None:
+            return self._stop(signer, bad, [frame])
         failed = self.game.apply(signer, p["type"], p["body"], len(self.entries))
         if failed is not None:
             return self._stop(signer, failed, [frame])

@@ -483,3 +483,54 @@ def test_games_with_a_leave_agree(n: int, rules: str, seed: int, leaver: int, af
     data = game.peers[(leaver + 1) % n].transcript().to_bytes()
     assert b"leave" in data
     judged_alike(data, tmp_path, {"valid": True})
+
+
+# --- a complaint after a show, signed from the spec by the samples' seeded keys --------------
+
+def complaint_cases() -> dict[str, tuple[bytes, dict[str, Any]]]:
+    """The suggester complains about the first show; the refuter owes a public opening, taken
+    from its end-of-game `open` ("Deniable refutation")."""
+    import msgpack
+    opening, entries, kinds = sample_parts("classic-3p.p2pclue")
+    payloads = [msgpack.unpackb(msgpack.unpackb(e)[1], raw=False) for e in entries]
+    game = payloads[0]["game"]
+    show = kinds.index("show")
+    refuter, suggester = payloads[show]["from"], payloads[kinds.index("suggest")]["from"]
+    assert max(i for i in range(show) if kinds[i] == "suggest") == kinds.index("suggest")
+    own_shows = [i for i in range(show) if kinds[i] == "show" and payloads[i]["from"] == refuter]
+    public = next(p for p in payloads if p["type"] == "open" and p["from"] == refuter)
+    good = public["body"]["openings"][len(own_shows)]
+
+    def signed(seat: int, chain: list[bytes], kind: str, body: dict[str, Any]) -> bytes:
+        seq = sum(1 for e in chain if msgpack.unpackb(e)[0] == seat)
+        payload = pack({"v": 1, "game": game, "from": seat, "seq": seq,
+                        "prev": sha256(chain[-1]), "type": kind, "body": body})
+        return pack([seat, payload,
+                     seeded(21, seat).sign(b"p2pclue/v1/message\0" + payload).signature])
+
+    chain = entries[:show + 1]
+    chain.append(signed(suggester, chain, "complain", {}))
+    wrong = signed(refuter, chain, "opening", {"opening": {**good, "card": good["card"] ^ 1}})
+    opened = [*chain, signed(refuter, chain, "opening", {"opening": good})]
+    twice = signed(refuter, opened, "opening", {"opening": good})
+
+    def halted_by(cut: list[bytes], frame: bytes, check: str) -> bytes:
+        return closed(opening, cut, {"status": "halted", "entries": len(cut), "blame": {
+            "culprit": refuter, "check": check, "reason": "", "index": len(cut),
+            "evidence": [frame]}})
+
+    blamed = {"valid": False, "result": "halted", "blamed": refuter}
+    return {
+        "a public opening of another card is proof:opening": (
+            halted_by(chain, wrong, "proof:opening"), {**blamed, "check": "proof:opening"}),
+        "after the right public opening the refuter owes nothing: turn": (
+            halted_by(opened, twice, "turn"), {**blamed, "check": "turn"}),
+    }
+
+
+COMPLAINTS = complaint_cases()
+
+
+@pytest.mark.parametrize("name", sorted(COMPLAINTS))
+def test_complaints_agree(name: str, tmp_path: Path) -> None:
+    judged_alike(COMPLAINTS[name][0], tmp_path, COMPLAINTS[name][1])

@@ -1026,3 +1026,23 @@ def test_clean_room_footer_readability(status: Any, entries: Any, blame: Any,
     except TranscriptError:
         readable = False
     assert readable is _spec_says_readable(footer, 3), footer
+
+
+def test_point08_no_leave_while_a_show_awaits_its_answer_or_opening() -> None:
+    """"Leaving the table": neither the suggester (owing `ack`/`complain`) nor, after a
+    complaint, the refuter (owing `opening`) may leave then: `turn`."""
+    says("nor while a `show` awaits the suggester's `ack` or `complain` or, after a complaint, "
+         "the refuter's `opening` (check `turn`)")
+    payloads = [msgpack.unpackb(split_frame(e)[1]) for e in load("classic-3p").entries]
+    show = [p["type"] for p in payloads].index("show")
+    refuter = payloads[show]["from"]
+    peer, _ = replay("classic-3p", lambda p: len(p.transcript().entries) == show + 1)
+    suggester = peer.expected_seat()
+    assert suggester is not None and suggester != refuter
+    blame = blame_of(peer, forge(peer, "classic-3p", suggester, "leave", _leave_body(6, 3)))
+    assert blame is not None and (blame.culprit, blame.check) == (suggester, "turn")
+    peer, _ = replay("classic-3p", lambda p: len(p.transcript().entries) == show + 1)
+    peer.receive(forge(peer, "classic-3p", suggester, "complain", {}), 1e6)
+    assert peer.blame is None and peer.expected_seat() == refuter
+    blame = blame_of(peer, forge(peer, "classic-3p", refuter, "leave", _leave_body(6, 3)))
+    assert blame is not None and (blame.culprit, blame.check) == (refuter, "turn")

@@ -59,15 +59,17 @@ async def _open(home: Path, n: int) -> list[NetSession]:
 
 async def crash_and_resume(home: Path, victim: int, after_entries: int) -> tuple[
         list[NetSession], list[api.Ended], NetSession]:
+    """``after_entries`` 0: the victim dies before it ran at all (no step of its own)."""
     sessions = await _open(home, 4)
-    runs = {i: asyncio.ensure_future(s.run()) for i, s in enumerate(sessions)}
-    bots = {i: asyncio.ensure_future(drive_bot(s, BOTS["random"], random.Random(i)))
-            for i, s in enumerate(sessions)}
+    started = [i for i in range(len(sessions)) if after_entries or i != victim]
+    runs = {i: asyncio.ensure_future(sessions[i].run()) for i in started}
+    bots = {i: asyncio.ensure_future(drive_bot(sessions[i], BOTS["random"], random.Random(i)))
+            for i in started}
     dead = sessions[victim]
     while len(dead.peer.entries) < after_entries:
         await asyncio.sleep(0.01)
     # the crash: the process state is gone; only what is on disk remains
-    await simulate_crash(dead, bots[victim], runs[victim])
+    await simulate_crash(dead, *[t[victim] for t in (bots, runs) if victim in t])
     profile_seat = seat(home, dead._name)
     games = unfinished_games(profile_seat.profile.games)
     assert [g.path for g in games] == [dead.transcript_path.parent]
@@ -81,6 +83,16 @@ async def crash_and_resume(home: Path, victim: int, after_entries: int) -> tuple
     ended = await asyncio.wait_for(asyncio.gather(*bots.values()), 240)
     await asyncio.gather(*runs.values())
     return sessions, list(ended), back
+
+
+def test_a_player_killed_before_its_first_step_resumes(tmp_path: Path) -> None:
+    """Killed right after "the game starts", before it drew a secret or sent a frame (the
+    fault campaign's kill at the deal): its game is still offered, and the resume plays."""
+    sessions, ended, back = asyncio.run(crash_and_resume(tmp_path, victim=1,
+                                                         after_entries=0))
+    assert all(e.status == "complete" and e.audit_ok for e in ended), ended
+    assert len({s.transcript_path.read_bytes() for s in sessions}) == 1
+    assert back.resumed_events == [] and back.peer.hand, "it drew its secrets after the resume"
 
 
 def test_a_player_crashes_resumes_and_the_game_finishes(tmp_path: Path) -> None:
