@@ -71,7 +71,7 @@ def ask_first(args: argparse.Namespace) -> Asked | int:
     stops at once (inside ``asyncio.run`` the first Ctrl-C only cancels the task blocked
     in ``input()``, and is lost). An ``int``: the exit status (no terminal to draw on)."""
     if not args.plain and not can_draw():
-        print(NOT_A_TERMINAL, file=sys.stderr)
+        print(_(NOT_A_TERMINAL), file=sys.stderr)
         return 2
     profile = load(args.profile)
     unfinished = unfinished_games(profile.games)
@@ -120,11 +120,11 @@ async def play_human(args: argparse.Namespace, environ: dict[str, str],
         return await run_ui(session, plain=args.plain, notice=notice,
                             read=feed.readline if feed is not None else None)
     finally:
-        await _after_the_person(session, bots, think)
+        await _after_the_person(session, bots, think, plain=args.plain)
 
 
 async def _after_the_person(session: NetSession, bots: list[asyncio.Task[None]],
-                            think: Think) -> None:
+                            think: Think, *, plain: bool) -> None:
     """The person's table closed. Its bots live in this process: after a graceful leave
     they play the game to its end without the person (quickly, nobody watches them); after
     the end they confirm it; after "quit, resume later" they stop too, and resume with
@@ -136,6 +136,10 @@ async def _after_the_person(session: NetSession, bots: list[asyncio.Task[None]],
         await _stop(bots, grace=BOTS_FINISH)
     else:
         await _stop(bots, grace=15.0 if session.ended is not None else 0.0)
+    if session.ended is None and not session.left_table and not plain:
+        # the full screen is gone: say where the game waits (--plain said it in its lines)
+        print(_("The table waits for you; come back with p2pclue join --resume."),
+              file=sys.stderr, flush=True)
 
 
 def _wants_to_resume(game: GameDir) -> bool:
@@ -155,7 +159,7 @@ async def resume_human(args: argparse.Namespace, environ: dict[str, str],
                        game: GameDir) -> int:
     """A person's seat back after a crash: replay, re-link, catch up, then the table."""
     if not args.plain and not can_draw():
-        print(NOT_A_TERMINAL, file=sys.stderr)
+        print(_(NOT_A_TERMINAL), file=sys.stderr)
         return 2
     profile = load(args.profile)
     saved = game.load_start()
@@ -178,7 +182,7 @@ async def resume_human(args: argparse.Namespace, environ: dict[str, str],
     try:
         return await run_ui(session, plain=args.plain, notice=notice)
     finally:
-        await _after_the_person(session, bots, think)
+        await _after_the_person(session, bots, think, plain=args.plain)
 
 
 def _local_bot_games(args: argparse.Namespace, games: Path,
@@ -333,12 +337,24 @@ async def _find(args: argparse.Namespace, front: LobbyScreen | PlainLobby,
             await browser.close()
 
 
+def bot_label(name: str, level: str) -> str:
+    """A --bots bot's name at the table, with its level in the opener's language: the name is
+    signed into the roster, so everybody reads it as the opener's screen wrote it."""
+    if level == "easy":
+        return _("{name} (easy bot)").format(name=name)
+    if level == "hard":
+        return _("{name} (hard bot)").format(name=name)
+    if level == "medium":
+        return _("{name} (medium bot)").format(name=name)
+    return f"{name} ({level})"
+
+
 async def _bot_guest(args: argparse.Namespace, k: int, host: str, port: int, table_name: str,
                      code: str | None, interfaces: list[str], think: Think) -> None:
     """A bot peer at the person's table: its own keys, its own links over loopback."""
     profile = load(bot_profile(args, k))
     # distinct first letters, so the notepad's two-letter column heads tell the bots apart
-    name = f"{BOT_NAMES[(k + 1) % len(BOT_NAMES)]} ({args.level} bot)"
+    name = bot_label(BOT_NAMES[(k + 1) % len(BOT_NAMES)], args.level)
     seat = Seat(profile, name, interfaces=interfaces)
     ready: asyncio.Queue[LobbyAction] = asyncio.Queue()
     ready.put_nowait(Ready(True))  # the person's r starts a table with seats still free

@@ -523,7 +523,8 @@ class PlainLobby:
     async def ask_code(self, name: str, key: str | None) -> str | None:
         """The table code, typed as a line; None: back to the list (or end of input)."""
         if self.model.message:
-            self.say(self.model.message)
+            if self.model.message not in self._shown:  # refresh() may have said it just now
+                self.say(self.model.message)
             self.model.message = ""
         self.say((_("The table {name} (opener's key {key}) needs its table code.") if key
                   else _("The table {name} needs its table code.")).format(name=repr(name),

@@ -302,6 +302,8 @@ class PlainUI:
                     return 0 if event.audit_ok else 1
         except _Leave:
             self.say(_("Leaving the table."))
+            if not (self.model.leaving or self.model.left_table):  # a quit can come back
+                self.say(_("The table waits for you; come back with p2pclue join --resume."))
             await self.session.close()
             await runner
             while not self.session.events.empty():

@@ -205,7 +205,8 @@ class Story:
                     N_("GAME HALTED: {player} broke the protocol: {what} ({check}: {reason})"),
                     what=check_words(blame.check), check=blame.check, reason=blame.reason)
             case ev.PeerSilent(seat=seat):
-                yield _("{player} has gone silent.").format(player=self.Who(seat))
+                yield self._say(seat, N_("The table has heard nothing from you for a while."),
+                                N_("{player} has gone silent."))
             case ev.PlayerLeft(seat=seat, hand=hand):
                 yield self._say(seat, N_("You leave the table; your cards, laid face up: "
                                          "{cards}."),

@@ -443,7 +443,10 @@ def picker_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     items = []
     for i, (c, name) in enumerate(zip(p.options, names, strict=True)):
         # the odds in a column of their own, right-aligned: easy to compare down the list
-        odds = _odds(model, c) if one_column else _odds(model, c).strip()
+        # in two columns a card of one's hand shows no odds: "(yours)" says 0%, and the
+        # longest name ("Candlestick (yours) 0%") was cut at 80 columns
+        odds = (_odds(model, c) if one_column else "" if c in model.hand
+                else _odds(model, c).strip())
         items.append(("", f"{i + 1} {name}{' ' * max(0, name_w - get_cwidth(name))} "
                           f"{odds}".rstrip()))
     return _list_fragments(title, items, p.cursor, width, height)

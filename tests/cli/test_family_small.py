@@ -124,3 +124,36 @@ def test_watch_tells_each_arrival_once_and_wraps_between_words(tmp_path: Path) -
     told = " ".join(" ".join(lines).split())
     assert "the Candlestick in the" in told or "Candlestick" not in told
     assert "The weapons are hidden around the house:" in told
+
+
+def test_plain_input_running_dry_in_the_game_says_how_to_come_back(tmp_path: Path) -> None:
+    """A --plain player whose input ends mid-game quits to resume later (the file stays
+    unfinished and is offered by --resume list): the last lines say so, not only "Leaving"."""
+    env = cli_env(P2PCLUE_HOME=str(tmp_path))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "p2pclue", "join", "--plain", "--create", "--no-code",
+         "--bots", "2", "--bot-think", "0", "--name", "Pia", "--lang", "en"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
+        cwd=ROOT)
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        seen = ""
+        deadline = time.monotonic() + 90
+        while "roll the dice" not in seen and time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            seen += line.decode(errors="replace")
+        assert "roll the dice" in seen, seen[-2000:]
+        proc.stdin.close()  # the input ends on this person's turn
+        rest = proc.stdout.read().decode(errors="replace")
+        assert proc.wait(60) == 0, rest
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert "Leaving the table." in rest
+    assert "come back with p2pclue join --resume" in rest, rest
+    listed = subprocess.run([sys.executable, "-m", "p2pclue", "join", "--resume", "list"],
+                            capture_output=True, text=True, env=env, timeout=60, cwd=ROOT)
+    assert listed.returncode == 0 and listed.stdout.strip(), listed.stdout + listed.stderr

@@ -143,6 +143,7 @@ def test_plain_asks_for_the_code_and_again_after_a_wrong_one(tmp_path: Path) -> 
         type_line("111111")
         until("Type the table code", 30)
         assert any("Wrong code" in line for line in out[-4:]), "".join(out[-10:])
+        assert sum("Wrong code" in line for line in out[-8:]) == 1, "".join(out[-10:])  # once
         assert any("needs its table code" in line for line in out[-3:])
         type_line(CODE)
         until("Table check:", 90)

@@ -231,7 +231,20 @@ def test_a_two_column_pick_at_80x24_shows_every_odds_whole() -> None:
     model.hint = "suggest Miss Scarlett with the Candlestick in the Kitchen (teaches you most)"
     text = "".join(t for _s, t, *_ in view.picker_lines(model, 48, 7))
     assert "…" not in text.split("Hint")[1].split("\n", 1)[1], text
-    assert text.count("%") == 6 and "100%" in text
+    assert text.count("%") == 2 and "100%" in text  # a card of one's hand: "(yours)", no odds
+
+
+def test_the_longest_weapon_of_ones_hand_is_not_cut_in_two_columns() -> None:
+    model, state = _model()
+    st = _in_room(model, state, 12)
+    model.on_event(YourChoice(Choice("turn")), st, (6, 7))  # the Candlestick and the Dagger
+    model.view = NotepadView({}, {c: 0.0 if c < 8 else 0.25 for c in range(6, 12)}, None)
+    model.press("s")
+    model.press("enter")
+    model.hint = "suggest Miss Scarlett with the Lead Pipe in the Kitchen (teaches you most)"
+    text = "".join(t for _s, t, *_ in view.picker_lines(model, 48, 7))
+    listed = text.split("Hint")[1].split("\n", 1)[1]
+    assert "Candlestick (yours)" in listed and "…" not in listed, text
 
 
 def test_your_turn_line_wraps_instead_of_cutting_actions() -> None:
