@@ -32,6 +32,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from p2pclue.bench import Emit
+from p2pclue.bench.lan import LOOPBACK, player_env
 from p2pclue.bots.registry import BOTS
 from p2pclue.engine.wire import SIGNING_PREFIX, Header, pack, sign_frame
 from p2pclue.net import links
@@ -41,7 +42,6 @@ from p2pclue.net.play import Seat, join_table, table_id
 from p2pclue.net.profile import load
 from p2pclue.net.session import NetSession
 
-LOOPBACK = "127.0.0.1"
 GOAL_MB = 80.0
 BIG = 250 * 1024
 """Bytes of the largest messages sent (a link carries at most 256 KiB)."""
@@ -99,15 +99,6 @@ FLOODS: dict[str, tuple[str, Maker | None]] = {
              encode(TAG_SYNC, {"t": "have", "n": 0, "name": "x", "role": "player"})),
     "stranger": ("a stranger's link (no seat): 250 KiB frames, lobby and sync messages", None),
 }
-
-
-def _env(home: Path) -> dict[str, str]:
-    env = dict(os.environ)
-    root = str(Path(__file__).resolve().parents[2])
-    env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
-    env["P2PCLUE_HOME"] = str(home)
-    env["P2PCLUE_INTERFACES"] = LOOPBACK
-    return env
 
 
 def _status_kb(pid: int, field: str) -> int:
@@ -184,7 +175,7 @@ async def _stranger_flood(port: int, table: str, until: float) -> int:
 
 
 async def _one(home: Path, kind: str, seconds: float) -> dict[str, Any]:
-    env = _env(home)
+    env = player_env(home)
     table = f"flood-{uuid.uuid4().hex[:6]}"
     timings = [home / "t0.json", home / "t1.json"]
     common = ["--bot", "random", "--bot-think", "0.05", "--json"]

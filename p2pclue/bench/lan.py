@@ -41,7 +41,9 @@ LOOPBACK = "127.0.0.1"
 TIMEOUT = 600
 
 
-def _env(home: Path) -> dict[str, str]:
+def player_env(home: Path) -> dict[str, str]:
+    """The environment of a player process the bench starts: this source tree, its own
+    home, loopback only."""
     env = dict(os.environ)
     root = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
@@ -87,7 +89,7 @@ def in_process_deal(players: int = PLAYERS) -> tuple[float, int]:
 def networked_game(emit: Emit, players: int = PLAYERS) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="p2pclue-bench-") as tmp:
         home = Path(tmp)
-        env = _env(home)
+        env = player_env(home)
         table = f"bench-{uuid.uuid4().hex[:8]}"
         timings = [home / f"t{i}.json" for i in range(players)]
         host = _spawn(env, "join", "--create", "--table", table, "--no-code", "--players",
@@ -131,7 +133,7 @@ def discovery_latency() -> float | None:
     if not multicast_available(LOOPBACK):
         return None
     with tempfile.TemporaryDirectory(prefix="p2pclue-bench-") as tmp:
-        env = _env(Path(tmp))
+        env = player_env(Path(tmp))
         table = f"seen-{uuid.uuid4().hex[:8]}"
 
         async def watch() -> float:
