@@ -14,6 +14,7 @@ import struct
 import subprocess
 import sys
 import termios
+import threading
 import time
 from pathlib import Path
 
@@ -106,15 +107,22 @@ def test_watch_tells_each_arrival_once_and_wraps_between_words(tmp_path: Path) -
     from tests.cli.helpers import on_terminal
 
     env = cli_env(P2PCLUE_HOME=str(tmp_path))
-    opener = subprocess.Popen(
+    openers: list[subprocess.Popen[bytes]] = []
+    # The watcher is browsing before the table opens, and the bots think a while: a bot
+    # table fills at once and its game may be over before a late watcher (a loaded machine)
+    # finds and reaches it.
+    opening = threading.Timer(3.0, lambda: openers.append(subprocess.Popen(
         [sys.executable, "-m", "p2pclue", "join", "--create", "--bot", "random", "--bots", "2",
          "--players", "3", "--no-code", "--table", "W20", "--profile", "op", "--bot-think",
-         "0.05"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=ROOT)
+         "0.3"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=ROOT)))
+    opening.start()
     try:
         status, out = on_terminal("watch", "--table", "W20", "--profile", "watcher",
                                   "--wait", "60", "--lang", "en", P2PCLUE_HOME=str(tmp_path))
     finally:
-        opener.wait(120)
+        opening.join()
+        for opener in openers:
+            opener.wait(300)
     lines = out.replace("\r", "").splitlines()
     assert status == 0, out[-2000:]
     for who in ("Random bot", "Bot 1", "Bot 2"):
