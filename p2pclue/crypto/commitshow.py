@@ -29,7 +29,12 @@ from p2pclue.crypto.context import ProofContext, Transcript
 from p2pclue.crypto.errors import CryptoUsageError, MalformedProofError, ProofRejected
 from p2pclue.crypto.group import Point, Scalar, base_mul, inverse, mul, scalar
 from p2pclue.crypto.rand import ScalarSource, random_scalar
-from p2pclue.crypto.show import ShowProof, check_named, check_show_statement
+from p2pclue.crypto.show import (
+    ShowProof,
+    check_named,
+    check_show_statement,
+    close_real_branch,
+)
 from p2pclue.crypto.wire import expect_dict, scalar_field
 
 TAG = "commit-show"
@@ -163,12 +168,8 @@ def prove_commit_show_unchecked(
             commitments += [base_mul(u - c * secret), mul(u, m) - mul(c, x),
                             mul(v - c * rho, suggester_pub) - base_mul(shift)]
     t = _transcript(ctx, named, hand_points, public_key, suggester_pub, commitment)
-    c_real = t.points("T", commitments).challenge("c")
-    for c in cs:
-        c_real = c_real - c
-    cs[real_branch] = c_real
-    us[real_branch] = sigma + c_real * secret
-    vs[real_branch] = pi + c_real * rho
+    close_real_branch(t.points("T", commitments).challenge("c"), real_branch, cs, us, vs,
+                      (sigma, secret), (pi, rho))
     return CommitShowProof(tuple(cs), tuple(us), tuple(vs))
 
 

@@ -175,14 +175,23 @@ def prove_show_unchecked(
             commitments += [base_mul(u - c * secret), mul(u, m) - mul(c, x),
                             base_mul(v - c * rho), mul(v, suggester_pub) - mul(c, ct.b - m)]
     t = _transcript(ctx, named, hand_points, public_key, suggester_pub, ct)
-    total = t.points("T", commitments).challenge("c")
+    close_real_branch(t.points("T", commitments).challenge("c"), real_branch, cs, us, vs,
+                      (sigma, secret), (pi, rho))
+    return ShowProof(tuple(cs), tuple(us), tuple(vs))
+
+
+def close_real_branch(total: Scalar, real_branch: int, cs: list[Scalar], us: list[Scalar],
+                      vs: list[Scalar], u_mask: tuple[Scalar, Scalar],
+                      v_mask: tuple[Scalar, Scalar]) -> None:
+    """CDS: the real branch takes the hash challenge minus the simulated ones (its slot in
+    ``cs`` still holds zero), and answers with each (mask, witness) pair: mask + c * witness.
+    Shared by the ElGamal show and the deniable commit-show (same branch layout)."""
     c_real = total
     for c in cs:
         c_real = c_real - c
     cs[real_branch] = c_real
-    us[real_branch] = sigma + c_real * secret
-    vs[real_branch] = pi + c_real * rho
-    return ShowProof(tuple(cs), tuple(us), tuple(vs))
+    us[real_branch] = u_mask[0] + c_real * u_mask[1]
+    vs[real_branch] = v_mask[0] + c_real * v_mask[1]
 
 
 def verify_show(
