@@ -145,6 +145,15 @@ async def _coded_table(home: Path) -> list[NetSession]:
     return [await host] + [await g for g in guests]
 
 
+async def _close(sessions: list[NetSession], runs: list[asyncio.Task[None]]) -> None:
+    """Close every session of the table and end their run tasks."""
+    for s in sessions:
+        await s.close()
+    for task in runs:
+        task.cancel()
+    await asyncio.gather(*runs, return_exceptions=True)
+
+
 def test_a_redial_gives_a_stranger_on_the_crashed_players_port_no_guess(tmp_path: Path) -> None:
     async def main() -> None:
         sessions = await _coded_table(tmp_path)
@@ -168,11 +177,7 @@ def test_a_redial_gives_a_stranger_on_the_crashed_players_port_no_guess(tmp_path
         finally:
             if squatter is not None:
                 await squatter.close()
-            for s in sessions:
-                await s.close()
-            for task in runs:
-                task.cancel()
-            await asyncio.gather(*runs, return_exceptions=True)
+            await _close(sessions, runs)
 
     run(main(), 90)
 
@@ -201,11 +206,7 @@ def test_guesses_during_the_game_reach_every_players_screen(tmp_path: Path) -> N
                 assert asyncio.get_running_loop().time() < end, seen
                 await asyncio.sleep(0.1)
         finally:
-            for s in sessions:
-                await s.close()
-            for task in runs:
-                task.cancel()
-            await asyncio.gather(*runs, return_exceptions=True)
+            await _close(sessions, runs)
 
     run(main(), 90)
 
