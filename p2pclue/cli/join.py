@@ -368,7 +368,7 @@ def _view_printer(say: Printer) -> Any:
 async def _play(session: NetSession, args: argparse.Namespace, say: Printer) -> api.Ended:
     narrator = Narrator(session.config)
     marks: dict[str, Any] = {"start": time.time(), "first_turn": None, "suggested": [],
-                             "resolved": []}
+                             "resolved": [], "answered": []}
 
     def tell(event: api.SessionEvent) -> None:
         _tell(narrator, event, say, private=True)
@@ -383,6 +383,9 @@ async def _play(session: NetSession, args: argparse.Namespace, say: Printer) -> 
             elif isinstance(e, ev.Refuted) or (
                     isinstance(e, ev.Passed) and _all_passed(e, pending, session)):
                 marks["resolved"].append(time.time())
+            elif isinstance(e, ev.Accepted) and e.type in ("ack", "opening"):
+                # the suggester answered the show: [suggestion number, time]
+                marks["answered"].append([len(marks["suggested"]) - 1, time.time()])
 
     pending: list[int] = []
     run = asyncio.ensure_future(session.run())
