@@ -7,9 +7,12 @@ Under the profile's ``games/`` folder (``profile.game_dir``), each game keeps:
   before the first message;
 - ``transcript.p2pclue``: the append-only transcript of the exact signed frames
   (``store.TranscriptFile``), own frames fsynced before any link sees them;
-- ``secrets.bin`` (mode 0600): this player's game secrets (``PeerSecrets``), replaced
-  atomically (write, fsync, rename, fsync the folder) before any frame that depends on
-  a new secret is sent.
+- ``secrets.bin`` (mode 0600): this player's game secrets (``PeerSecrets``), a log of
+  records, each the whole secrets as they were then (``secrets_record``); the last whole
+  record counts. Created atomically (write, fsync, rename, fsync the folder) with the
+  first; every later one is appended with one fsync (no new file, no rename, no folder
+  fsync) before any frame that depends on a new secret is sent. A record torn by a crash
+  is ignored, and cut off before the next one is appended.
 
 A game is unfinished while its transcript has no footer. Nothing here ever prints a
 secret; every failure is a ``StoreError`` with a one-line message.
@@ -18,6 +21,7 @@ secret; every failure is a ``StoreError`` with a one-line message.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import shutil
 from dataclasses import dataclass
@@ -25,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from p2pclue.engine.errors import WireError
-from p2pclue.engine.peer_secrets import PeerSecrets, SecretsError
+from p2pclue.engine.peer_secrets import MAX_SECRETS_BYTES, PeerSecrets, SecretsError
 from p2pclue.engine.wire import pack, unpack_canonical
 from p2pclue.i18n import _
 from p2pclue.net.lobby import LobbyError, Start, verify_start
@@ -39,6 +43,10 @@ LEFT_NAME = "left"
 awaits it, as for a player out after a wrong accusation, who is awaited only to refute) or
 its own leave is on disk: the game goes on without it, so there is nothing to resume."""
 MAX_START_BYTES = 64 * 1024
+SECRETS_LOG_MAX = 256 * 1024
+"""A secrets log longer than this is rewritten (atomically) as its last record alone."""
+_RECORD_HEAD = 4 + 32
+"""A secrets record: the length of the data (4 bytes, big-endian), its SHA-256, the data."""
 
 
 @dataclass(frozen=True)
@@ -76,9 +84,32 @@ def write_atomic(path: Path, data: bytes, mode: int = 0o600) -> None:
     except OSError as exc:
         with contextlib.suppress(OSError):
             tmp.unlink()
-        reason = _("the disk is full") if exc.errno == 28 else (exc.strerror or str(exc))
-        raise StoreError(_("cannot write {path}: {error}").format(path=path,
-                                                                  error=reason)) from None
+        raise StoreError(_os_error(path, exc)) from None
+
+
+def _os_error(path: Path, exc: OSError) -> str:
+    reason = _("the disk is full") if exc.errno == 28 else (exc.strerror or str(exc))
+    return _("cannot write {path}: {error}").format(path=path, error=reason)
+
+
+def secrets_record(data: bytes) -> bytes:
+    """One record of the secrets log: length, SHA-256, data (a torn one does not check)."""
+    return len(data).to_bytes(4, "big") + hashlib.sha256(data).digest() + data
+
+
+def last_secrets_record(log: bytes) -> tuple[bytes | None, int]:
+    """The data of the last whole record of a secrets log, and where the whole records end
+    (anything after that is a record torn by a crash)."""
+    last, pos = None, 0
+    while len(log) - pos >= _RECORD_HEAD:
+        size = int.from_bytes(log[pos:pos + 4], "big")
+        end = pos + _RECORD_HEAD + size
+        data = log[pos + _RECORD_HEAD:end]
+        if size > MAX_SECRETS_BYTES or end > len(log) \
+                or hashlib.sha256(data).digest() != log[pos + 4:pos + _RECORD_HEAD]:
+            break
+        last, pos = data, end
+    return last, pos
 
 
 class GameDir:
@@ -86,6 +117,8 @@ class GameDir:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self._log_end: int | None = None
+        """Where this writer's last secrets record ends (None: not written by it yet)."""
 
     @property
     def transcript(self) -> Path:
@@ -124,7 +157,46 @@ class GameDir:
         return SavedStart(start, table, code, host, port)
 
     def save_secrets(self, secrets: PeerSecrets) -> None:
-        write_atomic(self.path / SECRETS_NAME, secrets.to_bytes(), 0o600)
+        """Make ``secrets`` the ones on disk: one record appended and fsynced (the first,
+        or one after a long log, by an atomic rewrite). ``StoreError`` if it cannot be
+        done; the secrets on disk are then still the previous ones."""
+        path = self.path / SECRETS_NAME
+        record = secrets_record(secrets.to_bytes())
+        end = self._log_end
+        if end is None and path.exists():
+            end = self._whole_records(path)  # a resumed game: cut a torn record off
+        if end is None or end + len(record) > SECRETS_LOG_MAX:
+            write_atomic(path, record, 0o600)
+            self._log_end = len(record)
+            return
+        try:
+            fd = os.open(path, os.O_WRONLY)
+        except OSError as exc:
+            raise StoreError(_os_error(path, exc)) from None
+        try:
+            if self._log_end is None:
+                os.ftruncate(fd, end)  # a torn record left by a crash goes
+            os.lseek(fd, end, os.SEEK_SET)
+            view = memoryview(record)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+            self._log_end = end + len(record)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, end)  # the previous record stays the last whole one
+            raise StoreError(_os_error(path, exc)) from None
+        finally:
+            os.close(fd)
+
+    def _whole_records(self, path: Path) -> int | None:
+        """Where the whole records of an existing log end (None: rewrite it whole)."""
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return None
+        last, end = last_secrets_record(data)
+        return None if last is None else end
 
     def load_secrets(self) -> PeerSecrets:
         path = self.path / SECRETS_NAME
@@ -132,7 +204,11 @@ class GameDir:
             if path.stat().st_mode & 0o077:
                 raise StoreError(_("{path} is readable by others; run: chmod 600 {path}")
                                  .format(path=path))
-            return PeerSecrets.from_bytes(path.read_bytes())
+            last, _end = last_secrets_record(path.read_bytes())
+            if last is None:
+                raise SecretsError("the secrets file holds no whole record (damaged or "
+                                   "not ours)")
+            return PeerSecrets.from_bytes(last)
         except FileNotFoundError:
             raise StoreError(_("{path} holds no secrets of this player").format(
                 path=self.path)) from None
