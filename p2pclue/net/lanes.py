@@ -27,6 +27,14 @@ players' slow lanes on two cores the urgent one still gets about 0.9 of a core, 
 a slow lane keeps a third of a normal share against other programs' work (at +10 it got
 a tenth, and "known by all" suffered on a loaded machine)."""
 
+CHEAP_FRAME_BYTES = 512
+"""A frame this short carries no costly proof (checked with 16 multiplications at most,
+about a millisecond: an ``ack``, a ``suggest``, a ``reveal``, a ``pet`` step, an ``open``),
+so every runner checks it at once, in the urgent lane. On the slow thread it waited for that
+thread's turn on the CPU, which on a busy machine took longer than the check, and the
+table's "ack known by all" waited with it. Every frame with a shuffle, an unlayering, a
+"cannot refute" or a show proof is longer."""
+
 T = TypeVar("T")
 
 

@@ -42,7 +42,7 @@ from p2pclue.i18n import _, ngettext, outcome_word
 from p2pclue.net import api, links
 from p2pclue.net.gamedir import GameDir
 from p2pclue.net.junk import JunkBudget
-from p2pclue.net.lanes import Lanes
+from p2pclue.net.lanes import CHEAP_FRAME_BYTES, Lanes
 from p2pclue.net.lobby import MAX_SPECTATORS, Start
 from p2pclue.net.mesh import (
     TAG_FRAME,
@@ -350,7 +350,7 @@ class NetSession:
         peer = self.peer
         before = peer.dropped_count + peer.unplaced_count
         copies = peer.duplicate_count
-        urgent = peer.due_soon() or peer.knows(raw)
+        urgent = peer.due_soon() or len(raw) <= CHEAP_FRAME_BYTES or peer.knows(raw)
         events = self._lanes.run(urgent, lambda: peer.receive(raw, time.monotonic(), via=seat))
         self._trim_dropped()
         junk = peer.dropped_count + peer.unplaced_count - before

@@ -13,11 +13,14 @@ import threading
 import pytest
 
 from p2pclue.bots.protocol import make_config
+from p2pclue.crypto.group import MULT_COUNTER
 from p2pclue.crypto.rand import SeededRandom
 from p2pclue.engine.harness import Network
 from p2pclue.engine.peer import Peer, Stage
-from p2pclue.net.lanes import SLOW_NICE, Lanes
+from p2pclue.engine.wire import read_payload, split_frame
+from p2pclue.net.lanes import CHEAP_FRAME_BYTES, SLOW_NICE, Lanes
 from p2pclue.rules.variants import preset
+from tests.engine.conftest import finished_game
 
 
 def _where() -> tuple[int, int]:
@@ -59,3 +62,24 @@ def test_due_soon_is_the_seat_due_and_the_one_after_it() -> None:
     assert seen > 100
     observer = Peer(config, None, relay=False)
     assert not observer.due_soon()
+
+
+def test_only_frames_without_a_costly_proof_are_short() -> None:
+    """``CHEAP_FRAME_BYTES`` sends short frames to the urgent lane: in a real game an
+    observer checks every frame that short with 16 multiplications at most, and every frame
+    with a shuffle, an unlayering, a "cannot refute" or a show proof is longer."""
+    game = finished_game(3)
+    observer = Peer(game.config, None, relay=False)
+    kinds: set[str] = set()
+    for raw in game.peers[0].entries:
+        MULT_COUNTER.reset()
+        observer.receive(raw, 0.0)
+        cost = MULT_COUNTER.total
+        kind = read_payload(split_frame(raw)[1])[0].type
+        kinds.add(kind)
+        if len(raw) <= CHEAP_FRAME_BYTES:
+            assert cost <= 16, (kind, cost)
+        if kind in ("envelope", "deal", "unlayer", "pass", "show"):
+            assert len(raw) > CHEAP_FRAME_BYTES, kind
+    assert observer.entries == game.peers[0].entries
+    assert {"envelope", "unlayer", "pass", "show", "ack", "suggest", "open"} <= kinds
