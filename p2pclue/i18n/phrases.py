@@ -2,7 +2,7 @@
 
 A message names a card by a field and, where its grammar asks for one, a form:
 ``{room:the}`` in English, ``{room:in}`` ("nella sala da ballo") in Italian,
-``{suspect:acc}`` ("plukovníka Mustarda") in Czech, ``{weapon:으로}`` ("촛대로")
+``{suspect:acc}`` ("Colonela Mustarda") in Czech, ``{weapon:으로}`` ("촛대로")
 in Korean. Where words around the card agree with it, a selector picks them by
 the card's gender: ``{suspect:m=è stato|f=è stata}``. The forms live in
 ``cards.toml``; a test renders every message of every language with every card
