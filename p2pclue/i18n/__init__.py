@@ -29,7 +29,7 @@ from p2pclue.i18n.options import (
     apply_language,
     prescan_lang,
 )
-from p2pclue.i18n.phrases import CARD_FIELDS, card_phrase, card_word, triple_word
+from p2pclue.i18n.phrases import CARD_FIELDS, Spoken, card_phrase, card_word, triple_word
 from p2pclue.i18n.rules_text import rules_summary
 from p2pclue.i18n.text import check_words, listing, outcome_word, rules_label
 from p2pclue.i18n.translate import N_, _, current_language, install, ngettext, pgettext
@@ -43,6 +43,7 @@ __all__ = [
     "ColumnsHelpFormatter",
     "LanguageChoice",
     "LocalizedArgumentParser",
+    "Spoken",
     "_",
     "add_lang_option",
     "apply_language",

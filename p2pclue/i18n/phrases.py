@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from p2pclue.i18n.cards import local_names
+from p2pclue.i18n.korean import FIXED, PAIRS, with_particle
 from p2pclue.i18n.translate import _, current_language, pgettext
 from p2pclue.rules.cards import Category
 
@@ -26,6 +27,11 @@ CARD_FIELDS: dict[str, Category | None] = {
     "card": None, "triple": None,
 }
 """Message fields whose value is a card (None: any card; ``triple``: a whole suggestion)."""
+
+
+SPOKEN_FIELDS = frozenset({"dice"})
+"""Message fields whose value is always a ``Spoken``: a translation may put a Korean particle
+after them (``{dice:을}``); the catalogs check allows that spec on these fields only."""
 
 
 def _plain(text: str) -> str:
@@ -81,6 +87,25 @@ class TripleWord:
 
     def __str__(self) -> str:
         return format(self, "")
+
+
+class Spoken:
+    """A value that is not a card (dice, a count) for a message field a Korean particle may
+    follow: ``{dice:을}`` is "3을" but "2를", chosen by how the number is read
+    (``p2pclue.i18n.korean``); any other spec formats the text as ``str`` would."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, value: object) -> None:
+        self.text = str(value)
+
+    def __format__(self, spec: str) -> str:
+        if spec in PAIRS or spec in FIXED:
+            return with_particle(self.text, spec)
+        return format(self.text, spec)
+
+    def __str__(self) -> str:
+        return self.text
 
 
 def card_word(index: int, wrap: Callable[[str], str] | None = None) -> CardWord:
