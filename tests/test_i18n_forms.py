@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from p2pclue.deduce.words import ENVELOPE_KIND, LEFTOVERS_KIND, MINE_KIND, THEIRS_KIND, PlaceV
 from p2pclue.cli.narrate import dice_text
+from p2pclue.deduce.words import ENVELOPE_KIND, LEFTOVERS_KIND, MINE_KIND, THEIRS_KIND, PlaceV
 from p2pclue.i18n import (
     CARD_FIELDS,
     LANGUAGES,

@@ -34,8 +34,8 @@ except ImportError:  # players never need this tool; say what maintainers must i
     sys.exit("p2pclue.i18n.catalogs needs Babel: python3 -m pip install 'p2pclue[test]'")
 
 from p2pclue import __version__
-from p2pclue.i18n.languages import DEFAULT_LANGUAGE, LANGUAGES
 from p2pclue.i18n.korean import FIXED, PAIRS
+from p2pclue.i18n.languages import DEFAULT_LANGUAGE, LANGUAGES
 from p2pclue.i18n.phrases import CARD_FIELDS, SPOKEN_FIELDS
 from p2pclue.i18n.translate import DOMAIN
 
