@@ -31,7 +31,13 @@ from p2pclue.i18n.options import (
 )
 from p2pclue.i18n.phrases import CARD_FIELDS, Spoken, card_phrase, card_word, triple_word
 from p2pclue.i18n.rules_text import rules_summary
-from p2pclue.i18n.text import check_words, listing, outcome_word, rules_label
+from p2pclue.i18n.text import (
+    check_words,
+    default_table_name,
+    listing,
+    outcome_word,
+    rules_label,
+)
 from p2pclue.i18n.translate import N_, _, current_language, install, ngettext, pgettext
 from p2pclue.i18n.width import fit, pad, text_width, truncate, wrap
 
@@ -54,6 +60,7 @@ __all__ = [
     "check_words",
     "choose_language",
     "current_language",
+    "default_table_name",
     "fit",
     "fold",
     "install",
