@@ -30,6 +30,7 @@ from p2pclue.i18n.options import (
     prescan_lang,
 )
 from p2pclue.i18n.phrases import CARD_FIELDS, Spoken, card_phrase, card_word, triple_word
+from p2pclue.i18n.refusals import refusal_text
 from p2pclue.i18n.rules_text import rules_summary
 from p2pclue.i18n.text import (
     check_words,
@@ -73,6 +74,7 @@ __all__ = [
     "parse_card",
     "pgettext",
     "prescan_lang",
+    "refusal_text",
     "resolve_language",
     "rules_label",
     "rules_summary",
