@@ -5,25 +5,34 @@ from __future__ import annotations
 
 import ast
 import re
+import string
 from pathlib import Path
 
 import pytest
 
 from p2pclue.engine.errors import LocalProtocolError
 from p2pclue.i18n import (
+    CARD_FIELDS,
     LANGUAGES,
     _,
+    card_word,
     default_table_name,
     install,
     local_names,
     outcome_word,
+    pgettext,
     refusal_text,
+    triple_word,
 )
+from p2pclue.i18n.catalogs import po_path, read_catalog
+from p2pclue.i18n.french import FrenchTemplate
 from p2pclue.rules.actions import EndTurn, Move, Roll, Suggest
+from p2pclue.rules.cards import CARDS, ROOMS, SUSPECTS, WEAPONS
 from p2pclue.rules.errors import N_, RuleError
 from p2pclue.rules.game import apply
 from p2pclue.rules.state import GameState
 from tests.rules.helpers import put, start
+from tests.test_i18n_forms import Anything
 
 SCARLETT, MUSTARD, DAGGER, HALL = 0, 1, 7, 19
 
@@ -136,3 +145,55 @@ def test_every_refusal_is_a_marked_template(module: str) -> None:
             second = node.value.elts[1]
             assert isinstance(second, ast.Call), f"{module}:{node.lineno}"
     assert found
+
+
+# ---- French: "de"/"à" before a card or a name ---------------------------------------------
+
+FRENCH_WRONG = re.compile(r"\b(?:de|à|De|À) (?:le|les|Le|Les)\b|\b[dD]e [AEIOUÉÈaeiouéè]"
+                          r"|\bde du\b|\bde de\b")
+
+
+def test_french_cards_after_de_and_a_are_contracted_in_every_message() -> None:
+    """Every French message with every card: "du salon", "de la cuisine", never "de le"."""
+    install("fr")
+    for msgid, text in _french_texts():
+        fields = {n for _, n, _, _ in string.Formatter().parse(text) if n}
+        cards = sorted(f for f in fields if f in CARD_FIELDS)
+        base: dict[str, object] = {f: Anything() for f in fields}
+        base.update({f: _card_values(f)[0] for f in cards})
+        for f in cards:
+            for value in _card_values(f):
+                out = _(msgid).format(**dict(base, **{f: value}))
+                assert not FRENCH_WRONG.search(out), (msgid, out)
+
+
+def _french_texts() -> list[tuple[str, str]]:
+    out = []
+    for m in read_catalog(po_path("fr"), "fr"):
+        if m.id and isinstance(m.id, str) and isinstance(m.string, str) and m.string:
+            out.append((m.id, m.string))
+    return out
+
+
+def _card_values(field: str) -> list[object]:
+    if field == "triple":
+        return [triple_word((s.index, w.index, r.index))
+                for s, w, r in zip(SUSPECTS, WEAPONS, ROOMS, strict=False)]
+    kind = CARD_FIELDS[field]
+    return [card_word(c.index) for c in CARDS if kind is None or c.category is kind]
+
+
+@pytest.mark.parametrize(("lang", "ada", "bruno"), [
+    ("fr", "la main d'Ada", "la main de Bruno"), ("it", "la mano di Ada", "la mano di Bruno"),
+    ("en", "Ada's hand", "Bruno's hand"), ("cs", "hráče Ada", "hráče Bruno"),
+    ("sq", "Ada", "Bruno"), ("ko", "Ada 님의", "Bruno 님의"),
+])
+def test_a_name_after_de_is_elided_in_french(lang: str, ada: str, bruno: str) -> None:
+    install(lang)
+    template = pgettext("a place in the notepad", "{player}'s hand")
+    assert ada in template.format(player="Ada") and bruno in template.format(player="Bruno")
+    if lang == "fr":  # "de" before a vowel only, and only the word "de"
+        assert FrenchTemplate("le tour de {a}, de {b} et de {c}").format(
+            a="Émile", b="Hugo", c="Yann") == "le tour d'Émile, de Hugo et de Yann"
+        assert FrenchTemplate("vide {a} ou {{de}} {b}").format(a="Ada", b="Ada") == \
+            "vide Ada ou {de} Ada"
