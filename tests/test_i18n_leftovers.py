@@ -26,11 +26,14 @@ from p2pclue.i18n import (
 )
 from p2pclue.i18n.catalogs import po_path, read_catalog
 from p2pclue.i18n.french import FrenchTemplate
+from p2pclue.i18n.initials import token_codes, weapon_codes
+from p2pclue.i18n.width import text_width
 from p2pclue.rules.actions import EndTurn, Move, Roll, Suggest
 from p2pclue.rules.cards import CARDS, ROOMS, SUSPECTS, WEAPONS
 from p2pclue.rules.errors import N_, RuleError
 from p2pclue.rules.game import apply
 from p2pclue.rules.state import GameState
+from p2pclue.tui import board as bd
 from tests.rules.helpers import put, start
 from tests.test_i18n_forms import Anything
 
@@ -197,3 +200,32 @@ def test_a_name_after_de_is_elided_in_french(lang: str, ada: str, bruno: str) ->
             a="Émile", b="Hugo", c="Yann") == "le tour d'Émile, de Hugo et de Yann"
         assert FrenchTemplate("vide {a} ou {{de}} {b}").format(a="Ada", b="Ada") == \
             "vide Ada ou {de} Ada"
+
+
+# ---- board codes from the language's own card names ---------------------------------------
+
+ENGLISH_TOKENS = ("Sc", "Mu", "Wh", "Gr", "Pe", "Pl")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_board_codes_come_from_the_languages_card_names(lang: str) -> None:
+    install(lang)
+    tokens, weapons = token_codes(lang), weapon_codes(lang)
+    for codes, cards in ((tokens, SUSPECTS), (tuple(weapons[w.index] for w in WEAPONS), WEAPONS)):
+        assert len(set(codes)) == 6, codes  # unambiguous on one board
+        for code, c in zip(codes, cards, strict=True):
+            name = local_names(lang)[c.index].name
+            assert text_width(code) == 2 and code[0] in name, (code, name)
+    # Corridor tokens and a crowded room's weapons, drawn as the board draws them.
+    corridor = {(24, 7): 0, (17, 0): 1, (0, 9): 2, (0, 14): 3, (6, 23): 4, (19, 23): 5}
+    pic = bd.BoardPicture(corridor, {}, {15: (6, 7, 8)}, frozenset(), None, None)
+    drawn = "".join(t for _s, t, *_ in bd.render(pic, tall=False, color=False))
+    assert all(code in drawn for code in tokens), drawn
+    if lang == "fr":
+        assert tokens[2] == "Le" and tokens[5] == "Vi" and weapons[10] == "Co"
+    if lang == "ko":
+        assert tokens == ("스", "머", "화", "그", "피", "플")
+    if lang != "en":
+        assert tokens != ENGLISH_TOKENS or all(
+            local_names(lang)[s.index].name.endswith(s.name.split()[-1][:4]) or
+            s.name.split()[-1][:4] in local_names(lang)[s.index].name for s in SUSPECTS)
