@@ -677,8 +677,9 @@ def help_text(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     marks = (_("orange: doors; green: where you can go") if model.color
              else _("##: doors; :: where you can go, [] your pick"))  # NO_COLOR has no orange
     lines += [("class:dim", ln) for ln in wrap(
-        _("Board: Sc Mu Wh Gr Pe Pl are the suspects' tokens (yours underlined); {marks}. "
-          "Notepad: ✓ held, · not held, ? unknown.").format(marks=marks), width)]
+        _("Board: {codes} are the suspects' tokens (yours underlined); {marks}. "
+          "Notepad: ✓ held, · not held, ? unknown.").format(
+            codes=" ".join(bd.token_code(s) for s in range(len(SUSPECTS))), marks=marks), width)]
     lines.append(("", ""))
     lines.append(("class:title", _("Rules in short")))
     for para in rules_summary(model.config.rules):
