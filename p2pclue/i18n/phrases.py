@@ -89,23 +89,21 @@ class TripleWord:
         return format(self, "")
 
 
-class Spoken:
+class Spoken(str):
     """A value that is not a card (dice, a count) for a message field a Korean particle may
     follow: ``{dice:을}`` is "3을" but "2를", chosen by how the number is read
-    (``p2pclue.i18n.korean``); any other spec formats the text as ``str`` would."""
+    (``p2pclue.i18n.korean``); any other spec formats it as ``str`` would. It is the text
+    itself everywhere else (compared, joined, printed)."""
 
-    __slots__ = ("text",)
+    __slots__ = ()
 
-    def __init__(self, value: object) -> None:
-        self.text = str(value)
+    def __new__(cls, value: object) -> Spoken:
+        return super().__new__(cls, str(value))
 
     def __format__(self, spec: str) -> str:
         if spec in PAIRS or spec in FIXED:
-            return with_particle(self.text, spec)
-        return format(self.text, spec)
-
-    def __str__(self) -> str:
-        return self.text
+            return with_particle(str(self), spec)
+        return format(str(self), spec)
 
 
 def card_word(index: int, wrap: Callable[[str], str] | None = None) -> CardWord:
