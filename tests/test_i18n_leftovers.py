@@ -4,6 +4,7 @@ French "de"/"à" before a card. Each is rendered in every language and read back
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 import string
 from pathlib import Path
@@ -34,8 +35,10 @@ from p2pclue.rules.errors import N_, RuleError
 from p2pclue.rules.game import apply
 from p2pclue.rules.state import GameState
 from p2pclue.tui import board as bd
+from p2pclue.tui import view
 from tests.rules.helpers import put, start
 from tests.test_i18n_forms import Anything
+from tests.tui.test_ux import _model
 
 SCARLETT, MUSTARD, DAGGER, HALL = 0, 1, 7, 19
 
@@ -229,3 +232,23 @@ def test_board_codes_come_from_the_languages_card_names(lang: str) -> None:
         assert tokens != ENGLISH_TOKENS or all(
             local_names(lang)[s.index].name.endswith(s.name.split()[-1][:4]) or
             s.name.split()[-1][:4] in local_names(lang)[s.index].name for s in SUSPECTS)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_tokens_stacked_in_one_cell_are_never_hidden(lang: str) -> None:
+    """Two corridor tokens share a compact cell: two first letters fit, two Korean
+    syllables do not, so the screen lists that pair beside the board."""
+    install(lang)
+    model, state = _model()
+    tokens = list(state.tokens)
+    tokens[0], tokens[1] = (16, 7), (17, 7)  # one compact cell, two board rows
+    model.state = dataclasses.replace(state, tokens=tuple(tokens))
+    pic = bd.picture(model.state, frozenset(), None, None)
+    drawn = "".join(t for _s, t, *_ in bd.render(pic, tall=False, color=False))
+    listed = " ".join(t for _s, t in view.crowded_lines(model, 48))
+    codes = token_codes(lang)
+    if lang == "ko":
+        assert bd.stacked(pic, False) == [(0, 1)]
+        assert codes[0] in listed and codes[1] in listed, listed
+    else:  # "SM": both first letters in the cell itself
+        assert bd.stacked(pic, False) == [] and codes[0][0] + codes[1][0] in drawn

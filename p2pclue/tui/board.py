@@ -165,6 +165,17 @@ def crowded(pic: BoardPicture, tall: bool) -> dict[int, str]:
     return _lay_rooms(pic, tall, False)[1]
 
 
+def stacked(pic: BoardPicture, tall: bool) -> list[tuple[int, int]]:
+    """Corridor tokens one above the other in one compact cell whose codes cannot both be
+    drawn there (a Korean code is one syllable, the whole cell): (upper, lower) suspects,
+    which the screen lists beside the board, so no token is ever hidden."""
+    if tall:
+        return []
+    return [(s, pic.tokens[(r + 1, c)]) for (r, c), s in sorted(pic.tokens.items())
+            if r % 2 == 0 and (r + 1, c) in pic.tokens
+            and _pair_code(s, pic.tokens[(r + 1, c)]) == token_code(s)]
+
+
 def _lay_rooms(pic: BoardPicture, tall: bool, color: bool
                ) -> tuple[dict[tuple[int, int], _Label], dict[int, str]]:
     out: dict[tuple[int, int], _Label] = {}
