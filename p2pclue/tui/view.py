@@ -268,10 +268,14 @@ def hand_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
 
 
 def crowded_lines(model: UIModel, width: int, tall: bool = False) -> list[tuple[str, str]]:
-    """The rooms too crowded to show all their tokens and weapons on the board, in full."""
+    """The rooms too crowded to show all their tokens and weapons on the board, in full, and
+    corridor tokens stacked in one cell that cannot show both (Korean codes)."""
     pic = bd.picture(model.state, frozenset(), None, None)
-    return [("class:dim", ln) for room, things in sorted(bd.crowded(pic, tall).items())
-            for ln in wrap(f"{card_name(room)}: {things}", width, "  ")]
+    lines = [f"{card_name(room)}: {things}"
+             for room, things in sorted(bd.crowded(pic, tall).items())]
+    lines += [f"{_('the corridor')}: {bd.token_code(upper)} {bd.token_code(lower)}"
+              for upper, lower in bd.stacked(pic, tall)]
+    return [("class:dim", ln) for line in lines for ln in wrap(line, width, "  ")]
 
 
 def panel(model: UIModel, width: int, height: int, *, story: bool = True, tall: bool = False
@@ -677,8 +681,9 @@ def help_text(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     marks = (_("orange: doors; green: where you can go") if model.color
              else _("##: doors; :: where you can go, [] your pick"))  # NO_COLOR has no orange
     lines += [("class:dim", ln) for ln in wrap(
-        _("Board: Sc Mu Wh Gr Pe Pl are the suspects' tokens (yours underlined); {marks}. "
-          "Notepad: ✓ held, · not held, ? unknown.").format(marks=marks), width)]
+        _("Board: {codes} are the suspects' tokens (yours underlined); {marks}. "
+          "Notepad: ✓ held, · not held, ? unknown.").format(
+            codes=" ".join(bd.token_code(s) for s in range(len(SUSPECTS))), marks=marks), width)]
     lines.append(("", ""))
     lines.append(("class:title", _("Rules in short")))
     for para in rules_summary(model.config.rules):
