@@ -230,6 +230,8 @@ async def _join_seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | 
     """Join by ``--peer``, ``--table`` or the list: ask the code when the table needs one
     (and again after a wrong one); a record whose code failed is marked, never looped on."""
     failed: set[tuple[bytes, str, str, int]] = set()
+    tries: dict[str, int] = {}
+    """Wrong codes typed per table name, told when the code is asked again."""
     code: str | None = args.code
     while True:
         ad: discovery.TableAd | None = None
@@ -246,6 +248,7 @@ async def _join_seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | 
         ask = ad is not None and ad.needs_code and not args.no_code
         while True:  # the code, asked again after a wrong one
             if code is None and ask:
+                model.code_tries = tries.get(table_name, 0)
                 code = await front.ask_code(table_name, ad.fingerprint if ad else None)
                 if code is None:
                     break
@@ -259,6 +262,8 @@ async def _join_seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | 
                 # record (never picked by itself again) and ask again; when other tables
                 # share its name, back to the list (marked), so the person can pick another.
                 wrong = isinstance(exc, WrongTableCode)
+                if wrong:
+                    tries[table_name] = tries.get(table_name, 0) + 1
                 if ad is not None and wrong:
                     failed.add(ad.place)
                 model.message = (_("Wrong code (or not the table you meant: its opener's "

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import difflib
 import queue
 import sys
 import threading
@@ -27,7 +28,7 @@ from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import ColorDepth
 
-from p2pclue.i18n import N_, _, card_name, pad, rules_label, text_width
+from p2pclue.i18n import N_, _, card_name, ngettext, pad, rules_label, text_width
 from p2pclue.net import guesses
 from p2pclue.net.discovery import TableAd, fingerprint
 from p2pclue.net.lobby import LobbyView, Member
@@ -74,6 +75,10 @@ class LobbyModel:
         self.code_typed = ""
         self.code_answer: str | None = None
         """What the person typed once Enter was pressed ("" after Esc: back to the list)."""
+        self.code_tries = 0
+        """Wrong codes this person typed for the table asked about: the table's own count
+        reaches a joiner only once seated (a refusal carries no count), so the code
+        question tells this one."""
 
     # ---- facts from the runner ---------------------------------------------------------
 
@@ -223,9 +228,10 @@ class LobbyModel:
         ask = (_("The table {name} (opener's key {key}) needs its table code.") if key
                else _("The table {name} needs its table code.")).format(name=repr(name),
                                                                         key=key)
+        tries = [("class:warn", code_tries(self.code_tries))] if self.code_tries else []
         return [("", ask),
                 ("class:dim", _("It is on the opener's screen: ask them to read it out.")),
-                ("", ""), ("class:cursor", _("Table code: {typed}").format(
+                *tries, ("", ""), ("class:cursor", _("Table code: {typed}").format(
                     typed=self.code_typed) + "_")]
 
     def _wish_lines(self) -> list[tuple[str, str]]:
@@ -313,6 +319,13 @@ class LobbyModel:
         out.append(("class:dim", _("The game starts when every seat is taken, or when at "
                                    "least three players are all ready.")))
         return out
+
+
+def code_tries(count: int) -> str:
+    """The wrong codes typed so far for one table, said where the code is asked again."""
+    return ngettext("So far you tried {count} wrong code at this table.",
+                    "So far you tried {count} wrong codes at this table.",
+                    count).format(count=count)
 
 
 class LobbyScreen:
@@ -470,6 +483,10 @@ class PlainLobby:
         self.feed = feed
         self.out = out or sys.stdout
         self._shown: list[str] = []
+        self._phase = ""
+        """The step ``_shown`` belongs to (a new step is said whole)."""
+        self._asked = False
+        """The lobby's question (a suspect's number, r, q) was asked: once is enough."""
         self.input_ended = False
         """The lobby was left because the input ended (not a typed q): the caller says so
         and exits non-zero, as a pipe that ran dry is no choice to leave."""
@@ -482,14 +499,23 @@ class PlainLobby:
         pass
 
     def refresh(self) -> None:
+        """Say what changed since the last time: the whole screen's lines once (and again
+        whenever a step begins), then only the lines that are new (a player who came, a
+        seat now taken, the ready marks), never the whole lobby again for one change."""
         lines = [text.rstrip() for _style, text in self.model.lines(200)][2:]
-        if lines != self._shown:
-            self._shown = lines
-            for line in lines:
-                self.say(line)
-            if self.model.phase == "lobby" and self.model.view is not None:
-                self.say(_("Type a suspect's number to sit as it, r to say ready (or not), "
-                           "q to leave."))
+        if lines == self._shown:
+            return
+        whole = not self._shown or self.model.phase != self._phase
+        if whole and self.model.phase != "lobby":
+            self._asked = False  # back to the list: the next table's lobby asks again
+        fresh = lines if whole else changed_lines(self._shown, lines)
+        self._shown, self._phase = lines, self.model.phase
+        for line in fresh:
+            self.say(line)
+        if self.model.phase == "lobby" and self.model.view is not None and not self._asked:
+            self._asked = True
+            self.say(_("Type a suspect's number to sit as it, r to say ready (or not), "
+                       "q to leave."))
 
     async def choose_table(self, found: Callable[[], list[TableAd]]) -> TableAd | None:
         self.model.phase = "tables"
@@ -529,6 +555,8 @@ class PlainLobby:
         self.say((_("The table {name} (opener's key {key}) needs its table code.") if key
                   else _("The table {name} needs its table code.")).format(name=repr(name),
                                                                            key=key))
+        if self.model.code_tries:
+            self.say(code_tries(self.model.code_tries))
         self.say(_("Type the table code (Enter alone: back):"))
         line = await asyncio.to_thread(self.feed.readline)
         if line == "":
@@ -567,7 +595,8 @@ class PlainLobby:
             for action in self.model.press(key if key in ("q", "r") or key.isdigit() else "?"):
                 self.actions.put_nowait(action)
             if self.model.message:
-                self.say(self.model.message)
+                self.say(self.model.message)  # said now, and not again by refresh()
+                self._shown = [*self._shown, "", self.model.message]
             if self.model.quit:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -582,6 +611,14 @@ class PlainLobby:
 
     async def close(self) -> None:
         pass
+
+
+def changed_lines(before: list[str], after: list[str]) -> list[str]:
+    """The lines of ``after`` that are not where ``before`` had them (new or changed),
+    in order; blank lines that only moved are left out."""
+    matcher = difflib.SequenceMatcher(a=before, b=after, autojunk=False)
+    return [line for tag, _a0, _a1, b0, b1 in matcher.get_opcodes() if tag != "equal"
+            for line in after[b0:b1] if line.strip()]
 
 
 LobbyFront = LobbyScreen | PlainLobby

@@ -35,8 +35,6 @@ from p2pclue.tui.knowledge import ENVELOPE, Knowledge, NotepadView
 from p2pclue.tui.story import Story
 
 STORY_KEEP = 400
-STORY_PAGE = 3
-"""Story entries one PgUp goes back (the panel at 80 x 24 holds about five lines)."""
 DEAL_ORDER = ("join", "keys", "envelope", "deal", "unlayer", "random")
 
 
@@ -228,11 +226,16 @@ class UIModel:
         """The votes about the silent seat, told again on an abandoned end screen."""
         self._accusing: list[str] = []
         self.story_back = 0
+        """How many story entries the reader has scrolled back (PgUp); 0: the newest.
+        The view clamps it so that the oldest page stays full (Home)."""
+        self.story_rows = 3
+        """Story entries the panel showed at the last redraw: one PgUp turns that many."""
         self.reading_story = False
         """The end screen shows the story instead of the summary (PgUp)."""
-        """How many story entries the reader has scrolled back (PgUp); 0: the newest."""
         self.last_suggestion: list[str] = []
         """The latest suggestion and its answers: kept in view while a list is picked."""
+        self.last_suggested: ev.Suggested | None = None
+        """That suggestion itself: told in short when the picker has one line for it."""
         self._away: set[tuple[int | None, str]] = set()
         """Who was told away: only their next arrival reads "is back" (a first link, or
         the links a resumed seat re-dials, are no news)."""
@@ -400,14 +403,21 @@ class UIModel:
             self.story_back = min(self.story_back + 1, len(self.story) - 1)
 
     def scroll_story(self, pages: int) -> None:
-        """PgUp / PgDn: read back through the story, a few entries at a time. On the end
-        screen the first PgUp shows the story from its end, and PgDn past it goes back."""
+        """PgUp / PgDn: read back through the story a page (what the panel shows) at a time.
+        On the end screen the first PgUp shows the story from its end, and PgDn past it
+        goes back to the summary."""
         if self.screen is Screen.END and (pages > 0) != self.reading_story \
                 and self.story_back == 0:
             self.reading_story = pages > 0
             return
         self.story_back = max(0, min(len(self.story) - 1,
-                                     self.story_back + pages * STORY_PAGE))
+                                     self.story_back + pages * max(1, self.story_rows)))
+
+    def story_edge(self, oldest: bool) -> None:
+        """Home: the story's beginning; End: its newest entries (as before reading back)."""
+        if self.screen is Screen.END:
+            self.reading_story = oldest or self.reading_story
+        self.story_back = len(self.story) if oldest else 0
 
     def _engine_event(self, e: ev.Event) -> list[Command]:
         out: list[Command] = []
@@ -420,6 +430,7 @@ class UIModel:
             self.end.why = [*told, *self._votes]
         elif isinstance(e, ev.Suggested):
             self.last_suggestion = told
+            self.last_suggested = e
         elif isinstance(e, ev.Refuted | ev.Passed | ev.CardShownToMe):
             self.last_suggestion = [*self.last_suggestion, *told]
         elif isinstance(e, ev.Accused):
@@ -522,6 +533,9 @@ class UIModel:
             return []
         if key in ("pageup", "pagedown") and self.screen is not Screen.DEALING:
             self.scroll_story(1 if key == "pageup" else -1)
+            return []
+        if key in ("home", "end") and self.screen is not Screen.DEALING:
+            self.story_edge(key == "home")
             return []
         if self.screen is not Screen.GAME:
             return []

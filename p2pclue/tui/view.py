@@ -8,6 +8,7 @@ two rows per line beside the notepad) or roomy (one row per line, full names).
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Callable
 
@@ -29,14 +30,14 @@ from p2pclue.i18n import (
     truncate,
 )
 from p2pclue.i18n import rules_summary as rules_in_short
-from p2pclue.net.api import Waiting
+from p2pclue.net.api import Ended, Waiting
 from p2pclue.rules.board import Square
 from p2pclue.rules.cards import CARDS, ROOMS, SUSPECTS
 from p2pclue.rules.variants import Rules
 from p2pclue.tui import board as bd
 from p2pclue.tui.knowledge import ENVELOPE
 from p2pclue.tui.model import Mode, Overlay, Screen, UIModel
-from p2pclue.tui.text import centre, fit, line_fragments, pad, wrap
+from p2pclue.tui.text import centre, fit, line_fragments, pad, path_lines, wrap
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 NOTEPAD_LINES = 22
@@ -313,7 +314,8 @@ def story_lines(model: UIModel, width: int, height: int, *, with_story: bool = T
     if model.hint:
         head += [("class:hint", ln) for ln in wrap(
             _("Hint: {hint}").format(hint=model.hint), width)]
-    head += [("class:warn", ln) for ln in wrap(waiting_words(model), width)]
+    waiting = waiting_words(model)
+    head += [("class:warn", ln) for ln in wrap(waiting, width) if waiting]
     if model.mode is Mode.TURN:
         head += [("class:title", ln) for ln in wrap(_("Your turn: {actions}").format(
             actions=", ".join(f"{a.key} {a.label}" for a in model.actions()
@@ -335,22 +337,42 @@ def story_lines(model: UIModel, width: int, height: int, *, with_story: bool = T
             head.append(("class:dim", _("Waiting for {player}...").format(
                 player=model.name(model.waiting.seat))))
         return line_fragments(head[:height], width)
-    room_for_story = max(0, height - len(head))
-    shown = model.story[:len(model.story) - model.story_back]
-    if model.story_back and room_for_story:
-        room_for_story -= 1
-        head = [("class:dim", fit(_("PgDn: {count} newer lines of the story").format(
-            count=model.story_back), width)), *head]
-    body: list[str] = []
-    for line in reversed(shown):
-        wrapped = wrap(line, width, "    ")
-        if len(body) + len(wrapped) > room_for_story:
-            if not body:  # one long entry: show its end rather than nothing
-                body = wrapped[len(wrapped) - room_for_story:] if room_for_story else []
-            break
-        body = wrapped + body
-    lines = [("", ln) for ln in body] + head[:height]
+    lines = [*story_page(model, width, max(0, height - len(head))), *head[:height]]
     return line_fragments(lines[-height:] if height else [], width)
+
+
+def story_page(model: UIModel, width: int, height: int) -> list[tuple[str, str]]:
+    """The story entries that fill ``height`` lines: the newest, or while reading back
+    (PgUp, Home) the page ``model.story_back`` entries from the end, under a line that says
+    how much more there is above and below. The oldest page is always a full one, and
+    ``model.story_rows`` learns how many entries a page holds (what PgUp turns)."""
+    story = model.story
+    back = min(model.story_back, max(0, len(story) - 1))
+    reading = back > 0 and height > 1
+    room = height - 1 if reading else height
+    end = len(story) - back
+    start, body = end, list[str]()
+    while start > 0:
+        wrapped = wrap(story[start - 1], width, "    ")
+        if len(body) + len(wrapped) > room:
+            if not body:  # one long entry: show its end rather than nothing
+                body, start = wrapped[len(wrapped) - room:] if room else [], start - 1
+            break
+        body, start = wrapped + body, start - 1
+    while start == 0 and end < len(story):  # Home: the first page, full
+        wrapped = wrap(story[end], width, "    ")
+        if len(body) + len(wrapped) > room:
+            break
+        body, end = body + wrapped, end + 1
+    model.story_back = len(story) - end
+    model.story_rows = max(1, end - start)
+    out = [("", ln) for ln in body]
+    if reading:
+        out.insert(0, ("class:dim", fit(_("↑ {older} more (PgUp, Home) · ↓ {newer} more "
+                                          "(PgDn, End)").format(older=start,
+                                                                newer=len(story) - end),
+                                        width)))
+    return out
 
 
 def waiting_words(model: UIModel) -> str:
@@ -426,16 +448,15 @@ def picker_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     if p.chosen:
         title.append(("", _("so far: {cards}").format(
             cards=", ".join(card_name(c) for c in p.chosen))))
-    spare = height - len(title) - 1 - math.ceil(len(p.options) / 2)
-    if model.last_suggestion and spare > 0:  # what was just asked and shown stays in view
-        last = [model.last_suggestion[0], *model.last_suggestion[1:][-1:]]
-        title += [("class:dim", fit(ln.strip(), width)) for ln in last[:spare]]
+    hint: list[str] = []
     if model.hint and p.purpose == "suggest":
         hint_text = _("Hint: {hint}").format(hint=model.hint)
         hint = wrap(hint_text, width, "  ")
         if height - len(title) - len(hint) < len(p.options):  # keep the list in one column
             hint = [fit(hint_text, width)]
-        title += [("class:hint", ln) for ln in hint]
+    spare = height - len(title) - len(hint) - math.ceil(len(p.options) / 2)
+    title += [("class:dim", ln) for ln in last_suggestion_lines(model, width, spare)]
+    title += [("class:hint", ln) for ln in hint]
     names = [_("{card} (yours)").format(card=card_word(c)) if c in model.hand
              else card_name(c) for c in p.options]
     one_column = height - len(title) >= len(names)
@@ -450,6 +471,26 @@ def picker_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
         items.append(("", f"{i + 1} {name}{' ' * max(0, name_w - get_cwidth(name))} "
                           f"{odds}".rstrip()))
     return _list_fragments(title, items, p.cursor, width, height)
+
+
+def last_suggestion_lines(model: UIModel, width: int, room: int) -> list[str]:
+    """What was just suggested and who showed, in ``room`` lines: in full if it fits, else
+    the suggestion in short (never cut before its room) and the last answer."""
+    told = [ln.strip() for ln in model.last_suggestion]
+    if not told or room <= 0:
+        return []
+    asked, answer = told[0], told[1:][-1:]
+    full = [*wrap(asked, width, "  "), *(ln for a in answer for ln in wrap(a, width, "  "))]
+    if len(full) <= room:
+        return full
+    s = model.last_suggested
+    if s is not None:
+        # Translators: the latest suggestion in short, while a list is picked.
+        asked = _("{player}: {suspect}, {weapon}, {room}").format(
+            player=model.name(s.seat).capitalize(), suspect=card_name(s.suspect),
+            weapon=card_name(s.weapon), room=card_name(s.room))
+    short = [asked, *answer] if room > 1 else [" · ".join([asked, *answer])]
+    return [fit(ln, width) for ln in short][:room]
 
 
 def confirm_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
@@ -623,9 +664,7 @@ def end_screen(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     if e is not None:
         verdict = {True: "class:good", False: "class:warn", None: ""}[e.audit_ok]
         lines += [(verdict, ln) for ln in wrap(e.message, width)]
-        where = str(e.transcript) if e.transcript is not None else _("not saved")
-        lines += [("", ln) for ln in wrap(_("Transcript ({status}): {where}").format(
-            status=outcome_word(e.status), where=where), width)]
+        lines += transcript_lines(e, width)
         lines += [("class:dim", ln) for ln in wrap(
             _("Anyone can check it again: p2pclue audit <transcript>"), width)]
     lines.append(("", ""))
@@ -648,6 +687,21 @@ def end_screen(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     return line_fragments(lines[-height:] if len(lines) > height else lines, width)
 
 
+def transcript_lines(e: Ended, width: int) -> list[tuple[str, str]]:
+    """Where the transcript is: on one line if it fits, else the path on lines of its own,
+    broken only after a separator, so it can be selected and pasted whole."""
+    status = outcome_word(e.status)
+    if e.transcript is None:
+        return [("", ln) for ln in wrap(_("Transcript ({status}): {where}").format(
+            status=status, where=_("not saved")), width)]
+    line = _("Transcript ({status}): {where}").format(status=status, where=e.transcript)
+    if get_cwidth(line) <= width:
+        return [("", line)]
+    label = _("Transcript ({status}): {where}").format(status=status, where="").rstrip()
+    return [*[("", ln) for ln in wrap(label, width)],
+            *[("class:path", ln) for ln in path_lines(str(e.transcript), width, os.sep)]]
+
+
 def rules_summary(rules: Rules) -> list[str]:
     """The rules in short for the help screen, in the reader's language (``p2pclue.i18n``)."""
     return rules_in_short(rules)
@@ -656,7 +710,7 @@ def rules_summary(rules: Rules) -> list[str]:
 def help_text(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     keys = [
         (_("r / p"), _("roll the dice / take the secret passage")),
-        (_("arrows, initial"), _("pick a destination after a roll (or click it); Enter goes")),
+        (_("arrows"), _("pick a destination after a roll (or click it); Enter goes")),
         ("1-9", _("after a roll: the room of that number (the numbers are shown)")),
         ("e", _("end the turn (after a roll: stay where you are)")),
         (_("s / a"), _("suggest (in a room) / accuse (asks to confirm)")),
