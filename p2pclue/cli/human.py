@@ -256,7 +256,8 @@ async def _join_seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | 
                 return await front.seated(join_table(
                     seat, table_name, host, port, code,
                     on_view=_shows(model, front), actions=actions, transcript=args.transcript,
-                    wait=args.wait, opener=ad.fingerprint if ad else None))
+                    wait=args.wait, opener=ad.fingerprint if ad else None,
+                    ask_last_seat=True))
             except (WrongTableCode, CodeNeeded) as exc:
                 # A typo, or a stranger's record answering to that name: say so, mark the
                 # record (never picked by itself again) and ask again; when other tables

@@ -28,7 +28,7 @@ from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import ColorDepth
 
-from p2pclue.i18n import N_, _, card_name, ngettext, pad, rules_label, text_width
+from p2pclue.i18n import N_, _, card_name, card_word, ngettext, pad, rules_label, text_width
 from p2pclue.net import guesses
 from p2pclue.net.discovery import TableAd, fingerprint
 from p2pclue.net.lobby import LobbyView, Member
@@ -64,6 +64,9 @@ class LobbyModel:
         """The suspect asked for before taking a table's last seat (the game starts as soon
         as it is taken: there is no time to pick once seated)."""
         self._last_seat: TableAd | None = None
+        self.late_wish = False
+        """The last seat was taken unasked (the record was stale): the suspect is asked
+        once seated, and answered with a ``Pick`` (the start waits for it)."""
         self.opened: Opened | None = None
         self.view: LobbyView | None = None
         self.cursor = 0
@@ -92,6 +95,11 @@ class LobbyModel:
         mine = self.mine()
         if first and mine is not None and mine.suspect is not None:
             self.cursor = SUSPECTS.index(card(mine.suspect))
+        if first and self.wish is None and mine is not None and mine.role == "player" \
+                and len(view.players) == view.table.wanted:
+            # This seat filled the table though its record showed more free seats (it
+            # was stale): the start waits while the person chooses (``GuestLobby``).
+            self.late_wish, self.phase = True, "wish"
 
     def mine(self) -> Member | None:
         if self.view is None:
@@ -142,9 +150,19 @@ class LobbyModel:
         return True
 
     def _key_wish(self, key: str) -> list[LobbyAction]:
-        if not self._suspect_cursor(key) and key == "enter":
+        if self._suspect_cursor(key) or key != "enter":
+            return []
+        if not self.late_wish:
             self.wish, self.chosen = SUSPECTS[self.cursor].index, self._last_seat
-        return []
+            return []
+        mine = self.mine()
+        suspect = SUSPECTS[self.cursor].index
+        if self.view is not None and mine is not None and suspect != mine.suspect \
+                and suspect not in self.view.free_suspects():
+            self.message = _("that suspect is taken")
+            return []
+        self.late_wish, self.phase, self.wish = False, "lobby", suspect
+        return [Pick(suspect)]
 
     def _key_code(self, key: str) -> None:
         if key == "c-c":
@@ -235,13 +253,24 @@ class LobbyModel:
                     typed=self.code_typed) + "_")]
 
     def _wish_lines(self) -> list[tuple[str, str]]:
-        out = [("class:title", _("You take the last seat: the game starts as soon as you sit "
-                                 "down. Pick your suspect first (if it is taken, you get a "
-                                 "free one)."))]
+        if self.late_wish:
+            out = [("class:title", _("You took the last seat: the game starts as soon as you "
+                                     "choose your suspect."))]
+        else:
+            out = [("class:title", _("You take the last seat: the game starts as soon as you "
+                                     "sit down. Pick your suspect first (if it is taken, "
+                                     "you get a free one)."))]
+        mine = self.mine()
+        free = self.view.free_suspects() if self.late_wish and self.view is not None else ()
         for i, s in enumerate(SUSPECTS):
             mark = ">" if i == self.cursor else " "
+            name, state = card_name(s.index), ""
+            if self.late_wish and mine is not None and s.index == mine.suspect:
+                name = _("{card} (yours)").format(card=card_word(s.index))
+            elif self.late_wish:
+                state = "  " + (_("free") if s.index in free else _("taken"))
             out.append(("class:cursor" if i == self.cursor else "",
-                        f"{mark} {i + 1}. {card_name(s.index)}"))
+                        f"{mark} {i + 1}. {name}{state}"))
         return out
 
     def _table_lines(self) -> list[tuple[str, str]]:
@@ -512,6 +541,9 @@ class PlainLobby:
         self._shown, self._phase = lines, self.model.phase
         for line in fresh:
             self.say(line)
+        if whole and self.model.phase == "wish":
+            self.say(_("Type the suspect's number (Enter: keep {suspect}, q to leave):").format(
+                suspect=card_name(SUSPECTS[self.model.cursor].index)))
         if self.model.phase == "lobby" and self.model.view is not None and not self._asked:
             self._asked = True
             self.say(_("Type a suspect's number to sit as it, r to say ready (or not), "
@@ -592,8 +624,12 @@ class PlainLobby:
                 continue
             key = "q" if line == "" else line.strip()
             self.input_ended = line == ""
-            for action in self.model.press(key if key in ("q", "r") or key.isdigit() else "?"):
-                self.actions.put_nowait(action)
+            keys = [key if key in ("q", "r") or key.isdigit() else "?"]
+            if self.model.phase == "wish" and key != "q":  # the late last-seat question:
+                keys = [key, "enter"] if key.isdigit() else ["enter"]  # Enter keeps it
+            for typed in keys:
+                for action in self.model.press(typed):
+                    self.actions.put_nowait(action)
             if self.model.message:
                 self.say(self.model.message)  # said now, and not again by refresh()
                 self._shown = [*self._shown, "", self.model.message]

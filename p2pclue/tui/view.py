@@ -351,7 +351,8 @@ def story_page(model: UIModel, width: int, height: int) -> list[tuple[str, str]]
     reading = back > 0 and height > 1
     room = height - 1 if reading else height
     end = len(story) - back
-    start, body = end, list[str]()
+    start = end
+    body: list[str] = []
     while start > 0:
         wrapped = wrap(story[start - 1], width, "    ")
         if len(body) + len(wrapped) > room:
