@@ -455,9 +455,14 @@ def picker_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
         hint = wrap(hint_text, width, "  ")
         if height - len(title) - len(hint) < len(p.options):  # keep the list in one column
             hint = [fit(hint_text, width)]
-    spare = height - len(title) - len(hint) - math.ceil(len(p.options) / 2)
-    title += [("class:dim", ln) for ln in last_suggestion_lines(model, width, spare)]
-    title += [("class:hint", ln) for ln in hint]
+    spare = height - len(title) - math.ceil(len(p.options) / 2)
+    # What was just asked and shown first (two lines in short), then the hint, which the
+    # cursor follows anyway, in what is left.
+    last = last_suggestion_lines(model, width, spare - len(hint))
+    if model.last_suggestion and len(last) < min(2, spare):
+        last = last_suggestion_lines(model, width, min(2, spare))
+    title += [("class:dim", ln) for ln in last]
+    title += [("class:hint", ln) for ln in hint[:max(0, spare - len(last))]]
     names = [_("{card} (yours)").format(card=card_word(c)) if c in model.hand
              else card_name(c) for c in p.options]
     one_column = height - len(title) >= len(names)
