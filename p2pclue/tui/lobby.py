@@ -543,7 +543,7 @@ class PlainLobby:
             self.say(line)
         if whole and self.model.phase == "wish":
             self.say(_("Type the suspect's number (Enter: keep {suspect}, q to leave):").format(
-                suspect=card_name(SUSPECTS[self.model.cursor].index)))
+                suspect=card_word(SUSPECTS[self.model.cursor].index)))
         if self.model.phase == "lobby" and self.model.view is not None and not self._asked:
             self._asked = True
             self.say(_("Type a suspect's number to sit as it, r to say ready (or not), "

@@ -369,9 +369,9 @@ def story_page(model: UIModel, width: int, height: int) -> list[tuple[str, str]]
     model.story_rows = max(1, end - start)
     out = [("", ln) for ln in body]
     if reading:
-        out.insert(0, ("class:dim", fit(_("↑ {older} more (PgUp, Home) · ↓ {newer} more "
-                                          "(PgDn, End)").format(older=start,
-                                                                newer=len(story) - end),
+        # Translators: story entries above and below the page read back, and the keys.
+        out.insert(0, ("class:dim", fit(_("↑ {older} more · ↓ {newer} more · PgUp PgDn Home "
+                                          "End").format(older=start, newer=len(story) - end),
                                         width)))
     return out
 
@@ -493,8 +493,8 @@ def last_suggestion_lines(model: UIModel, width: int, room: int) -> list[str]:
     if s is not None:
         # Translators: the latest suggestion in short, while a list is picked.
         asked = _("{player}: {suspect}, {weapon}, {room}").format(
-            player=model.name(s.seat).capitalize(), suspect=card_name(s.suspect),
-            weapon=card_name(s.weapon), room=card_name(s.room))
+            player=model.name(s.seat).capitalize(), suspect=card_word(s.suspect),
+            weapon=card_word(s.weapon), room=card_word(s.room))
     short = [asked, *answer] if room > 1 else [" · ".join([asked, *answer])]
     return [fit(ln, width) for ln in short][:room]
 

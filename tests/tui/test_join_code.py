@@ -74,6 +74,7 @@ def test_the_full_screen_asks_for_the_code_and_again_after_a_wrong_one(tmp_path:
         _wait_screen(prog, "Wrong code", 30)
         assert "needs its table" in prog.text()  # asked again, nothing typed yet
         assert "Table code: _" in prog.text()
+        assert "So far you tried 1 wrong code at this table." in prog.text()  # counted
         prog.press(CODE + "\r")
         deadline = time.monotonic() + 90
         seen = set()
@@ -145,6 +146,7 @@ def test_plain_asks_for_the_code_and_again_after_a_wrong_one(tmp_path: Path) -> 
         assert any("Wrong code" in line for line in out[-4:]), "".join(out[-10:])
         assert sum("Wrong code" in line for line in out[-8:]) == 1, "".join(out[-10:])  # once
         assert any("needs its table code" in line for line in out[-3:])
+        assert any("So far you tried 1 wrong code at this table." in line for line in out[-3:])
         type_line(CODE)
         until("Table check:", 90)
         assert any("failed attempt with a wrong code" in line for line in out)
