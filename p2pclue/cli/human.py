@@ -257,7 +257,7 @@ async def _join_seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | 
                     seat, table_name, host, port, code,
                     on_view=_shows(model, front), actions=actions, transcript=args.transcript,
                     wait=args.wait, opener=ad.fingerprint if ad else None,
-                    ask_last_seat=True))
+                    ask_last_seat=not model.wish_asked))
             except (WrongTableCode, CodeNeeded) as exc:
                 # A typo, or a stranger's record answering to that name: say so, mark the
                 # record (never picked by itself again) and ask again; when other tables

@@ -64,6 +64,9 @@ class LobbyModel:
         """The suspect asked for before taking a table's last seat (the game starts as soon
         as it is taken: there is no time to pick once seated)."""
         self._last_seat: TableAd | None = None
+        self.wish_asked = False
+        """The person was asked for the last seat's suspect before sitting (even if they
+        left it to the table with Enter): not again once seated."""
         self.late_wish = False
         """The last seat was taken unasked (the record was stale): the suspect is asked
         once seated, and answered with a ``Pick`` (the start waits for it)."""
@@ -95,7 +98,7 @@ class LobbyModel:
         mine = self.mine()
         if first and mine is not None and mine.suspect is not None:
             self.cursor = SUSPECTS.index(card(mine.suspect))
-        if first and self.wish is None and mine is not None and mine.role == "player" \
+        if first and not self.wish_asked and mine is not None and mine.role == "player" \
                 and len(view.players) == view.table.wanted:
             # This seat filled the table though its record showed more free seats (it
             # was stale): the start waits while the person chooses (``GuestLobby``).
@@ -135,6 +138,7 @@ class LobbyModel:
 
     def ask_wish(self, ad: TableAd) -> None:
         self._last_seat, self.phase, self.cursor = ad, "wish", 0
+        self.wish_asked = True
 
     def _suspect_cursor(self, key: str) -> bool:
         """Up/Down/a number move over the suspects (shared by the lobby and the last-seat

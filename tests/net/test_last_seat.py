@@ -13,7 +13,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from p2pclue.net.lobby import GuestLobby, HostLobby, LobbyView, TableInfo
+from p2pclue.net.lobby import GuestLobby, HostLobby, LobbyView
 from p2pclue.net.play import Seat, join_table, open_table
 from p2pclue.net.profile import load
 from p2pclue.net.table import LobbyAction, Pick

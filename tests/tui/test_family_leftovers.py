@@ -165,7 +165,7 @@ def test_a_seat_that_fills_the_table_unasked_is_asked_its_suspect() -> None:
     model.press("6")
     assert model.press("enter") == [Pick(SUSPECTS[5].index)] and model.phase == "lobby"
     asked = LobbyModel(ME, "Me")
-    asked.wish = SUSPECTS[2].index  # asked before sitting: not again
+    asked.wish_asked = True  # asked before sitting (Enter: any free one): not again
     asked.on_view(_full())
     assert asked.phase != "wish"
 
