@@ -8,8 +8,10 @@ import pytest
 
 from p2pclue.i18n import (
     LANGUAGES,
+    _,
     card_form,
     card_name,
+    card_word,
     install,
     local_names,
     parse_card,
@@ -78,7 +80,7 @@ def test_forms_are_given_per_category(lang: str) -> None:
     ("it", "white", "def", "la signora White"), ("it", "hall", "in", "nell'ingresso"),
     ("it", "study", "di", "dello studio"), ("it", "kitchen", "in", "in cucina"),
     ("fr", "green", "def", "le révérend Olive"), ("fr", "lounge", "de", "du salon"),
-    ("cs", "mustard", "acc", "plukovníka Mustarda"), ("cs", "conservatory", "v", "ve skleníku"),
+    ("cs", "mustard", "acc", "Colonela Mustarda"), ("cs", "conservatory", "v", "ve skleníku"),
     ("cs", "candlestick", "s", "se svícnem"), ("cs", "kitchen", "do", "do kuchyně"),
     ("sq", "white", "gen", "Zonjës White"), ("sq", "rope", "me", "me litarin"),
     ("ko", "rope", "으로", "밧줄로"), ("ko", "kitchen", "으로", "부엌으로"),
@@ -86,6 +88,21 @@ def test_forms_are_given_per_category(lang: str) -> None:
 ])
 def test_grammatical_forms(lang: str, slug: str, form: str, text: str) -> None:
     assert card_form(BY_SLUG[slug].index, form, lang) == text
+
+
+@pytest.mark.parametrize("lang", ["cs", "sq"])
+def test_men_keep_the_seed_title_in_every_case(lang: str) -> None:
+    """The seeds write "Colonel Mustard" and decline it as such ("figurka Reverenda
+    Greena"): no case may swap the title for another word ("plukovníka", "Kolonelin")."""
+    for slug in ("mustard", "green", "plum"):
+        entry = local_names(lang)[BY_SLUG[slug].index]
+        title, surname = entry.name.split()[0], entry.name.split()[-1][:4]
+        for form, text in entry.forms.items():
+            assert text.startswith(title) and surname in text, (lang, slug, form, text)
+    install(lang)
+    played = {"cs": "Ada hraje za Colonela Mustarda", "sq": "Colonel Mustard"}[lang]
+    source = "{player} plays {suspect}"
+    assert played in _(source).format(player="Ada", suspect=card_word(BY_SLUG["mustard"].index))
 
 
 @pytest.mark.parametrize("lang", LANGS)

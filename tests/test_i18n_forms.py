@@ -14,10 +14,13 @@ from pathlib import Path
 
 import pytest
 
+from p2pclue.cli.narrate import dice_text
 from p2pclue.deduce.words import ENVELOPE_KIND, LEFTOVERS_KIND, MINE_KIND, THEIRS_KIND, PlaceV
 from p2pclue.i18n import (
     CARD_FIELDS,
     LANGUAGES,
+    Spoken,
+    _,
     card_word,
     check_words,
     install,
@@ -28,7 +31,7 @@ from p2pclue.i18n import (
 )
 from p2pclue.i18n.catalogs import po_path, read_catalog
 from p2pclue.i18n.korean import with_particle
-from p2pclue.rules.cards import CARDS, ROOMS, SUSPECTS, WEAPONS
+from p2pclue.rules.cards import BY_SLUG, CARDS, ROOMS, SUSPECTS, WEAPONS
 from p2pclue.tui.reasons import PlaceWord
 
 LANGS = sorted(LANGUAGES)
@@ -153,3 +156,32 @@ def test_protocol_checks_won_and_custom_are_said_in_the_language(lang: str) -> N
     for code, word in words.items():
         assert (outcome_word(code) if code != "custom" else rules_label(code)) != word
     assert rules_label("cz") == "cz"  # presets keep the name typed on the command line
+
+
+@pytest.mark.parametrize(("number", "expected"), [
+    ("0", "0을"), ("1", "1을"), ("2", "2를"), ("3", "3을"), ("4", "4를"), ("5", "5를"),
+    ("6", "6을"), ("7", "7을"), ("8", "8을"), ("9", "9를"), ("10", "10을"), ("12", "12를"),
+    ("20", "20을"), ("100", "100을"), ("3과 4(합계 7)", "3과 4(합계 7)를"),
+])
+def test_korean_particle_after_a_number_follows_its_reading(number: str, expected: str) -> None:
+    assert with_particle(number, "을") == expected
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_dice_sentences_say_the_roll_with_its_particle(lang: str) -> None:
+    """"3을 굴렸습니다" but "2를": the particle after a roll follows how it is read."""
+    install(lang)
+    kitchen = BY_SLUG["kitchen"].index
+    for dice, particle in (((3,), "을"), ((2,), "를"), ((6, 4), "를"), ((5, 5), "를")):
+        told = [
+            _("{player} rolls {dice} and goes into {room:the}.").format(
+                player="Ada", dice=dice_text(dice), room=card_word(kitchen)),
+            _("{player} rolled {dice}.").format(player="Ada", dice=Spoken(sum(dice))),
+        ]
+        total = sum(dice)
+        assert str(dice[-1]) in told[0] and str(total) in told[1], told
+        assert not any(p in text for text in told for p in ("(를)", "(가)", "{")), told
+        if lang == "ko":  # one die: "3을"; two: "6과 4(합계 10)를", as the last die is read
+            assert f"{dice[-1]}{particle}" in told[0] or f"{dice[-1]}(" in told[0], told[0]
+            subject = with_particle(str(total), "이")
+            assert subject in told[1] and subject[-1] == ("이" if total in (3, 10) else "가")

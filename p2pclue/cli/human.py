@@ -24,7 +24,7 @@ from p2pclue.cli.whoami import player_name
 from p2pclue.engine import events as ev
 from p2pclue.engine.config import MAX_PLAYERS
 from p2pclue.engine.peer import Choice
-from p2pclue.i18n import _, ngettext
+from p2pclue.i18n import _, default_table_name, ngettext
 from p2pclue.net import discovery
 from p2pclue.net.botplay import drive_bot
 from p2pclue.net.gamedir import GameDir, unfinished_games
@@ -204,7 +204,7 @@ async def _seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | Plain
                 bots: list[asyncio.Task[None]], think: Think) -> NetSession | None:
     """From the command line to a signed start (None: the person left the lobby)."""
     if args.create:
-        table_name = args.table or f"{seat.name}'s table"
+        table_name = args.table or default_table_name(seat.name)
         code = None if args.no_code else (args.code or new_table_code())
 
         def opened(o: Opened) -> None:

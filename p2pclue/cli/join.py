@@ -28,7 +28,14 @@ from p2pclue.cli.result import result_object
 from p2pclue.crypto.group import MULT_COUNTER
 from p2pclue.engine import events as ev
 from p2pclue.engine.config import MAX_NAME_CHARS, MIN_PLAYERS
-from p2pclue.i18n import _, check_words, ngettext, outcome_word, rules_label
+from p2pclue.i18n import (
+    _,
+    check_words,
+    default_table_name,
+    ngettext,
+    outcome_word,
+    rules_label,
+)
 from p2pclue.net import api, discovery, guesses, links
 from p2pclue.net.botplay import drive_bot, follow, is_private
 from p2pclue.net.gamedir import unfinished_games
@@ -238,7 +245,7 @@ async def _join(args: argparse.Namespace) -> int:
     views = _view_printer(say)
     bots: list[asyncio.Task[tuple[NetSession, api.Ended]]] = []
     if args.create:
-        table_name = args.table or f"{name}'s table"
+        table_name = args.table or default_table_name(name)
         code = None if args.no_code else (args.code or new_table_code())
         opened_at: list[Opened] = []
 

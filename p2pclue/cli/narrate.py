@@ -27,6 +27,7 @@ from p2pclue.engine.config import GameConfig
 from p2pclue.engine.errors import Blame
 from p2pclue.i18n import (
     N_,
+    Spoken,
     _,
     card_phrase,
     card_word,
@@ -48,17 +49,19 @@ def cards_text(cards: Sequence[int]) -> str:
     return listing([card_phrase(c) for c in sorted(cards)])
 
 
-def dice_text(dice: Sequence[int]) -> str:
-    """What was rolled, as the sentences "{player} rolls {dice} ..." want it."""
+def dice_text(dice: Sequence[int]) -> Spoken:
+    """What was rolled, as the sentences "{player} rolls {dice} ..." want it (a Korean
+    particle after it agrees with the last number as it is read: ``{dice:을}``)."""
     if len(dice) == 1:
         n = dice[0]
         if n in (8, 11, 18):
             # Translators: one die rolled, English "an 8"; write it as "a {n}" is written.
-            return pgettext("one die", "an {n}").format(n=n)
+            return Spoken(pgettext("one die", "an {n}").format(n=n))
         # Translators: one die rolled, English "a 4".
-        return pgettext("one die", "a {n}").format(n=n)
+        return Spoken(pgettext("one die", "a {n}").format(n=n))
     # Translators: dice rolled and their total: "3 and 4 (7)".
-    return _("{dice} ({total})").format(dice=listing([str(d) for d in dice]), total=sum(dice))
+    return Spoken(_("{dice} ({total})").format(dice=Spoken(listing([str(d) for d in dice])),
+                                               total=sum(dice)))
 
 
 def _in_room(room: int) -> str:

@@ -20,6 +20,9 @@ shown cards.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
+
+from p2pclue.rules.errors import RuleError
 
 
 class EngineError(Exception):
@@ -27,7 +30,24 @@ class EngineError(Exception):
 
 
 class LocalProtocolError(EngineError):
-    """The local caller used the API wrongly; nothing changed."""
+    """The local caller used the API wrongly; nothing changed.
+
+    Its explanation reaches the person who tried ("Not allowed now: ..."), so it is kept
+    translatable like a ``RuleError``: ``template`` (English, marked ``N_``), ``values``,
+    and ``rule``, the id of the rule it enforces, if any (``p2pclue.i18n.refusals``).
+    """
+
+    def __init__(self, message: str, /, rule: str | None = None, **values: Any) -> None:
+        self.rule = rule
+        self.template = message
+        self.values = values
+        text = message.format(**values) if values else message
+        super().__init__(f"{rule}: {text}" if rule else text)
+
+    @classmethod
+    def refusing(cls, error: RuleError) -> LocalProtocolError:
+        """The local player's own action breaks a rule: the same words, said locally."""
+        return cls(error.template, rule=error.rule, **error.values)
 
 
 class TranscriptError(EngineError):

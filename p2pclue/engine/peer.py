@@ -77,7 +77,7 @@ from p2pclue.engine.wire import (
 from p2pclue.rules import actions as ra
 from p2pclue.rules import game as rg
 from p2pclue.rules.cards import ROOMS, SUSPECTS, WEAPONS
-from p2pclue.rules.errors import RuleError
+from p2pclue.rules.errors import N_, RuleError, SeatNo
 from p2pclue.rules.state import GameState, Suggestion
 
 CATEGORY_DECKS = (
@@ -219,12 +219,12 @@ class Peer:
         (docs/protocol.md, "Frames")."""
         if seat is not None:
             if not 0 <= seat < config.n_players:
-                raise LocalProtocolError(f"seat {seat} is not in this game")
+                raise LocalProtocolError(N_("{seat} is not in this game"), seat=SeatNo(seat))
             if identity is None or src is None:
-                raise LocalProtocolError("a playing peer needs its identity key and a source")
+                raise LocalProtocolError(N_("a playing peer needs its identity key and a source"))
             mine = identity.public_key().public_bytes_raw()
             if mine != config.players[seat].identity:
-                raise LocalProtocolError("the identity key does not match this seat's")
+                raise LocalProtocolError(N_("the identity key does not match this seat's"))
             if config.session in seen_sessions:
                 raise ReusedSessionError("this session id was used by an earlier game; "
                                          "the lobby must agree on a fresh one")
@@ -362,12 +362,12 @@ class Peer:
     def act(self, intent: ev.Intent, now: float) -> list[ev.Event]:
         """The local player's choice; ``LocalProtocolError`` if it is not theirs to make now."""
         if self.status is not Status.RUNNING:
-            raise LocalProtocolError(f"the game is {self.status.value}")
+            raise LocalProtocolError(N_("the game is over ({status})"), status=self.status.value)
         if isinstance(intent, ev.Leave):
             return self._queue_leave(now)
         choice = self.choice()
         if choice is None:
-            raise LocalProtocolError("nothing is awaiting this player's choice")
+            raise LocalProtocolError(N_("nothing is awaiting this player's choice"))
         msg_type, body = self._intent_message(intent, choice)
         return self._run(now, lambda: self._emit(msg_type, body))
 
@@ -428,7 +428,7 @@ class Peer:
     def export_secrets(self) -> PeerSecrets:
         """This player's secrets, for its own 0600 file (see ``secrets_version``)."""
         if self.seat is None:
-            raise LocalProtocolError("an observer has no secrets")
+            raise LocalProtocolError(N_("an observer has no secrets"))
         sec = self._secrets
         return PeerSecrets(self.seat, None if sec.k is None else bytes(sec.k),
                            None if sec.r is None else bytes(sec.r), tuple(sec.seeds),
@@ -442,7 +442,8 @@ class Peer:
         the front end to rebuild its view. ``SecretsError`` if the secrets do not fit the
         transcript, ``LocalProtocolError`` if the stored transcript does not replay."""
         if self.seat is None or self.entries or secrets.seat != self.seat:
-            raise LocalProtocolError("restore a fresh playing peer, with its own seat's secrets")
+            raise LocalProtocolError(
+                N_("restore a fresh playing peer, with its own seat's secrets"))
         sec = self._secrets
         try:
             sec.k = None if secrets.k is None else scalar_from_bytes(secrets.k, "k")
@@ -458,10 +459,12 @@ class Peer:
                 self._drain_held()
                 self._check_restored()  # before a wrong secret could fail a later step
             except RemoteProtocolError as exc:
-                raise LocalProtocolError(f"stored entry {i} does not verify: "
-                                         f"{exc.violation.check}") from None
+                raise LocalProtocolError(
+                    N_("stored entry {number} does not verify: {check}"), number=i,
+                    check=exc.violation.check) from None
             if len(self.entries) != i + 1:
-                raise LocalProtocolError(f"stored entry {i} does not follow the entry before it")
+                raise LocalProtocolError(
+                    N_("stored entry {number} does not follow the entry before it"), number=i)
             events += self._events
             self._events = []
         self._outbox.clear()  # the stored frames go out by resync, not as new relays
@@ -500,13 +503,13 @@ class Peer:
         the silent one or has left."""
         silent = self.expected_seat()
         if self.status is not Status.RUNNING or self.seat is None or self._identity is None:
-            raise LocalProtocolError("only a player of a running game votes")
+            raise LocalProtocolError(N_("only a player of a running game votes"))
         if self._silent_at != len(self.entries) or silent is None:
-            raise LocalProtocolError("nobody has been reported silent at this point")
+            raise LocalProtocolError(N_("nobody has been reported silent at this point"))
         if silent == self.seat or self.seat in self.left_hands:
-            raise LocalProtocolError("the silent seat and seats that left do not vote")
+            raise LocalProtocolError(N_("the silent seat and seats that left do not vote"))
         if choice not in ("wait", "abandon"):
-            raise LocalProtocolError("vote wait or abandon")
+            raise LocalProtocolError(N_("vote wait or abandon"))
         self._ballot += 1
         # The silence was reported, so this peer's deadline (``timeout`` after ``_since``)
         # has passed: ``waited`` is at least ``timeout`` (``max`` only absorbs rounding).
@@ -586,11 +589,11 @@ class Peer:
 
     def _queue_leave(self, now: float) -> list[ev.Event]:
         if self.seat is None or self.seat in self.left_hands:
-            raise LocalProtocolError("this player is not at the table")
+            raise LocalProtocolError(N_("this player is not at the table"))
         state = self.rules_state
         if self.stage in (Stage.OPEN, Stage.SECRETS, Stage.DONE) or (
                 state is not None and state.result is not None):
-            raise LocalProtocolError("the game is decided: stay for the end-of-game reveal")
+            raise LocalProtocolError(N_("the game is decided: stay for the end-of-game reveal"))
         self._leave_queued = True
         out = self._run(now, lambda: None)
         if self._leave_queued:
@@ -1194,7 +1197,7 @@ class Peer:
         rho = P.show_rho(self._secrets.k, self._ctx(rec.index, rec.refuter, "show"))
         opening = P.find_opening(rec.triple, self.Y[rec.suggester], rec.commitment, rho)
         if opening is None:
-            raise LocalProtocolError("this seat cannot open its own show")
+            raise LocalProtocolError(N_("this seat cannot open its own show"))
         return opening
 
     def private_openings_for(self, seat: int) -> list[bytes]:
@@ -1536,9 +1539,9 @@ class Peer:
         me, state = self.seat, self._state()
         if choice.kind == "show":
             if not isinstance(intent, ev.ShowCard):
-                raise LocalProtocolError("R21: a card must be shown now")
+                raise LocalProtocolError(N_("a card must be shown now"), rule="R21")
             if intent.card not in choice.options:
-                raise LocalProtocolError("R21: show one of the named cards you hold")
+                raise LocalProtocolError(N_("show one of the named cards you hold"), rule="R21")
             s = state.pending_suggestion
             assert s is not None
             return "show", self._show_body(_triple(s), intent.card, s.suggester)
@@ -1549,7 +1552,7 @@ class Peer:
             else:
                 rg.apply(state, action)
         except RuleError as exc:
-            raise LocalProtocolError(str(exc)) from None
+            raise LocalProtocolError.refusing(exc) from None
         return msg
 
 
@@ -1569,7 +1572,7 @@ def _turn_intent(me: int, intent: ev.Intent) -> tuple[Any, tuple[str, dict[str, 
                             "room": intent.room}))
     if isinstance(intent, ev.EndTurn):
         return ra.EndTurn(me), ("end_turn", {})
-    raise LocalProtocolError(f"{type(intent).__name__} is not a turn action")
+    raise LocalProtocolError(N_("{intent} is not a turn action"), intent=type(intent).__name__)
 
 
 def _event_name(event_id: int) -> str:

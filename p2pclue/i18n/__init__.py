@@ -29,9 +29,16 @@ from p2pclue.i18n.options import (
     apply_language,
     prescan_lang,
 )
-from p2pclue.i18n.phrases import CARD_FIELDS, card_phrase, card_word, triple_word
+from p2pclue.i18n.phrases import CARD_FIELDS, Spoken, card_phrase, card_word, triple_word
+from p2pclue.i18n.refusals import refusal_text
 from p2pclue.i18n.rules_text import rules_summary
-from p2pclue.i18n.text import check_words, listing, outcome_word, rules_label
+from p2pclue.i18n.text import (
+    check_words,
+    default_table_name,
+    listing,
+    outcome_word,
+    rules_label,
+)
 from p2pclue.i18n.translate import N_, _, current_language, install, ngettext, pgettext
 from p2pclue.i18n.width import fit, pad, text_width, truncate, wrap
 
@@ -43,6 +50,7 @@ __all__ = [
     "ColumnsHelpFormatter",
     "LanguageChoice",
     "LocalizedArgumentParser",
+    "Spoken",
     "_",
     "add_lang_option",
     "apply_language",
@@ -53,6 +61,7 @@ __all__ = [
     "check_words",
     "choose_language",
     "current_language",
+    "default_table_name",
     "fit",
     "fold",
     "install",
@@ -65,6 +74,7 @@ __all__ = [
     "parse_card",
     "pgettext",
     "prescan_lang",
+    "refusal_text",
     "resolve_language",
     "rules_label",
     "rules_summary",

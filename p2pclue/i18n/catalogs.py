@@ -34,8 +34,9 @@ except ImportError:  # players never need this tool; say what maintainers must i
     sys.exit("p2pclue.i18n.catalogs needs Babel: python3 -m pip install 'p2pclue[test]'")
 
 from p2pclue import __version__
+from p2pclue.i18n.korean import FIXED, PAIRS
 from p2pclue.i18n.languages import DEFAULT_LANGUAGE, LANGUAGES
-from p2pclue.i18n.phrases import CARD_FIELDS
+from p2pclue.i18n.phrases import CARD_FIELDS, SPOKEN_FIELDS
 from p2pclue.i18n.translate import DOMAIN
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
@@ -186,8 +187,14 @@ def placeholders(text: str) -> set[tuple[str, str | None, str]]:
     ``{suspect:acc}``), so it is left out here: the translation may pick any, and the test
     that renders every message with every card checks that the card gives it.
     """
-    return {(name, conversion, "" if name in FORM_FIELDS else spec or "")
+    return {(name, conversion, "" if name in FORM_FIELDS or _particle_on_spoken(name, spec)
+             else spec or "")
             for _, name, spec, conversion in string.Formatter().parse(text) if name is not None}
+
+
+def _particle_on_spoken(name: str, spec: str | None) -> bool:
+    """A Korean particle after a field whose value is a ``Spoken`` (``{dice:을}``)."""
+    return name in SPOKEN_FIELDS and (spec in PAIRS or spec in FIXED)
 
 
 def _forms(value: object) -> tuple[str, ...]:

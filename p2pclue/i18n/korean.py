@@ -6,6 +6,8 @@ noun's last syllable ends in a consonant (받침): 미스 스칼렛**을** but �
 are known, so their particles are computed here once, not guessed in messages.
 A message asks for a card with a particle by naming the particle's
 after-a-consonant shape: ``{suspect:을}``, ``{room:으로}``, ``{weapon:으로}``.
+Numbers are read aloud to choose theirs: 3**을** (삼) but 2**를** (이), 10**을** (십):
+``{dice:을}`` where the value is a ``Spoken`` (``p2pclue.i18n.phrases``).
 """
 
 from __future__ import annotations
@@ -20,9 +22,37 @@ FIXED = ("에", "에서", "의", "도", "에게", "만")
 """Particles with one shape whatever comes before."""
 
 
+_DIGITS = "영일이삼사오육칠팔구"
+"""How each digit is read (Sino-Korean numbers: dice, totals, counts)."""
+_POWERS = ((10000, "만"), (1000, "천"), (100, "백"), (10, "십"))
+"""The syllable a number ending in zeros ends with when read: 20 이십, 300 삼백."""
+
+
+def number_sound(digits: str) -> str:
+    """The last syllable of a number as Korean reads it: 3 삼, 2 이, 10 십, 0 영."""
+    n = int(digits)
+    if n == 0 or n % 10:
+        return _DIGITS[n % 10]
+    return next(sound for power, sound in _POWERS if n % power == 0)
+
+
+def _spoken_end(word: str) -> str:
+    """What the particle after ``word`` agrees with: a parenthesis is skipped (the particle
+    agrees with the word before it), and digits are read as the number they write."""
+    text = word.rstrip()
+    if text.endswith(")") and "(" in text:
+        text = text[:text.rindex("(")].rstrip()
+    digits = len(text) - len(text.rstrip("0123456789"))
+    if digits:
+        return number_sound(text[-digits:])
+    return text[-1:]
+
+
 def final_consonant(word: str) -> int:
-    """0 if ``word`` ends in a vowel (or not in Hangul), else the index of its final consonant."""
-    last = word.rstrip()[-1:] or " "
+    """0 if ``word`` ends in a vowel (or not in Hangul), else the index of its final consonant.
+
+    A word ending in digits ends as the number is read ("3" 삼 has one, "2" 이 none)."""
+    last = _spoken_end(word) or " "
     code = ord(last)
     if not _FIRST <= code <= _LAST:
         return 0

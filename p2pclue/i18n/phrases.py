@@ -2,7 +2,7 @@
 
 A message names a card by a field and, where its grammar asks for one, a form:
 ``{room:the}`` in English, ``{room:in}`` ("nella sala da ballo") in Italian,
-``{suspect:acc}`` ("plukovníka Mustarda") in Czech, ``{weapon:으로}`` ("촛대로")
+``{suspect:acc}`` ("Colonela Mustarda") in Czech, ``{weapon:으로}`` ("촛대로")
 in Korean. Where words around the card agree with it, a selector picks them by
 the card's gender: ``{suspect:m=è stato|f=è stata}``. The forms live in
 ``cards.toml``; a test renders every message of every language with every card
@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from p2pclue.i18n.cards import local_names
+from p2pclue.i18n.korean import FIXED, PAIRS, with_particle
 from p2pclue.i18n.translate import _, current_language, pgettext
 from p2pclue.rules.cards import Category
 
@@ -26,6 +27,11 @@ CARD_FIELDS: dict[str, Category | None] = {
     "card": None, "triple": None,
 }
 """Message fields whose value is a card (None: any card; ``triple``: a whole suggestion)."""
+
+
+SPOKEN_FIELDS = frozenset({"dice"})
+"""Message fields whose value is always a ``Spoken``: a translation may put a Korean particle
+after them (``{dice:을}``); the catalogs check allows that spec on these fields only."""
 
 
 def _plain(text: str) -> str:
@@ -81,6 +87,23 @@ class TripleWord:
 
     def __str__(self) -> str:
         return format(self, "")
+
+
+class Spoken(str):
+    """A value that is not a card (dice, a count) for a message field a Korean particle may
+    follow: ``{dice:을}`` is "3을" but "2를", chosen by how the number is read
+    (``p2pclue.i18n.korean``); any other spec formats it as ``str`` would. It is the text
+    itself everywhere else (compared, joined, printed)."""
+
+    __slots__ = ()
+
+    def __new__(cls, value: object) -> Spoken:
+        return super().__new__(cls, str(value))
+
+    def __format__(self, spec: str) -> str:
+        if spec in PAIRS or spec in FIXED:
+            return with_particle(str(self), spec)
+        return format(str(self), spec)
 
 
 def card_word(index: int, wrap: Callable[[str], str] | None = None) -> CardWord:

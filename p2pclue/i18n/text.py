@@ -19,6 +19,14 @@ def listing(items: Sequence[str]) -> str:
     return _("{head} and {last}").format(head=head, last=items[-1])
 
 
+def default_table_name(player: str) -> str:
+    """The name of a table its opener did not name ("Anne's table"), in the opener's
+    language: others see it as typed, like any name a person chose."""
+    # Translators: the name a table gets when its opener gives none; {player} is the
+    # opener's name, never declined ("tavolo di Anne", "chez Anne", "Anne 님의 테이블").
+    return pgettext("the default name of a table", "{player}'s table").format(player=player)
+
+
 def outcome_word(code: str) -> str:
     """How a game ended ("won", "complete", "abandoned"...) as people read it; the codes
     themselves stay English in ``--json`` and transcripts."""

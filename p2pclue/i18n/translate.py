@@ -17,6 +17,7 @@ from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
 
+from p2pclue.i18n.french import FrenchTemplate
 from p2pclue.i18n.languages import DEFAULT_LANGUAGE, LANGUAGES
 
 DOMAIN = "p2pclue"
@@ -59,9 +60,14 @@ def current_language() -> str:
     return _Active.lang
 
 
+def _shaped(text: str) -> str:
+    """French text elides "de" before a name that starts with a vowel when formatted."""
+    return FrenchTemplate(text) if _Active.lang == "fr" and "{" in text else text
+
+
 def _(message: str) -> str:
     """The translation of ``message`` in the installed language."""
-    return _Active.translations.gettext(message)
+    return _shaped(_Active.translations.gettext(message))
 
 
 def N_(message: str) -> str:
@@ -71,9 +77,9 @@ def N_(message: str) -> str:
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of a message that fits the number ``n`` in the installed language."""
-    return _Active.translations.ngettext(singular, plural, n)
+    return _shaped(_Active.translations.ngettext(singular, plural, n))
 
 
 def pgettext(context: str, message: str) -> str:
     """Like ``_`` for a short message whose meaning depends on ``context``."""
-    return _Active.translations.pgettext(context, message)
+    return _shaped(_Active.translations.pgettext(context, message))

@@ -32,9 +32,10 @@ from p2pclue.engine.config import GameConfig
 from p2pclue.engine.errors import LocalProtocolError
 from p2pclue.engine.peer import Choice, Peer, Stage, Status, verify_own_from
 from p2pclue.engine.transcript import parse
-from p2pclue.i18n import _
+from p2pclue.i18n import N_, _
 from p2pclue.net.api import Ended, Engine, Progress, SessionEvent, Waiting, YourChoice
 from p2pclue.net.store import StoreError, TranscriptFile
+from p2pclue.rules.errors import SeatNo
 from p2pclue.rules.state import GameState
 from p2pclue.rules.variants import Rules
 
@@ -84,11 +85,12 @@ class LocalSession:
         transcript_dir: Path | None = None,
     ) -> None:
         if not 3 <= n_players <= 6:
-            raise LocalProtocolError("a table has 3 to 6 players")
+            raise LocalProtocolError(N_("a table has 3 to 6 players"))
         if not 0 <= seat < n_players:
-            raise LocalProtocolError(f"seat {seat} is not at this table")
+            raise LocalProtocolError(N_("{seat} is not at this table"), seat=SeatNo(seat))
         if bot not in BOTS:
-            raise LocalProtocolError(f"no bot is called {bot!r} (known: {', '.join(BOTS)})")
+            raise LocalProtocolError(N_("no bot is called {bot!r} (known: {known})"), bot=bot,
+                                     known=", ".join(BOTS))
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
         config, keys = make_config(rules, n_players, self.seed)
         self.config: GameConfig = config
@@ -150,7 +152,7 @@ class LocalSession:
         """Run the local player's choice through the engine (on the worker thread).
         ``ev.Leave`` may come at any time: the engine queues it until the table awaits us."""
         if self.me.choice() is None and not isinstance(intent, ev.Leave):
-            raise LocalProtocolError("nothing is awaiting your choice")
+            raise LocalProtocolError(N_("nothing is awaiting your choice"))
         now = time.monotonic()
         events = await self._engine(lambda: self.me.act(intent, now))
         assert self.seat is not None

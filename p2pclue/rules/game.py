@@ -26,7 +26,7 @@ from p2pclue.rules.actions import (
 )
 from p2pclue.rules.board import Square, classic_board
 from p2pclue.rules.cards import CARDS, Category
-from p2pclue.rules.errors import RuleError, SetupError
+from p2pclue.rules.errors import N_, RuleError, SeatNo, SetupError
 from p2pclue.rules.movement import Paths, Position, check_path
 from p2pclue.rules.movement import legal_destinations as _destinations
 from p2pclue.rules.setup import (
@@ -206,22 +206,23 @@ def may_stay(state: GameState) -> bool:
 def apply(state: GameState, action: Action) -> GameState:
     """The state after ``action``; ``RuleError`` (rule id first) if it is illegal."""
     if state.phase is Phase.GAME_OVER:
-        raise RuleError("R26", "the game is over")
+        raise RuleError("R26", N_("the game is over"))
     if not isinstance(action.seat, int) or not 0 <= action.seat < state.n_players:
-        raise RuleError("R1", f"there is no seat {action.seat!r}")
+        raise RuleError("R1", N_("there is no seat {seat}"), seat=repr(action.seat))
     if isinstance(action, AccusationResult):
         return _accusation_result(state, action)
     if isinstance(action, Leave):
         return _leave(state, action)
     if state.phase is Phase.AWAIT_ACCUSATION_RESULT:
-        raise RuleError("R26", "the pending accusation must be settled first")
+        raise RuleError("R26", N_("the pending accusation must be settled first"))
     if isinstance(action, Refute | CannotRefute):
         return _refutation(state, action)
     if state.phase is Phase.AWAIT_REFUTATION:
-        raise RuleError("R21", "the suggestion must be answered first")
+        raise RuleError("R21", N_("the suggestion must be answered first"))
     if action.seat != state.current_seat:
         rule = "R25" if isinstance(action, Accuse) else "R10"
-        raise RuleError(rule, f"it is seat {state.current_seat}'s turn, not {action.seat}'s")
+        raise RuleError(rule, N_("it is {current}'s turn, not {seat}'s"),
+                        current=SeatNo(state.current_seat), seat=SeatNo(action.seat))
     if isinstance(action, Roll):
         return _roll(state, action)
     if isinstance(action, Move):
@@ -234,7 +235,7 @@ def apply(state: GameState, action: Action) -> GameState:
         return _accuse(state, action)
     if isinstance(action, EndTurn):
         return _end_turn(state)
-    raise RuleError("R11", f"unknown action {action!r}")
+    raise RuleError("R11", N_("unknown action {action}"), action=repr(action))
 
 
 def replay(initial: GameState, actions: Iterable[Action]) -> GameState:
@@ -246,18 +247,19 @@ def replay(initial: GameState, actions: Iterable[Action]) -> GameState:
 
 def _roll(state: GameState, action: Roll) -> GameState:
     if state.phase is not Phase.AWAIT_TURN_START:
-        raise RuleError("R11", "a turn starts with one roll, passage or suggestion")
+        raise RuleError("R11", N_("a turn starts with one roll, passage or suggestion"))
     n_dice = 2 if state.rules.two_dice else 1
     if len(action.dice) != n_dice:
-        raise RuleError("R12", f"this game rolls {n_dice} dice, not {len(action.dice)}")
+        raise RuleError("R12", N_("this game rolls {number} dice, not {count}"), number=n_dice,
+                        count=len(action.dice))
     if not all(isinstance(d, int) and 1 <= d <= 6 for d in action.dice):
-        raise RuleError("R12", f"dice show 1 to 6, not {list(action.dice)}")
+        raise RuleError("R12", N_("dice show 1 to 6, not {dice}"), dice=list(action.dice))
     return dataclasses.replace(state, phase=Phase.AWAIT_MOVE, roll=sum(action.dice))
 
 
 def _move(state: GameState, action: Move) -> GameState:
     if state.phase is not Phase.AWAIT_MOVE or state.roll is None:
-        raise RuleError("R11", "a move follows a roll")
+        raise RuleError("R11", N_("a move follows a roll"))
     seat = state.current_seat
     start = state.token_of(seat)
     assert start is not None
@@ -287,7 +289,7 @@ def _move(state: GameState, action: Move) -> GameState:
 
 def _passage(state: GameState) -> GameState:
     if not can_take_passage(state):
-        raise RuleError("R18", "a secret passage is taken instead of rolling, from its room")
+        raise RuleError("R18", N_("a secret passage is taken instead of rolling, from its room"))
     seat = state.current_seat
     here = state.token_of(seat)
     assert isinstance(here, int)
@@ -306,7 +308,7 @@ def _suggest(state: GameState, action: Suggest) -> GameState:
     if not _is_card(action.suspect, Category.SUSPECT) or not _is_card(
         action.weapon, Category.WEAPON
     ):
-        raise RuleError("R19", "a suggestion names one suspect and one weapon")
+        raise RuleError("R19", N_("a suggestion names one suspect and one weapon"))
     room = state.token_of(seat)
     assert isinstance(room, int)
     moved = state
@@ -337,46 +339,52 @@ def _suggest(state: GameState, action: Suggest) -> GameState:
     return out
 
 
+def _seat_no(seat: int | None) -> SeatNo | str:
+    """A seat for a rule's explanation; "-" where none is (a refusal then says so)."""
+    return "-" if seat is None else SeatNo(seat)
+
+
 def _why_no_suggestion(state: GameState) -> tuple[str, str]:
     seat = state.current_seat
     if seat in state.eliminated:
-        return "R27", "an eliminated player may not suggest"
+        return "R27", N_("an eliminated player may not suggest")
     if state.phase is Phase.AWAIT_TURN_START:
         if state.summoned[seat] is not None and state.token_of(seat) == state.summoned[seat]:
-            return "R22", "text C: no summoned suggestion where you already suggested"
+            return "R22", N_("text C: no summoned suggestion where you already suggested")
         if isinstance(state.token_of(seat), int):
-            return "R23", "you may not stay in a room and suggest again in it"
-        return "R19", "suggest only after your movement ends in a room"
+            return "R23", N_("you may not stay in a room and suggest again in it")
+        return "R19", N_("suggest only after your movement ends in a room")
     if state.suggested:
-        return "R19", "one suggestion per turn"
+        return "R19", N_("one suggestion per turn")
     if state.entered_room is not None:
-        return "R23", "REENTER-OTHER-DOOR: re-enter by another door to suggest here again"
-    return "R19", "suggest only after your movement ends in a room"
+        return "R23", N_("REENTER-OTHER-DOOR: re-enter by another door to suggest here again")
+    return "R19", N_("suggest only after your movement ends in a room")
 
 
 def _refutation(state: GameState, action: Refute | CannotRefute) -> GameState:
     if state.phase is not Phase.AWAIT_REFUTATION or state.pending_suggestion is None:
-        raise RuleError("R21", "there is no suggestion to answer")
+        raise RuleError("R21", N_("there is no suggestion to answer"))
     s = state.pending_suggestion
     expected = state.next_refuter(s)
     if action.seat != expected:
-        raise RuleError("R21", f"seat {expected} answers next, not seat {action.seat}")
+        raise RuleError("R21", N_("{expected} answers next, not {seat}"),
+                        expected=_seat_no(expected), seat=SeatNo(action.seat))
     named = (s.suspect, s.weapon, s.room)
     hand = None if state.hands is None else state.hands[action.seat]
     if isinstance(action, CannotRefute):
         if hand is not None and any(c in hand for c in named):
-            raise RuleError("R21", "a player holding a named card must show one")
+            raise RuleError("R21", N_("a player holding a named card must show one"))
         s = dataclasses.replace(s, passed=(*s.passed, action.seat))
         if state.next_refuter(s) is not None:
             return dataclasses.replace(state, pending_suggestion=s)
         return _suggestion_done(state, s)
     if action.card is not None and action.card not in named:
-        raise RuleError("R21", "the card shown must be one of the three named")
+        raise RuleError("R21", N_("the card shown must be one of the three named"))
     if hand is not None:
         if action.card is None:
-            raise RuleError("R21", "name the card shown: the hands are known here")
+            raise RuleError("R21", N_("name the card shown: the hands are known here"))
         if action.card not in hand:
-            raise RuleError("R21", "the card shown must be in the shower's hand")
+            raise RuleError("R21", N_("the card shown must be in the shower's hand"))
     return _suggestion_done(state, dataclasses.replace(s, shower=action.seat, card=action.card))
 
 
@@ -388,12 +396,12 @@ def _suggestion_done(state: GameState, s: Suggestion) -> GameState:
 
 def _accuse(state: GameState, action: Accuse) -> GameState:
     if not can_accuse(state):
-        raise RuleError("R25", "accuse only on your own turn, outside a suggestion")
+        raise RuleError("R25", N_("accuse only on your own turn, outside a suggestion"))
     if not (
         _is_card(action.suspect, Category.SUSPECT) and _is_card(action.weapon, Category.WEAPON)
         and _is_card(action.room, Category.ROOM)
     ):
-        raise RuleError("R25", "an accusation names a suspect, a weapon and a room")
+        raise RuleError("R25", N_("an accusation names a suspect, a weapon and a room"))
     accusation = Accusation(action.seat, action.suspect, action.weapon, action.room)
     return dataclasses.replace(
         state, phase=Phase.AWAIT_ACCUSATION_RESULT, pending_accusation=accusation,
@@ -403,11 +411,11 @@ def _accuse(state: GameState, action: Accuse) -> GameState:
 def _accusation_result(state: GameState, action: AccusationResult) -> GameState:
     pending = state.pending_accusation
     if state.phase is not Phase.AWAIT_ACCUSATION_RESULT or pending is None:
-        raise RuleError("R26", "there is no accusation to settle")
+        raise RuleError("R26", N_("there is no accusation to settle"))
     if action.seat != pending.seat:
-        raise RuleError("R26", f"the pending accusation is seat {pending.seat}'s")
+        raise RuleError("R26", N_("the pending accusation is {seat}'s"), seat=SeatNo(pending.seat))
     if not isinstance(action.correct, bool):
-        raise RuleError("R26", "the verdict is true or false")
+        raise RuleError("R26", N_("the verdict is true or false"))
     if action.correct:
         return dataclasses.replace(
             state, phase=Phase.GAME_OVER, pending_accusation=None, winner=pending.seat,
@@ -438,11 +446,12 @@ def _leave(state: GameState, action: Leave) -> GameState:
     refutation, R29/R30 applied. Legal only from the seat the game awaits (its own turn
     outside a suggestion, or its refutation answer), so it never cuts a step in two."""
     if state.phase is Phase.AWAIT_ACCUSATION_RESULT:
-        raise RuleError("R26", "the pending accusation must be settled first")
+        raise RuleError("R26", N_("the pending accusation must be settled first"))
     if action.seat in state.left:
-        raise RuleError("R27", f"seat {action.seat} has already left")
+        raise RuleError("R27", N_("{seat} has already left"), seat=SeatNo(action.seat))
     if action.seat != state.awaiting_seat:
-        raise RuleError("R10", f"seat {state.awaiting_seat} is awaited, not seat {action.seat}")
+        raise RuleError("R10", N_("{expected} is awaited, not {seat}"),
+                        expected=_seat_no(state.awaiting_seat), seat=SeatNo(action.seat))
     out = dataclasses.replace(
         state, left=tuple(sorted((*state.left, action.seat))),
         eliminated=tuple(sorted({*state.eliminated, action.seat})),
@@ -472,11 +481,11 @@ def _unblock_door(state: GameState, seat: int) -> GameState:
 
 def _end_turn(state: GameState) -> GameState:
     if state.phase is Phase.AWAIT_TURN_START:
-        raise RuleError("R11", "a turn starts with a roll, a passage or a summoned suggestion")
+        raise RuleError("R11", N_("a turn starts with a roll, a passage or a summoned suggestion"))
     if state.phase is Phase.AWAIT_MOVE and not may_stay(state):
         if isinstance(state.turn_start, int) and state.rules.must_leave:
-            raise RuleError("R24", "a player in a room must leave it this turn")
-        raise RuleError("R12", "the roll must be moved")
+            raise RuleError("R24", N_("a player in a room must leave it this turn"))
+        raise RuleError("R12", N_("the roll must be moved"))
     return _next_turn(state)
 
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from p2pclue.rules.board import Board, Square
-from p2pclue.rules.errors import RuleError
+from p2pclue.rules.errors import N_, CardNo, RuleError
 
 Position = Square | int
 """Where a token is: a corridor square, or a room (its card index)."""
@@ -72,9 +72,10 @@ def check_path(
     """Validate one proposed path and return where the token ends up."""
     taken = frozenset(blocked)
     if not path:
-        raise RuleError("R12", "a move must take at least one step")
+        raise RuleError("R12", N_("a move must take at least one step"))
     if len(path) > roll:
-        raise RuleError("R12", f"the path has {len(path)} steps but the roll is {roll}")
+        raise RuleError("R12", N_("the path has {count} steps but the roll is {roll}"),
+                        count=len(path), roll=roll)
     start_room = start if isinstance(start, int) else None
     previous: Square | None = None if start_room is not None else _as_square(start)
     seen: set[Square] = set() if previous is None else {previous}
@@ -83,33 +84,36 @@ def check_path(
         door = board.door_at(step)
         if door is not None:
             if not last:
-                raise RuleError("R16", "entering a room ends the movement")
+                raise RuleError("R16", N_("entering a room ends the movement"))
             if previous is None or door.outside != previous:
-                raise RuleError("R16", f"door {step} of {_room_name(door.room)} "
-                                "is entered only from its outside square")
+                raise RuleError("R16", N_("door {step} of {room:the} is entered only from its "
+                                   "outside square"), step=step, room=CardNo(door.room))
             if door.room == start_room:
-                raise RuleError("R17", "a token may not leave and re-enter a room in one turn")
+                raise RuleError("R17", N_("a token may not leave and re-enter a room in one turn"))
             if enter_exact and len(path) != roll:
-                raise RuleError("R16", f"ENTER-EXACT: entering takes exactly the roll ({roll})")
+                raise RuleError("R16", N_("ENTER-EXACT: entering takes exactly the roll ({roll})"),
+                                roll=roll)
             return door.room
         if not board.is_corridor(step):
-            raise RuleError("R13", f"{step} is not a corridor square or a door")
+            raise RuleError("R13", N_("{step} is not a corridor square or a door"), step=step)
         if previous is None:
             assert start_room is not None
             if all(d.outside != step for d in board.doors_of(start_room)):
-                raise RuleError("R16", f"{step} is not outside a door of the room")
+                raise RuleError("R16", N_("{step} is not outside a door of the room"), step=step)
         elif step not in board.neighbours(previous):
-            raise RuleError("R13", f"{previous} -> {step} is not one orthogonal step")
+            raise RuleError("R13", N_("{previous} -> {step} is not one orthogonal step"),
+                            previous=previous, step=step)
         if step in taken:
-            raise RuleError("R15", f"{step} is occupied by another token")
+            raise RuleError("R15", N_("{step} is occupied by another token"), step=step)
         if step in seen and not revisit_ok:
-            raise RuleError("R14", f"NO-REVISIT: {step} entered twice in one turn")
+            raise RuleError("R14", N_("NO-REVISIT: {step} entered twice in one turn"), step=step)
         seen.add(step)
         previous = step
     if len(path) != roll:
-        raise RuleError("R16", f"a corridor move uses the whole roll ({roll}), not {len(path)}")
+        raise RuleError("R16", N_("a corridor move uses the whole roll ({roll}), not {count}"),
+                        roll=roll, count=len(path))
     if previous == start:
-        raise RuleError("R11", "a move must not end where it started")
+        raise RuleError("R11", N_("a move must not end where it started"))
     assert previous is not None
     return previous
 
@@ -117,12 +121,6 @@ def check_path(
 def _as_square(position: Position) -> Square:
     assert not isinstance(position, int)
     return position
-
-
-def _room_name(room: int) -> str:
-    from p2pclue.rules.cards import card
-
-    return card(room).name
 
 
 def _exits(board: Board, start: Position, taken: frozenset[Square]) -> list[Square]:

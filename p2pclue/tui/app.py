@@ -27,7 +27,7 @@ from prompt_toolkit.styles import Style
 from p2pclue.engine.audit import audit
 from p2pclue.engine.errors import LocalProtocolError, TranscriptError
 from p2pclue.engine.transcript import parse
-from p2pclue.i18n import _, triple_word
+from p2pclue.i18n import _, refusal_text, triple_word
 from p2pclue.net.api import Ended, Session
 from p2pclue.rules.board import Square
 from p2pclue.tui import knowledge as kn
@@ -183,7 +183,8 @@ class TableApp:
         try:
             await self.session.submit(intent)  # type: ignore[arg-type]
         except LocalProtocolError as exc:
-            self.model.message = _("Not allowed now: {reason}").format(reason=exc)
+            self.model.message = _("Not allowed now: {reason}").format(reason=refusal_text(
+                exc, [p.name for p in self.session.config.players]))
         self.app.invalidate()
 
     async def _leave(self) -> None:

@@ -19,17 +19,39 @@ from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.utils import get_cwidth
 
 from p2pclue.i18n import card_name, current_language
+from p2pclue.i18n.initials import token_codes, weapon_codes
 from p2pclue.rules.board import Board, Square, classic_board
 from p2pclue.rules.state import GameState
 
 CELL = 2
 TOKEN_CODES = ("Sc", "Mu", "Wh", "Gr", "Pe", "Pl")
+"""The English codes (``token_code`` gives the reader's language's)."""
 TOKEN_COLOURS = ("#d70000", "#d7af00", "#eeeeee", "#00af00", "#0087ff", "#af5fd7")
 TOKEN_TEXT = ("#ffffff", "#000000", "#000000", "#000000", "#000000", "#000000")
 WEAPON_SHORT = {6: "Candle", 7: "Dagger", 8: "Pipe", 9: "Revolver", 10: "Rope", 11: "Wrench"}
 WEAPON_TINY = {6: "Cs", 7: "Dg", 8: "Pi", 9: "Rv", 10: "Ro", 11: "Wr"}
 ROOM_SHORT = {16: "Billiard", 15: "Dining", 14: "Conservatory"}
 """English short labels; other languages shorten a name to its first word."""
+
+
+def token_code(suspect: int) -> str:
+    """A token's two-column code in the reader's language ("Sc"; "Le" for Madame Leblanc in
+    French; 스 in Korean), unambiguous on the board."""
+    return token_codes(current_language())[suspect]
+
+
+def weapon_tiny(weapon: int) -> str:
+    """A weapon's two-column code in the reader's language (English keeps its own)."""
+    if current_language() == "en":
+        return WEAPON_TINY[weapon]
+    return weapon_codes(current_language())[weapon]
+
+
+def _pair_code(upper: int, lower: int) -> str:
+    """Two tokens stacked in one compact cell: their first letters, or where a code is one
+    wide syllable (Korean), the upper token's, since two would not fit two columns."""
+    a, b = token_code(upper), token_code(lower)
+    return a[0] + b[0] if get_cwidth(a[0] + b[0]) == CELL else a
 
 
 def weapon_short(weapon: int) -> str:
@@ -143,6 +165,17 @@ def crowded(pic: BoardPicture, tall: bool) -> dict[int, str]:
     return _lay_rooms(pic, tall, False)[1]
 
 
+def stacked(pic: BoardPicture, tall: bool) -> list[tuple[int, int]]:
+    """Corridor tokens one above the other in one compact cell whose codes cannot both be
+    drawn there (a Korean code is one syllable, the whole cell): (upper, lower) suspects,
+    which the screen lists beside the board, so no token is ever hidden."""
+    if tall:
+        return []
+    return [(s, pic.tokens[(r + 1, c)]) for (r, c), s in sorted(pic.tokens.items())
+            if r % 2 == 0 and (r + 1, c) in pic.tokens
+            and _pair_code(s, pic.tokens[(r + 1, c)]) == token_code(s)]
+
+
 def _lay_rooms(pic: BoardPicture, tall: bool, color: bool
                ) -> tuple[dict[tuple[int, int], _Label], dict[int, str]]:
     out: dict[tuple[int, int], _Label] = {}
@@ -160,18 +193,18 @@ def _lay_rooms(pic: BoardPicture, tall: bool, color: bool
         label = "fg:#ffffff bold" if color else "reverse bold"
         people: Parts = []
         for s in pic.in_rooms.get(room, ()):
-            people += [(TOKEN_CODES[s], _token_style(s, pic.me, color)), (" ", "")]
+            people += [(token_code(s), _token_style(s, pic.me, color)), (" ", "")]
         arms = pic.weapons.get(room, ())
         arm_style = "fg:#ffd787" if color else "reverse"
         wide = _join([(weapon_short(w), arm_style) for w in arms])
-        tiny = _join([(WEAPON_TINY[w], arm_style) for w in arms])
+        tiny = _join([(weapon_tiny(w), arm_style) for w in arms])
         name_part: Parts = [(name, label)]
         placed = _place(first, rest, name_part, people, wide, tiny)
         if placed is None:
             # Too crowded for the room's free cells: the name and what fits, and the
             # whole list beside the board.
             placed = _flow([first, *rest], [name_part, *_units(people), *_units(tiny)])[0]
-            full[room] = " ".join([*(TOKEN_CODES[s] for s in pic.in_rooms.get(room, ())),
+            full[room] = " ".join([*(token_code(s) for s in pic.in_rooms.get(room, ())),
                                    *(weapon_short(w) for w in arms)])
         for (line, col, length), parts in sorted(placed):
             _spread(out, line, col, length, parts, label)
@@ -354,8 +387,7 @@ def _cell(board: Board, squares: list[Square], pic: BoardPicture, label: _Label 
         suspect = pic.tokens.get(sq)
         if suspect is not None:
             others = [pic.tokens[s] for s in squares if s != sq and s in pic.tokens]
-            text = TOKEN_CODES[suspect] if not others else (
-                TOKEN_CODES[suspect][0] + TOKEN_CODES[others[0]][0])
+            text = token_code(suspect) if not others else _pair_code(suspect, others[0])
             style = _token_style(suspect, pic.me, color)
             if sq == pic.cursor or any(s == pic.cursor for s in squares):
                 style += " reverse" if color else " underline"

@@ -51,10 +51,14 @@ def quit_lines(model: UIModel, width: int, height: int) -> list[tuple[str, str]]
 
 
 def crowded_lines(model: UIModel, width: int, tall: bool = False) -> list[tuple[str, str]]:
-    """The rooms too crowded to show all their tokens and weapons on the board, in full."""
+    """The rooms too crowded to show all their tokens and weapons on the board, in full, and
+    corridor tokens stacked in one cell that cannot show both (Korean codes)."""
     pic = bd.picture(model.state, frozenset(), None, None)
-    return [("class:dim", ln) for room, things in sorted(bd.crowded(pic, tall).items())
-            for ln in wrap(f"{card_name(room)}: {things}", width, "  ")]
+    lines = [f"{card_name(room)}: {things}"
+             for room, things in sorted(bd.crowded(pic, tall).items())]
+    lines += [f"{_('the corridor')}: {bd.token_code(upper)} {bd.token_code(lower)}"
+              for upper, lower in bd.stacked(pic, tall)]
+    return [("class:dim", ln) for line in lines for ln in wrap(line, width, "  ")]
 
 
 def panel(model: UIModel, width: int, height: int, *, story: bool = True, tall: bool = False

@@ -21,7 +21,7 @@ from typing import Any, TextIO
 
 from p2pclue.engine import events as ev
 from p2pclue.engine.errors import LocalProtocolError
-from p2pclue.i18n import _, card_name, card_word, parse_card
+from p2pclue.i18n import _, card_name, card_word, parse_card, refusal_text
 from p2pclue.net.api import Ended, Progress, Session, SessionEvent, Waiting, YourChoice
 from p2pclue.rules import game as rg
 from p2pclue.rules.board import classic_board
@@ -164,10 +164,14 @@ class PlainUI:
             try:
                 await self.session.submit(ev.Leave())
             except LocalProtocolError as exc:
-                self.say(_("Not allowed now: {reason}").format(reason=exc))
+                self.say(_("Not allowed now: {reason}").format(reason=self.refused(exc)))
                 return
             self.say(_("You will leave as soon as the table waits for you."))
             raise _LeaveAsked()
+
+    def refused(self, error: LocalProtocolError) -> str:
+        """Why the engine refused, in the player's language, naming players by name."""
+        return refusal_text(error, [p.name for p in self.session.config.players])
 
     def help(self) -> None:
         for para in rules_summary(self.session.config.rules):
@@ -328,7 +332,7 @@ class PlainUI:
                 await self.session.submit(intent)
                 return
             except LocalProtocolError as exc:
-                self.say(_("Not allowed: {reason}").format(reason=exc))
+                self.say(_("Not allowed: {reason}").format(reason=self.refused(exc)))
 
     async def decide(self, event: YourChoice) -> ev.Intent | None:
         choice = event.choice

@@ -17,7 +17,9 @@ from p2pclue.i18n import (
 )
 from p2pclue.i18n import rules_summary as rules_in_short
 from p2pclue.net.api import Ended
+from p2pclue.rules.cards import SUSPECTS
 from p2pclue.rules.variants import Rules
+from p2pclue.tui import board as bd
 from p2pclue.tui.model import Overlay, UIModel
 from p2pclue.tui.panel import quit_lines, story_lines
 from p2pclue.tui.text import centre, line_fragments, pad, path_lines, wrap
@@ -145,8 +147,9 @@ def help_text(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     marks = (_("orange: doors; green: where you can go") if model.color
              else _("##: doors; :: where you can go, [] your pick"))  # NO_COLOR has no orange
     lines += [("class:dim", ln) for ln in wrap(
-        _("Board: Sc Mu Wh Gr Pe Pl are the suspects' tokens (yours underlined); {marks}. "
-          "Notepad: ✓ held, · not held, ? unknown.").format(marks=marks), width)]
+        _("Board: {codes} are the suspects' tokens (yours underlined); {marks}. "
+          "Notepad: ✓ held, · not held, ? unknown.").format(
+            codes=" ".join(bd.token_code(s) for s in range(len(SUSPECTS))), marks=marks), width)]
     lines.append(("", ""))
     lines.append(("class:title", _("Rules in short")))
     for para in rules_summary(model.config.rules):

@@ -14,6 +14,7 @@ from p2pclue.engine import events as ev
 from p2pclue.engine.config import GameConfig
 from p2pclue.i18n import (
     N_,
+    Spoken,
     _,
     card_name,
     card_word,
@@ -128,7 +129,7 @@ class Story:
                 total = sum(dice)
                 shown = " + ".join(map(str, dice)) + (f" = {total}" if len(dice) > 1 else "")
                 yield self._say(seat, N_("You rolled {dice}."), N_("{player} rolled {dice}."),
-                                dice=shown)
+                                dice=Spoken(shown))
                 self.rolled = seat
             case ev.TurnEnded(seat=seat):
                 if self.rolled == seat:
