@@ -239,11 +239,11 @@ async def _join_seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | 
             host, port = parse_peer(args.peer)
             table_name = args.table
         else:
+            model.wish, model.wish_asked = None, False  # a new pick: its own question
             ad = await _find(args, front, interfaces, failed)
             if ad is None:
                 return None
-            if model.wish is not None:  # asked before taking the last seat
-                seat.suspect = model.wish
+            seat.suspect = model.wish  # asked before taking the last seat, or None
             table_name, host, port = ad.name, ad.host, ad.port
         ask = ad is not None and ad.needs_code and not args.no_code
         while True:  # the code, asked again after a wrong one
