@@ -266,15 +266,18 @@ class LobbyModel:
                                      "you get a free one)."))]
         mine = self.mine()
         free = self.view.free_suspects() if self.late_wish and self.view is not None else ()
-        for i, s in enumerate(SUSPECTS):
+        names = [_("{card} (yours)").format(card=card_word(s.index))
+                 if self.late_wish and mine is not None and s.index == mine.suspect
+                 else card_name(s.index) for s in SUSPECTS]
+        name_w = max(text_width(n) for n in names) + 1
+        for i, (s, name) in enumerate(zip(SUSPECTS, names, strict=True)):
             mark = ">" if i == self.cursor else " "
-            name, state = card_name(s.index), ""
-            if self.late_wish and mine is not None and s.index == mine.suspect:
-                name = _("{card} (yours)").format(card=card_word(s.index))
-            elif self.late_wish:
-                state = "  " + (_("free") if s.index in free else _("taken"))
+            state = ""
+            if self.late_wish and (mine is None or s.index != mine.suspect):
+                state = pad(name, name_w)[len(name):] + (_("free") if s.index in free
+                                                         else _("taken"))
             out.append(("class:cursor" if i == self.cursor else "",
-                        f"{mark} {i + 1}. {name}{state}"))
+                        f"{mark} {i + 1}. {name}{state}".rstrip()))
         return out
 
     def _table_lines(self) -> list[tuple[str, str]]:
