@@ -2,9 +2,10 @@
 
 ``join --peer`` reads no discovery record, so nothing says the seat is the last one: the
 opener (``--plain``, one bot guest) has 2 of 3 seats taken, and the person who dials it
-with ``--peer`` fills the table. The start waits while ``--plain`` asks the suspect; the
-answer (Plum, not the White the table gave) is the suspect the game starts with. Real
-processes on 127.0.0.1; every process is stopped at the end.
+with ``--peer`` fills the table. The start waits while ``--plain``, or the full screen at
+80 x 24 (read by pyte), asks the suspect; the answer (Plum, not the White the table gave)
+is the suspect the game starts with. Real processes on 127.0.0.1; every process is stopped
+at the end.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import threading
 import time
 from pathlib import Path
 
-from tests.tui.drive import ROOT
+from tests.tui.drive import ROOT, PtyProgram
 from tests.tui.test_join_e2e import _net_env
 
 
@@ -52,18 +53,58 @@ def _plain(env: dict[str, str], *args: str) -> subprocess.Popen[str]:
                             stderr=subprocess.STDOUT, text=True, env=env, cwd=ROOT)
 
 
-def test_the_seat_that_fills_the_table_by_peer_is_asked_its_suspect(tmp_path: Path) -> None:
-    env = _net_env(tmp_path)
+def _opener(env: dict[str, str]) -> tuple[subprocess.Popen[str], str]:
+    """The opener with its bot guest (2 of 3 seats), and the address to dial it at."""
     opener = _plain(env, "--create", "--no-code", "--players", "3", "--bots", "1",
                     "--bot-think", "0", "--name", "Ada", "--table", "Porch")
+    said: list[str] = []
+    port = _until(_lines(opener), said, r"--peer 127\.0\.0\.1:\d+", 60)
+    peer = re.search(r"127\.0\.0\.1:\d+", port)
+    assert peer is not None
+    time.sleep(2.0)  # the opener's bot sits down: one seat left
+    return opener, peer.group(0)
+
+
+def _stop(opener: subprocess.Popen[str]) -> None:
+    if opener.stdin is not None:
+        opener.stdin.close()
+    if opener.poll() is None:
+        opener.kill()
+    opener.wait(10)
+    if opener.stdout is not None:
+        opener.stdout.close()
+
+
+def test_the_full_screen_asks_the_suspect_of_the_seat_that_fills_the_table(
+        tmp_path: Path) -> None:
+    env = _net_env(tmp_path)
+    opener, peer = _opener(env)
+    prog = PtyProgram([sys.executable, "-m", "p2pclue", "join", "--peer", peer, "--table",
+                       "Porch", "--name", "Bea", "--profile", "bea", "--lang", "en"], env=env)
+    try:
+        deadline = time.monotonic() + 60
+        while "You took the last seat" not in prog.text():
+            assert time.monotonic() < deadline and "Notepad" not in prog.text(), prog.text()
+            assert prog.proc.poll() is None, prog.text()
+            prog.pump(0.2)
+        assert "Mrs White (yours)" in prog.text(), prog.text()
+        prog.press("6\r")
+        while "Notepad" not in prog.text():  # the game's screen: the start was signed
+            assert time.monotonic() < deadline, prog.text()
+            assert prog.proc.poll() is None, prog.text()
+            prog.pump(0.2)
+        assert "you: Professor Plum" in prog.screen.display[0], prog.screen.display[0]
+    finally:
+        prog.close()
+        _stop(opener)
+
+
+def test_the_seat_that_fills_the_table_by_peer_is_asked_its_suspect(tmp_path: Path) -> None:
+    env = _net_env(tmp_path)
+    opener, peer = _opener(env)
     joiner: subprocess.Popen[str] | None = None
     try:
-        said: list[str] = []
-        port = _until(_lines(opener), said, r"--peer 127\.0\.0\.1:\d+", 60)
-        peer = re.search(r"127\.0\.0\.1:\d+", port)
-        assert peer is not None
-        time.sleep(2.0)  # the opener's bot sits down: one seat left
-        joiner = _plain(env, "--peer", peer.group(0), "--table", "Porch", "--name", "Bea",
+        joiner = _plain(env, "--peer", peer, "--table", "Porch", "--name", "Bea",
                         "--profile", "bea")
         got, out = _lines(joiner), []
         asked = _until(got, out, r"Type the suspect's number|Table check", 60)
@@ -78,12 +119,6 @@ def test_the_seat_that_fills_the_table_by_peer_is_asked_its_suspect(tmp_path: Pa
         dealt = _until(got, out, r"You were dealt", 60)
         assert dealt and not any("Traceback" in line for line in out)
     finally:
-        for proc in (joiner, opener):
-            if proc is not None:
-                if proc.stdin is not None:
-                    proc.stdin.close()
-                if proc.poll() is None:
-                    proc.kill()
-                proc.wait(10)
-                if proc.stdout is not None:
-                    proc.stdout.close()
+        if joiner is not None:
+            _stop(joiner)
+        _stop(opener)
