@@ -133,7 +133,7 @@ def help_text(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
         (_("arrows, Enter"), _("choose from a list; when asked, pick the card to show")),
         ("h", _("hint: the most informative suggestion in your room")),
         (_("n or Tab"), _("notepad: move over cells, read why each is marked")),
-        ("PgUp / PgDn", _("read back the story of the game")),
+        ("PgUp/Dn Home/End", _("read back the story of the game")),
         ("w / x", _("a player is silent: vote to wait more / to end the game as abandoned")),
         (_("? F1 / q"), _("this help / leave (asks first)")),
     ]
