@@ -230,6 +230,8 @@ async def _join_seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | 
     """Join by ``--peer``, ``--table`` or the list: ask the code when the table needs one
     (and again after a wrong one); a record whose code failed is marked, never looped on."""
     failed: set[tuple[bytes, str, str, int]] = set()
+    tries: dict[str, int] = {}
+    """Wrong codes typed per table name, told when the code is asked again."""
     code: str | None = args.code
     while True:
         ad: discovery.TableAd | None = None
@@ -237,15 +239,16 @@ async def _join_seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | 
             host, port = parse_peer(args.peer)
             table_name = args.table
         else:
+            model.wish, model.wish_asked = None, False  # a new pick: its own question
             ad = await _find(args, front, interfaces, failed)
             if ad is None:
                 return None
-            if model.wish is not None:  # asked before taking the last seat
-                seat.suspect = model.wish
+            seat.suspect = model.wish  # asked before taking the last seat, or None
             table_name, host, port = ad.name, ad.host, ad.port
         ask = ad is not None and ad.needs_code and not args.no_code
         while True:  # the code, asked again after a wrong one
             if code is None and ask:
+                model.code_tries = tries.get(table_name, 0)
                 code = await front.ask_code(table_name, ad.fingerprint if ad else None)
                 if code is None:
                     break
@@ -253,12 +256,15 @@ async def _join_seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | 
                 return await front.seated(join_table(
                     seat, table_name, host, port, code,
                     on_view=_shows(model, front), actions=actions, transcript=args.transcript,
-                    wait=args.wait, opener=ad.fingerprint if ad else None))
+                    wait=args.wait, opener=ad.fingerprint if ad else None,
+                    ask_last_seat=not model.wish_asked))
             except (WrongTableCode, CodeNeeded) as exc:
                 # A typo, or a stranger's record answering to that name: say so, mark the
                 # record (never picked by itself again) and ask again; when other tables
                 # share its name, back to the list (marked), so the person can pick another.
                 wrong = isinstance(exc, WrongTableCode)
+                if wrong:
+                    tries[table_name] = tries.get(table_name, 0) + 1
                 if ad is not None and wrong:
                     failed.add(ad.place)
                 model.message = (_("Wrong code (or not the table you meant: its opener's "

@@ -404,7 +404,9 @@ class HostLobby:
         return self._changed()
 
     def _pick(self, guest: _Guest, suspect: Any) -> list[Out]:
-        if guest.member.role != "player" or self.proposal is not None:
+        # A pick while a start is proposed (not yet signed by all) withdraws that proposal
+        # and proposes anew: the player who filled the table picks its suspect then.
+        if guest.member.role != "player":
             return []
         if suspect not in SUSPECT_IDS:
             raise LobbyError("not a suspect")
@@ -430,7 +432,8 @@ class HostLobby:
     def _proposal_still_holds(self) -> bool:
         assert self.proposal is not None
         config, _ = self.proposal
-        return {p.identity for p in config.players} == {m.identity for m in self.view().players}
+        return {(p.identity, p.suspect) for p in config.players} == \
+            {(m.identity, m.suspect) for m in self.view().players}
 
     def _propose(self) -> list[Out]:
         players = self.view().players
@@ -486,6 +489,14 @@ class GuestLobby:
     view: LobbyView | None = None
     signed: GameConfig | None = None
     started: Start | None = None
+    ask_last_seat: bool = False
+    """A person sits here: if this seat turns out to fill the table (the record said more
+    seats were free) without a wish, the start is not signed until they chose a suspect."""
+    asking: bool = False
+    """This seat filled the table unasked: the person is choosing (``choose``)."""
+    held: dict[str, Any] | None = None
+    """A ``propose`` not signed yet: held while the person chooses, or until the host
+    proposes anew after their pick (``sign_held`` if it never does)."""
 
     def __post_init__(self) -> None:
         check_name(self.name)
@@ -514,10 +525,19 @@ class GuestLobby:
             raise LobbyError("a lobby message is a map with a type")
         kind = msg["t"]
         if kind == "lobby":
+            first = self.view is None
             self.view = LobbyView.from_wire(msg)
+            me = self.me()
+            self.asking = self.asking or (
+                first and self.ask_last_seat and self.wish is None and me is not None
+                and me.role == "player" and len(self.view.players) == self.view.table.wanted)
             return []
         if kind == "propose":
             _keys(msg, {"t", "config", "nonces"}, "propose")
+            if self.asking:
+                self.held = msg
+                return []
+            self.held = None
             return self._propose(msg)
         if kind == "start":
             start = verify_start(msg, self.seen)
@@ -532,6 +552,28 @@ class GuestLobby:
             _keys(msg, {"t", "reason"}, "refuse")
             raise LobbyError(f"the table refused: {str(msg['reason'])[:200]}")
         raise LobbyError(f"unknown lobby message {kind!r}")
+
+    def choose(self, suspect: int) -> list[dict[str, Any]]:
+        """The person's suspect for the seat that filled the table: the held start is
+        signed if it seats them so; otherwise the host is asked for it (it proposes anew,
+        and that proposal is signed)."""
+        self.asking = False
+        me = self.me()
+        if self.held is not None and me is not None and me.suspect == suspect:
+            return self.sign_held()
+        return [self.pick(suspect)]
+
+    def sign_held(self) -> list[dict[str, Any]]:
+        """Sign the held start as it is (the person took long, or the host kept the
+        suspect): nothing if it no longer holds (a newer proposal will come)."""
+        self.asking = False
+        held, self.held = self.held, None
+        if held is None:
+            return []
+        try:
+            return self._propose(held)
+        except LobbyError:
+            return []
 
     def _propose(self, msg: dict[str, Any]) -> list[dict[str, Any]]:
         if self.role != "player":

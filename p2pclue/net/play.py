@@ -280,12 +280,14 @@ async def join_table(
     seat: Seat, table_name: str, host: str, port: int, code: str | None, *,
     role: str = "player", on_view: Callable[[LobbyView], None],
     actions: asyncio.Queue[LobbyAction] | None = None, transcript: Path | None = None,
-    wait: float = 0.0, opener: str | None = None,
+    wait: float = 0.0, opener: str | None = None, ask_last_seat: bool = False,
 ) -> NetSession:
     """Join a table at ``host:port`` (as a player or a spectator); returns the session.
 
     ``wait``: keep trying to reach the table that long (it may not be open yet).
     ``opener``: the fingerprint its record showed; another key there is not that table.
+    ``ask_last_seat``: a person sits here; should this seat fill the table without a
+    wish (the record was stale), the start waits for their ``Pick`` (``GuestLobby``).
     A wrong code raises ``WrongTableCode``, a missing one ``CodeNeeded`` (both
     ``TableClosed``): a front end asks for the code again.
     """
@@ -296,7 +298,7 @@ async def join_table(
         listener = await mesh.listen(seat.listen_host, 0)
         lobby = GuestLobby(seat.profile.identity, seat.name, listener.port,
                            secrets.token_bytes(32), role=role, wish=seat.suspect,
-                           seen=seat.profile.seen)
+                           seen=seat.profile.seen, ask_last_seat=ask_last_seat)
         loop = asyncio.get_running_loop()
         end = loop.time() + wait
         delay = 0.2

@@ -32,6 +32,12 @@ from p2pclue.net.lobby import (
 from p2pclue.net.mesh import TAG_LOBBY, Item, LinkDown, LinkUp, Mesh, Received, Refused, decode_meta
 
 DIAL_ATTEMPTS = 6
+LAST_SEAT_PATIENCE = 45.0
+"""Seconds a joiner who filled the table unasked may take to choose its suspect before it
+signs the start with the one the host gave (the others wait meanwhile)."""
+REPROPOSE_PATIENCE = 5.0
+"""Seconds to wait for the host's new proposal after such a pick (a host that ignores it
+leaves the held start, signed as it is)."""
 PENDING_PER_LINK = 16
 """Messages of one link kept for the game while this member is still in the lobby. An
 honest peer sends only its ``have`` before it got ours (no frame: see ``NetSession._relay``),
@@ -75,13 +81,28 @@ def _keep(pending: list[Item], item: Item) -> None:
     pending.append(item)
 
 
-async def _next(mesh: Mesh, actions: asyncio.Queue[LobbyAction] | None) -> Item | LobbyAction:
-    """The next inbox item or local lobby action, whichever comes first."""
-    if actions is None:
-        return await mesh.inbox.get()
+async def _next(mesh: Mesh, actions: asyncio.Queue[LobbyAction] | None,
+                timeout: float | None = None) -> Item | LobbyAction | None:
+    """The next inbox item or local lobby action, whichever comes first (None: ``timeout``
+    seconds passed first; a get that did not finish takes nothing from its queue)."""
     inbox = asyncio.ensure_future(mesh.inbox.get())
+    if actions is None:
+        got, _left = await asyncio.wait({inbox}, timeout=timeout)
+        if not got:
+            inbox.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await inbox
+            return None
+        return inbox.result()
     local = asyncio.ensure_future(actions.get())
-    done, _pending = await asyncio.wait({inbox, local}, return_when=asyncio.FIRST_COMPLETED)
+    done, _pending = await asyncio.wait({inbox, local}, timeout=timeout,
+                                        return_when=asyncio.FIRST_COMPLETED)
+    if not done:
+        for task in (inbox, local):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        return None
     for task, other in ((inbox, local), (local, inbox)):
         if task in done:
             if other in done:  # both arrived: keep the other for next time
@@ -106,6 +127,7 @@ async def host_lobby(lobby: HostLobby, mesh: Mesh, on_view: ViewSink,
     on_view(lobby.view())
     while lobby.started is None:
         item = await _next(mesh, actions)
+        assert item is not None  # no timeout asked
         outs: list[Out] = []
         try:
             if isinstance(item, Pick):
@@ -178,12 +200,24 @@ async def guest_lobby(lobby: GuestLobby, mesh: Mesh, host: str, port: int, on_vi
     if mesh.guesses.own:
         mesh.send(host_ident, TAG_LOBBY, mesh.guesses.message())
     pending: list[Item] = []
+    loop = asyncio.get_running_loop()
+    hold_until: float | None = None
+    """While a start is held (``GuestLobby.held``): when to sign it as it is."""
     while lobby.started is None:
-        item = await _next(mesh, actions)
-        if isinstance(item, Refused):  # our own listener met a wrong code: tell the table
+        wait = None if hold_until is None else max(0.0, hold_until - loop.time())
+        item = await _next(mesh, actions, wait)
+        if item is None:  # the person took too long, or the host kept the suspect
+            for reply in lobby.sign_held():
+                mesh.send(host_ident, TAG_LOBBY, reply)
+        elif isinstance(item, Refused):  # our own listener met a wrong code: tell the table
             mesh.send(host_ident, TAG_LOBBY, mesh.guesses.message())
         elif isinstance(item, Pick):
-            mesh.send(host_ident, TAG_LOBBY, lobby.pick(item.suspect))
+            replies = (lobby.choose(item.suspect) if lobby.asking or lobby.held is not None
+                       else [lobby.pick(item.suspect)])
+            for reply in replies:
+                mesh.send(host_ident, TAG_LOBBY, reply)
+            if lobby.held is not None:  # asked the host for another suspect: it re-proposes
+                hold_until = loop.time() + REPROPOSE_PATIENCE
         elif isinstance(item, Ready):
             mesh.send(host_ident, TAG_LOBBY, lobby.set_ready(item.ready))
         elif isinstance(item, LinkDown) and item.identity == host_ident:
@@ -202,6 +236,10 @@ async def guest_lobby(lobby: GuestLobby, mesh: Mesh, host: str, port: int, on_vi
                 on_view(lobby.view)
         elif isinstance(item, Received | LinkUp | LinkDown):
             _keep(pending, item)
+        if lobby.held is None:
+            hold_until = None
+        elif hold_until is None:  # a start held while the person chooses a suspect
+            hold_until = loop.time() + LAST_SEAT_PATIENCE
     await complete_mesh(lobby.started, mesh, host_addr=(host, port))
     return Seated(lobby.started, mesh, pending)
 

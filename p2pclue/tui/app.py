@@ -65,6 +65,7 @@ MONO_STYLE = Style.from_dict({
 
 KEYS = ["r", "p", "e", "m", "s", "a", "h", "n", "q", "y", "j", "k", "?", "up", "down", "left",
         "right", "enter", "escape", "tab", "f1", "c-c", "pageup", "pagedown",
+        "home", "end",
         *"bcdfgilotuvwxz", *"123456789"]  # room initials in every language
 
 

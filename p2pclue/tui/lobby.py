@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import difflib
 import queue
 import sys
 import threading
@@ -27,7 +28,7 @@ from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import ColorDepth
 
-from p2pclue.i18n import N_, _, card_name, pad, rules_label, text_width
+from p2pclue.i18n import N_, _, card_name, card_word, ngettext, pad, rules_label, text_width
 from p2pclue.net import guesses
 from p2pclue.net.discovery import TableAd, fingerprint
 from p2pclue.net.lobby import LobbyView, Member
@@ -63,6 +64,12 @@ class LobbyModel:
         """The suspect asked for before taking a table's last seat (the game starts as soon
         as it is taken: there is no time to pick once seated)."""
         self._last_seat: TableAd | None = None
+        self.wish_asked = False
+        """The person was asked for the last seat's suspect before sitting (even if they
+        left it to the table with Enter): not again once seated."""
+        self.late_wish = False
+        """The last seat was taken unasked (the record was stale): the suspect is asked
+        once seated, and answered with a ``Pick`` (the start waits for it)."""
         self.opened: Opened | None = None
         self.view: LobbyView | None = None
         self.cursor = 0
@@ -74,6 +81,10 @@ class LobbyModel:
         self.code_typed = ""
         self.code_answer: str | None = None
         """What the person typed once Enter was pressed ("" after Esc: back to the list)."""
+        self.code_tries = 0
+        """Wrong codes this person typed for the table asked about: the table's own count
+        reaches a joiner only once seated (a refusal carries no count), so the code
+        question tells this one."""
 
     # ---- facts from the runner ---------------------------------------------------------
 
@@ -87,6 +98,11 @@ class LobbyModel:
         mine = self.mine()
         if first and mine is not None and mine.suspect is not None:
             self.cursor = SUSPECTS.index(card(mine.suspect))
+        if first and not self.wish_asked and mine is not None and mine.role == "player" \
+                and len(view.players) == view.table.wanted:
+            # This seat filled the table though its record showed more free seats (it
+            # was stale): the start waits while the person chooses (``GuestLobby``).
+            self.late_wish, self.phase = True, "wish"
 
     def mine(self) -> Member | None:
         if self.view is None:
@@ -122,6 +138,7 @@ class LobbyModel:
 
     def ask_wish(self, ad: TableAd) -> None:
         self._last_seat, self.phase, self.cursor = ad, "wish", 0
+        self.wish_asked = True
 
     def _suspect_cursor(self, key: str) -> bool:
         """Up/Down/a number move over the suspects (shared by the lobby and the last-seat
@@ -137,9 +154,19 @@ class LobbyModel:
         return True
 
     def _key_wish(self, key: str) -> list[LobbyAction]:
-        if not self._suspect_cursor(key) and key == "enter":
+        if self._suspect_cursor(key) or key != "enter":
+            return []
+        if not self.late_wish:
             self.wish, self.chosen = SUSPECTS[self.cursor].index, self._last_seat
-        return []
+            return []
+        mine = self.mine()
+        suspect = SUSPECTS[self.cursor].index
+        if self.view is not None and mine is not None and suspect != mine.suspect \
+                and suspect not in self.view.free_suspects():
+            self.message = _("that suspect is taken")
+            return []
+        self.late_wish, self.phase, self.wish = False, "lobby", suspect
+        return [Pick(suspect)]
 
     def _key_code(self, key: str) -> None:
         if key == "c-c":
@@ -223,19 +250,34 @@ class LobbyModel:
         ask = (_("The table {name} (opener's key {key}) needs its table code.") if key
                else _("The table {name} needs its table code.")).format(name=repr(name),
                                                                         key=key)
+        tries = [("class:warn", code_tries(self.code_tries))] if self.code_tries else []
         return [("", ask),
                 ("class:dim", _("It is on the opener's screen: ask them to read it out.")),
-                ("", ""), ("class:cursor", _("Table code: {typed}").format(
+                *tries, ("", ""), ("class:cursor", _("Table code: {typed}").format(
                     typed=self.code_typed) + "_")]
 
     def _wish_lines(self) -> list[tuple[str, str]]:
-        out = [("class:title", _("You take the last seat: the game starts as soon as you sit "
-                                 "down. Pick your suspect first (if it is taken, you get a "
-                                 "free one)."))]
-        for i, s in enumerate(SUSPECTS):
+        if self.late_wish:
+            out = [("class:title", _("You took the last seat: the game starts as soon as you "
+                                     "choose your suspect."))]
+        else:
+            out = [("class:title", _("You take the last seat: the game starts as soon as you "
+                                     "sit down. Pick your suspect first (if it is taken, "
+                                     "you get a free one)."))]
+        mine = self.mine()
+        free = self.view.free_suspects() if self.late_wish and self.view is not None else ()
+        names = [_("{card} (yours)").format(card=card_word(s.index))
+                 if self.late_wish and mine is not None and s.index == mine.suspect
+                 else card_name(s.index) for s in SUSPECTS]
+        name_w = max(text_width(n) for n in names) + 1
+        for i, (s, name) in enumerate(zip(SUSPECTS, names, strict=True)):
             mark = ">" if i == self.cursor else " "
+            state = ""
+            if self.late_wish and (mine is None or s.index != mine.suspect):
+                state = pad(name, name_w)[len(name):] + (_("free") if s.index in free
+                                                         else _("taken"))
             out.append(("class:cursor" if i == self.cursor else "",
-                        f"{mark} {i + 1}. {card_name(s.index)}"))
+                        f"{mark} {i + 1}. {name}{state}".rstrip()))
         return out
 
     def _table_lines(self) -> list[tuple[str, str]]:
@@ -313,6 +355,13 @@ class LobbyModel:
         out.append(("class:dim", _("The game starts when every seat is taken, or when at "
                                    "least three players are all ready.")))
         return out
+
+
+def code_tries(count: int) -> str:
+    """The wrong codes typed so far for one table, said where the code is asked again."""
+    return ngettext("So far you tried {count} wrong code at this table.",
+                    "So far you tried {count} wrong codes at this table.",
+                    count).format(count=count)
 
 
 class LobbyScreen:
@@ -470,6 +519,10 @@ class PlainLobby:
         self.feed = feed
         self.out = out or sys.stdout
         self._shown: list[str] = []
+        self._phase = ""
+        """The step ``_shown`` belongs to (a new step is said whole)."""
+        self._asked = False
+        """The lobby's question (a suspect's number, r, q) was asked: once is enough."""
         self.input_ended = False
         """The lobby was left because the input ended (not a typed q): the caller says so
         and exits non-zero, as a pipe that ran dry is no choice to leave."""
@@ -482,14 +535,26 @@ class PlainLobby:
         pass
 
     def refresh(self) -> None:
+        """Say what changed since the last time: the whole screen's lines once (and again
+        whenever a step begins), then only the lines that are new (a player who came, a
+        seat now taken, the ready marks), never the whole lobby again for one change."""
         lines = [text.rstrip() for _style, text in self.model.lines(200)][2:]
-        if lines != self._shown:
-            self._shown = lines
-            for line in lines:
-                self.say(line)
-            if self.model.phase == "lobby" and self.model.view is not None:
-                self.say(_("Type a suspect's number to sit as it, r to say ready (or not), "
-                           "q to leave."))
+        if lines == self._shown:
+            return
+        whole = not self._shown or self.model.phase != self._phase
+        if whole and self.model.phase != "lobby":
+            self._asked = False  # back to the list: the next table's lobby asks again
+        fresh = lines if whole else changed_lines(self._shown, lines)
+        self._shown, self._phase = lines, self.model.phase
+        for line in fresh:
+            self.say(line)
+        if whole and self.model.phase == "wish":
+            self.say(_("Type the suspect's number (Enter: keep {suspect}, q to leave):").format(
+                suspect=card_word(SUSPECTS[self.model.cursor].index)))
+        if self.model.phase == "lobby" and self.model.view is not None and not self._asked:
+            self._asked = True
+            self.say(_("Type a suspect's number to sit as it, r to say ready (or not), "
+                       "q to leave."))
 
     async def choose_table(self, found: Callable[[], list[TableAd]]) -> TableAd | None:
         self.model.phase = "tables"
@@ -529,6 +594,8 @@ class PlainLobby:
         self.say((_("The table {name} (opener's key {key}) needs its table code.") if key
                   else _("The table {name} needs its table code.")).format(name=repr(name),
                                                                            key=key))
+        if self.model.code_tries:
+            self.say(code_tries(self.model.code_tries))
         self.say(_("Type the table code (Enter alone: back):"))
         line = await asyncio.to_thread(self.feed.readline)
         if line == "":
@@ -564,10 +631,15 @@ class PlainLobby:
                 continue
             key = "q" if line == "" else line.strip()
             self.input_ended = line == ""
-            for action in self.model.press(key if key in ("q", "r") or key.isdigit() else "?"):
-                self.actions.put_nowait(action)
+            keys = [key if key in ("q", "r") or key.isdigit() else "?"]
+            if self.model.phase == "wish" and key != "q":  # the late last-seat question:
+                keys = [key, "enter"] if key.isdigit() else ["enter"]  # Enter keeps it
+            for typed in keys:
+                for action in self.model.press(typed):
+                    self.actions.put_nowait(action)
             if self.model.message:
-                self.say(self.model.message)
+                self.say(self.model.message)  # said now, and not again by refresh()
+                self._shown = [*self._shown, "", self.model.message]
             if self.model.quit:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -582,6 +654,14 @@ class PlainLobby:
 
     async def close(self) -> None:
         pass
+
+
+def changed_lines(before: list[str], after: list[str]) -> list[str]:
+    """The lines of ``after`` that are not where ``before`` had them (new or changed),
+    in order; blank lines that only moved are left out."""
+    matcher = difflib.SequenceMatcher(a=before, b=after, autojunk=False)
+    return [line for tag, _a0, _a1, b0, b1 in matcher.get_opcodes() if tag != "equal"
+            for line in after[b0:b1] if line.strip()]
 
 
 LobbyFront = LobbyScreen | PlainLobby

@@ -81,3 +81,27 @@ def line_fragments(lines: list[tuple[str, str]], width: int) -> StyleAndTextTupl
             out.append(("", "\n"))
         out.append((style, pad(text, width)))
     return out
+
+
+def path_lines(path: str, width: int, sep: str = "/") -> list[str]:
+    """A file's path on lines of at most ``width`` cells, broken only after a separator,
+    never indented: selected line by line it pastes back whole (a word-wrapped path broke
+    mid-name at 80 columns). A single name longer than a line is cut where it must be."""
+    if width <= 0:
+        return []
+    parts = [p + sep for p in path.split(sep)]
+    parts[-1] = parts[-1][:-len(sep)]
+    lines: list[str] = []
+    line = ""
+    for part in parts:
+        if line and get_cwidth(line + part) > width:
+            lines.append(line)
+            line = ""
+        line += part
+        while get_cwidth(line) > width:
+            head = _cut(line, width)
+            lines.append(head)
+            line = line[len(head):]
+    if line or not lines:
+        lines.append(line)
+    return lines

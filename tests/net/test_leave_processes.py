@@ -129,7 +129,8 @@ def test_a_person_leaves_a_game_of_processes_and_the_bots_finish_it(
         found.append(json.loads(out.decode().strip().splitlines()[-1]))
     assert person.proc.wait(timeout=60) == 0, person.text()[-3000:] + person.errors()[-3000:]
     for r in person._readers:
-        r.join(10)
+        r.join(60)
+        assert not r.is_alive(), "the person's output was read to its end"
     text, errors = person.text(), person.errors()
     assert "Traceback" not in errors, errors[-3000:]
     assert "valid (" in text.split("You leave the table")[1]  # the end, audited by the person

@@ -80,13 +80,16 @@ async def _play(t: Table) -> tuple[int, int]:
 async def _read_back(t: Table) -> str:
     """Every screen from the end screen back to the story's first line, by PgUp."""
     seen = [t.term.text()]
-    while t.model.story_back < len(t.model.story) - 1:
-        t.press("\x1b[5~")  # PgUp
-        await t.until(lambda: t.model.reading_story, what="PgUp")
-        before = t.model.story_back
+    t.press("\x1b[5~")  # PgUp: the story instead of the summary, from its end
+    await t.until(lambda: t.model.reading_story, what="PgUp")
+    while True:
         await t.settle()
         seen.append(t.term.text())
-        if t.model.story_back == before and before >= len(t.model.story) - 1:
+        before = t.model.story_back
+        t.press("\x1b[5~")  # a page further back, until the first page (a full one)
+        await asyncio.sleep(0.1)
+        await t.settle()
+        if t.model.story_back == before:
             break
     return "\n".join(seen)
 

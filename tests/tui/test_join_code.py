@@ -75,7 +75,8 @@ def test_the_full_screen_asks_for_the_code_and_again_after_a_wrong_one(tmp_path:
         # Its suspect first (any one) when the record already says one seat is free; a
         # record read before the opener's bot guest sat down says two, and goes to the code.
         _wait_screen_any(prog, ("You take the last seat", "needs its table"), 20)
-        if "You take the last seat" in prog.text():
+        asked_first = "You take the last seat" in prog.text()
+        if asked_first:
             prog.press("\r")
             _wait_screen(prog, "needs its table", 20)
         assert "Type the code" in prog.bar()
@@ -85,6 +86,7 @@ def test_the_full_screen_asks_for_the_code_and_again_after_a_wrong_one(tmp_path:
         _wait_screen(prog, "Wrong code", 30)
         assert "needs its table" in prog.text()  # asked again, nothing typed yet
         assert "Table code: _" in prog.text()
+        assert "So far you tried 1 wrong code at this table." in prog.text()  # counted
         prog.press(CODE + "\r")
         deadline = time.monotonic() + 90
         seen = set()
@@ -93,6 +95,9 @@ def test_the_full_screen_asks_for_the_code_and_again_after_a_wrong_one(tmp_path:
             assert prog.proc.poll() is None, prog.text()
             seen |= {w for w in ("failed attempt with a wrong code", "Table check:")
                      if w in prog.text()}
+            if "You took the last seat" in prog.text():  # the record was stale: asked now
+                assert not asked_first
+                prog.press("\r")
             prog.pump(0.2)
         assert seen == {"failed attempt with a wrong code", "Table check:"}, seen
         prog.press("q")
@@ -151,7 +156,8 @@ def test_plain_asks_for_the_code_and_again_after_a_wrong_one(tmp_path: Path) -> 
         # The last seat: its suspect first; a record read before the opener's bot guest sat
         # down still says two free seats, and goes straight to the code.
         until(("Type the suspect's number", "Type the table code"), 20)
-        if "Type the suspect's number" in out[-1]:
+        asked_first = "Type the suspect's number" in out[-1]
+        if asked_first:
             type_line("")
             until("Type the table code", 20)
         assert any("needs its table code" in line for line in out[-3:])
@@ -160,7 +166,12 @@ def test_plain_asks_for_the_code_and_again_after_a_wrong_one(tmp_path: Path) -> 
         assert any("Wrong code" in line for line in out[-4:]), "".join(out[-10:])
         assert sum("Wrong code" in line for line in out[-8:]) == 1, "".join(out[-10:])  # once
         assert any("needs its table code" in line for line in out[-3:])
+        assert any("So far you tried 1 wrong code at this table." in line for line in out[-3:])
         type_line(CODE)
+        until("Type", 90)  # the lobby's question, or the last seat's (a stale record)
+        if "Enter: keep" in out[-1]:
+            assert not asked_first
+            type_line("")
         until("Table check:", 90)
         assert any("failed attempt with a wrong code" in line for line in out)
         proc.stdin.close()  # the end of input: the person leaves the table

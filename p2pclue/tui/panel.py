@@ -1,0 +1,319 @@
+"""The panel under the board: what is asked of you now, or the story of the game.
+
+The question of the moment (a list pick, an accusation to confirm, a card to show, the
+quit question, the notepad's reason) or, when nothing is asked, the story with what the
+board cannot hold above it; the story reads back a page at a time (PgUp, Home).
+"""
+
+from __future__ import annotations
+
+import math
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.utils import get_cwidth
+
+from p2pclue.i18n import (
+    _,
+    card_name,
+    card_word,
+    triple_word,
+)
+from p2pclue.rules.cards import ROOMS
+from p2pclue.tui import board as bd
+from p2pclue.tui.model import Mode, Overlay, Screen, UIModel
+from p2pclue.tui.text import fit, line_fragments, pad, wrap
+
+
+def quit_question(graceful: bool) -> tuple[str, list[str]]:
+    """How to go, as one line of keys that fits 80 columns, then what each key does in full.
+
+    ``graceful``: the seat may leave for good with its hand face up (``l``), besides
+    quitting now and coming back later.
+    """
+    if graceful:
+        return (_("l: leave, cards face up · y: quit, resume later · n: stay"),
+                [_("l: leave gracefully: your cards are laid face up for everybody and the "
+                   "game goes on without you."),
+                 _("y: quit now: the table waits for you; come back with p2pclue join "
+                   "--resume."),
+                 _("n: stay at the table.")])
+    return (_("y: leave · n: stay · the game ends for everyone"),
+            [_("y: leave: the game ends for everyone; the transcript is kept."),
+             _("n: stay at the table.")])
+
+
+def quit_lines(model: UIModel, width: int, height: int) -> list[tuple[str, str]]:
+    """The quit question in full, wrapped (never cut); short of room, the heading is left out."""
+    _keys, meanings = quit_question(model.leave_offered())
+    body = [("", ln) for m in meanings for ln in wrap(m, width, "   ")]
+    title = [("class:warn", ln) for ln in wrap(_("Leave the table?"), width)]
+    return title + body if len(title) + len(body) <= height else body
+
+
+def crowded_lines(model: UIModel, width: int, tall: bool = False) -> list[tuple[str, str]]:
+    """The rooms too crowded to show all their tokens and weapons on the board, in full, and
+    corridor tokens stacked in one cell that cannot show both (Korean codes)."""
+    pic = bd.picture(model.state, frozenset(), None, None)
+    lines = [f"{card_name(room)}: {things}"
+             for room, things in sorted(bd.crowded(pic, tall).items())]
+    lines += [f"{_('the corridor')}: {bd.token_code(upper)} {bd.token_code(lower)}"
+              for upper, lower in bd.stacked(pic, tall)]
+    return [("class:dim", ln) for line in lines for ln in wrap(line, width, "  ")]
+
+
+def panel(model: UIModel, width: int, height: int, *, story: bool = True, tall: bool = False
+          ) -> StyleAndTextTuples:
+    """Below the board: what the board cannot hold, then the current question, or the
+    notepad's reason, or the story."""
+    crowded = crowded_lines(model, width, tall)[:max(0, height - 3)]
+    if not crowded:
+        return _panel(model, width, height, story=story)
+    rest = _panel(model, width, height - len(crowded), story=story)
+    return [*line_fragments(crowded, width), ("", "\n"), *rest]
+
+
+def _panel(model: UIModel, width: int, height: int, *, story: bool = True
+           ) -> StyleAndTextTuples:
+    mode = model.mode
+    if model.overlay is Overlay.QUIT:
+        return line_fragments(quit_lines(model, width, height)[:height], width)
+    if mode is Mode.PICK and model.picker is not None:
+        return picker_lines(model, width, height)
+    if mode is Mode.CONFIRM and model.accusation is not None:
+        return confirm_lines(model, width, height)
+    if mode is Mode.SHOW:
+        return show_lines(model, width, height)
+    if mode is Mode.NOTEPAD:
+        lines = [("class:title", _("Why (notepad):"))]
+        for ln in model.explanation.splitlines() or ["..."]:
+            lines += [("", w) for w in wrap(ln, width, "  ")]
+        return line_fragments(lines[:height], width)
+    return story_lines(model, width, height, with_story=story)
+
+
+def story_lines(model: UIModel, width: int, height: int, *, with_story: bool = True,
+                story_only: bool = False) -> StyleAndTextTuples:
+    """The story, newest last, under what is asked of you now (either part alone)."""
+    head: list[tuple[str, str]] = []
+    if model.message:
+        head += [("class:warn", ln) for ln in wrap(model.message, width)]
+    if model.hint:
+        head += [("class:hint", ln) for ln in wrap(
+            _("Hint: {hint}").format(hint=model.hint), width)]
+    waiting = waiting_words(model)
+    head += [("class:warn", ln) for ln in wrap(waiting, width) if waiting]
+    if model.mode is Mode.TURN:
+        head += [("class:title", ln) for ln in wrap(_("Your turn: {actions}").format(
+            actions=", ".join(f"{a.key} {a.label}" for a in model.actions()
+                              if a.key not in ("n", "h"))), width)]
+    elif model.mode is Mode.MOVE:
+        head += [("class:title", ln) for ln in wrap(
+            _("Where to? Arrows, a room's number or the mouse; Enter goes.")
+            if model.destinations else _("Nowhere to go: e to stay."), width)]
+        rooms = model.rooms_in_reach()
+        if model.destinations:
+            head += [("class:title", ln) for ln in wrap(_("Rooms in reach: {rooms}").format(
+                rooms=", ".join(f"{k} {card_name(r.index)}" for k, r in
+                                enumerate(ROOMS, 1) if r.index in rooms)
+                or _("none")), width, "  ")]
+    if story_only:
+        head = []
+    elif not with_story:
+        if not head and model.waiting is not None and model.waiting.seat != model.seat:
+            head.append(("class:dim", _("Waiting for {player}...").format(
+                player=model.name(model.waiting.seat))))
+        return line_fragments(head[:height], width)
+    lines = [*story_page(model, width, max(0, height - len(head))), *head[:height]]
+    return line_fragments(lines[-height:] if height else [], width)
+
+
+def story_page(model: UIModel, width: int, height: int) -> list[tuple[str, str]]:
+    """The story entries that fill ``height`` lines: the newest, or while reading back
+    (PgUp, Home) the page ``model.story_back`` entries from the end, under a line that says
+    how much more there is above and below. The oldest page is always a full one, and
+    ``model.story_rows`` learns how many entries a page holds (what PgUp turns)."""
+    story = model.story
+    back = min(model.story_back, max(0, len(story) - 1))
+    reading = back > 0 and height > 1
+    room = height - 1 if reading else height
+    end = len(story) - back
+    start = end
+    body: list[str] = []
+    while start > 0:
+        wrapped = wrap(story[start - 1], width, "    ")
+        if len(body) + len(wrapped) > room:
+            if not body:  # one long entry: show its end rather than nothing
+                body, start = wrapped[len(wrapped) - room:] if room else [], start - 1
+            break
+        body, start = wrapped + body, start - 1
+    while start == 0 and end < len(story):  # Home: the first page, full
+        wrapped = wrap(story[end], width, "    ")
+        if len(body) + len(wrapped) > room:
+            break
+        body, end = body + wrapped, end + 1
+    model.story_back = len(story) - end
+    model.story_rows = max(1, end - start)
+    out = [("", ln) for ln in body]
+    if reading:
+        # Translators: story entries above and below the page read back, and the keys.
+        out.insert(0, ("class:dim", fit(_("↑ {older} more · ↓ {newer} more · PgUp PgDn Home "
+                                          "End").format(older=start, newer=len(story) - end),
+                                        width)))
+    return out
+
+
+def waiting_words(model: UIModel) -> str:
+    """What to do about the player the table waits for: nothing yet while they are only
+    away (the table waits; a vote comes when their time is up), then the vote's keys."""
+    if model.vote_offered() and model.waiting is not None:
+        return _("{player} is silent: w to wait more, x to end the game as "
+                 "abandoned.").format(player=model.name(model.waiting.seat).capitalize())
+    aw = model.awaited
+    if aw is not None and aw[0] != model.seat and model.is_away(aw[0]) \
+            and model.screen is Screen.GAME:
+        return _("{player} is away: the table waits for them. If they stay silent, you "
+                 "will be asked to vote.").format(player=model.name(aw[0]))
+    return ""
+
+
+def _odds(model: UIModel, c: int) -> str:
+    p = model.view.envelope.get(c)
+    return "" if p is None else f"{p:4.0%}"
+
+
+def _columns(items: list[tuple[str, str]], width: int, height: int) -> list[tuple[str, str]]:
+    """Lay list items in as many columns as needed to fit ``height`` lines."""
+    if height <= 0:
+        return []
+    cols = max(1, math.ceil(len(items) / height))
+    col_w = width // cols
+    rows = math.ceil(len(items) / cols)
+    out: list[tuple[str, str]] = []
+    for r in range(rows):
+        row_items = [items[c * rows + r] for c in range(cols) if c * rows + r < len(items)]
+        style = next((s for s, _text in row_items if s), "")
+        if len(row_items) == 1:
+            out.append(row_items[0])
+        else:
+            out.append((style, "".join(pad(t, col_w) for _style, t in row_items)))
+    return out
+
+
+def _list_fragments(title: list[tuple[str, str]], items: list[tuple[str, str]], cursor: int,
+                    width: int, height: int) -> StyleAndTextTuples:
+    room = height - len(title)
+    cols = max(1, math.ceil(len(items) / max(1, room)))
+    col_w = width // cols
+    rows = math.ceil(len(items) / cols)
+    out: StyleAndTextTuples = []
+    for i, (style, text) in enumerate(title):
+        if i:
+            out.append(("", "\n"))
+        out.append((style, pad(text, width)))
+    for r in range(rows):
+        out.append(("", "\n"))
+        used = 0
+        for c in range(cols):
+            k = c * rows + r
+            if k >= len(items):
+                continue
+            style, text = items[k]
+            mark = "class:cursor" if k == cursor else style
+            cell = pad(("> " if k == cursor else "  ") + text, col_w)
+            out.append((mark, cell))
+            used += col_w
+        out.append(("", " " * (width - used)))
+    return out
+
+
+def picker_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
+    p = model.picker
+    assert p is not None
+    # Translators: a picker's title and the room the suggestion is made in.
+    title = [("class:title", p.title if p.room is None else _("{title} (in {room:the})").format(
+        title=p.title, room=card_word(p.room)))]
+    if p.chosen:
+        title.append(("", _("so far: {cards}").format(
+            cards=", ".join(card_name(c) for c in p.chosen))))
+    hint: list[str] = []
+    if model.hint and p.purpose == "suggest":
+        hint_text = _("Hint: {hint}").format(hint=model.hint)
+        hint = wrap(hint_text, width, "  ")
+        if height - len(title) - len(hint) < len(p.options):  # keep the list in one column
+            hint = [fit(hint_text, width)]
+    spare = height - len(title) - math.ceil(len(p.options) / 2)
+    # What was just asked and shown first (two lines in short), then the hint, which the
+    # cursor follows anyway, in what is left.
+    last = last_suggestion_lines(model, width, spare - len(hint))
+    if model.last_suggestion and len(last) < min(2, spare):
+        last = last_suggestion_lines(model, width, min(2, spare))
+    title += [("class:dim", ln) for ln in last]
+    title += [("class:hint", ln) for ln in hint[:max(0, spare - len(last))]]
+    names = [_("{card} (yours)").format(card=card_word(c)) if c in model.hand
+             else card_name(c) for c in p.options]
+    one_column = height - len(title) >= len(names)
+    name_w = max(get_cwidth(n) for n in names) if one_column else 0
+    items = []
+    for i, (c, name) in enumerate(zip(p.options, names, strict=True)):
+        # the odds in a column of their own, right-aligned: easy to compare down the list
+        # in two columns a card of one's hand shows no odds: "(yours)" says 0%, and the
+        # longest name ("Candlestick (yours) 0%") was cut at 80 columns
+        odds = (_odds(model, c) if one_column else "" if c in model.hand
+                else _odds(model, c).strip())
+        items.append(("", f"{i + 1} {name}{' ' * max(0, name_w - get_cwidth(name))} "
+                          f"{odds}".rstrip()))
+    return _list_fragments(title, items, p.cursor, width, height)
+
+
+def last_suggestion_lines(model: UIModel, width: int, room: int) -> list[str]:
+    """What was just suggested and who showed, in ``room`` lines: in full if it fits, else
+    the suggestion in short (never cut before its room) and the last answer."""
+    told = [ln.strip() for ln in model.last_suggestion]
+    if not told or room <= 0:
+        return []
+    asked, answer = told[0], told[1:][-1:]
+    full = [*wrap(asked, width, "  "), *(ln for a in answer for ln in wrap(a, width, "  "))]
+    if len(full) <= room:
+        return full
+    s = model.last_suggested
+    if s is not None:
+        # Translators: the latest suggestion in short, while a list is picked.
+        asked = _("{player}: {suspect}, {weapon}, {room}").format(
+            player=model.name(s.seat).capitalize(), suspect=card_word(s.suspect),
+            weapon=card_word(s.weapon), room=card_word(s.room))
+    short = [asked, *answer] if room > 1 else [" · ".join([asked, *answer])]
+    return [fit(ln, width) for ln in short][:room]
+
+
+def confirm_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
+    assert model.accusation is not None
+    s, w, r = model.accusation
+    lines = [("class:title", ln) for ln in wrap(
+        _("Accuse {triple}?").format(triple=triple_word((s, w, r))), width)]
+    warning = model.accusation_warning()
+    if warning:
+        lines += [("class:warn", ln) for ln in wrap(warning, width)]
+    else:
+        lines.append(("class:good", _("Your notepad is certain of all three.")))
+    keys = ("class:title", _("y: accuse   n: back"))  # kept whatever the warning's length
+    return line_fragments([*lines[:max(0, height - 1)], keys][:height], width)
+
+
+def show_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
+    st = model.state
+    title: list[tuple[str, str]] = []
+    suggester = None
+    if st is not None and st.pending_suggestion is not None:
+        s = st.pending_suggestion
+        suggester = s.suggester
+        title += [("class:title", ln) for ln in wrap(
+            _("{player} suggests {suspect}, {weapon}, {room}. Show which card?").format(
+                player=model.name(s.suggester).capitalize(), suspect=card_word(s.suspect),
+                weapon=card_word(s.weapon), room=card_word(s.room)), width)]
+    who = model.name(suggester) if suggester is not None else _("them")
+    items = []
+    for c in model.show_options:
+        items.append(("", _("{card}  (tells {player} least)").format(card=card_word(c), player=who)
+                      if c == model.quiet_card and len(model.show_options) > 1
+                      else card_name(c)))
+    return _list_fragments(title, items, model.show_cursor, width, height)

@@ -1,0 +1,44 @@
+"""A model's screen as a terminal shows it: prompt_toolkit's real output read by pyte.
+
+For tests that set a ``UIModel`` up by its events and want the very cells a person reads
+at 80 x 24 (the game's own screens, without playing a game to reach them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.layout import Layout
+from prompt_toolkit.output.vt100 import Vt100_Output
+
+from p2pclue.tui import view
+from p2pclue.tui.app import STYLE
+from p2pclue.tui.model import UIModel
+from tests.tui.terminal import PyteStdout
+
+
+def screen_of(model: UIModel, columns: int = 80, rows: int = 24) -> list[str]:
+    """The lines of the screen ``model`` draws on a ``columns`` x ``rows`` terminal."""
+    term = PyteStdout(columns, rows)
+    size = Size(rows=rows, columns=columns)
+    output = Vt100_Output(term, lambda: size, term="xterm-256color",  # type: ignore[arg-type]
+                          enable_cpr=False)
+
+    shown: list[str] = []
+
+    async def draw() -> None:
+        with create_pipe_input() as keys:
+            app: Application[None] = Application(
+                layout=Layout(view.root(model, columns, rows, lambda _sq: None)),
+                style=STYLE, full_screen=True, input=keys, output=output)
+            task = asyncio.ensure_future(app.run_async())
+            await asyncio.sleep(0.2)
+            shown.extend(term.screen.display)  # before leaving, which clears it
+            app.exit()
+            await task
+
+    asyncio.run(draw())
+    return shown
