@@ -24,7 +24,7 @@ from __future__ import annotations
 import enum
 from collections import deque
 from collections.abc import Callable, Container, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -340,8 +340,6 @@ class Peer:
         """Show index -> card, for the shows to this seat it acknowledged (a secret: the
         card is nowhere in the transcript)."""
         self.dice_log: list[tuple[int, tuple[int, ...]]] = []
-        self._ready_pass: tuple[int, tuple[int, int, int], dict[str, Any]] | None = None
-        """A "cannot refute" built ahead (``prepare``): (entry index, named cards, body)."""
 
     # ---- public API ------------------------------------------------------------------
 
@@ -661,36 +659,6 @@ class Peer:
             return self.rules_state.current_seat == self.seat or (due + 1) % self.n == self.seat
         order, pos = self._round_order, self._round_pos + 1
         return order[pos % len(order)] == self.seat  # the round's last: the next one's first
-
-    def prepare(self) -> bool:
-        """Build ahead the "cannot refute" this seat will owe if the seat answering now
-        passes too; True if it built one. A runner calls it when it has nothing else to do.
-
-        Only the seat that answers right after the one due builds ahead, and only when it
-        holds none of the named cards (its answer needs no decision). The proof's context
-        is its entry index and seat, both known in advance: the same statement, proven the
-        same way, only sooner, so at its turn the seat checks the frame before and sends.
-        It is dropped unused when an earlier seat shows (or anything else comes first).
-        Nothing is sent and nothing changes that anyone can see."""
-        if self.status is not Status.RUNNING or self.seat is None \
-                or self.stage is not Stage.PLAY or self._show_open is not None \
-                or self._leave_queued:
-            return False
-        state = self._state()
-        s = state.pending_suggestion
-        due = self.expected_seat()
-        if s is None or due is None or due == self.seat:
-            return False
-        triple = _triple(s)
-        index = len(self.entries) + 1
-        if any(c in triple for c in self.hand) or (
-                self._ready_pass is not None and self._ready_pass[:2] == (index, triple)):
-            return False
-        after = state.next_refuter(replace(s, passed=(*s.passed, due)))
-        if after != self.seat:
-            return False
-        self._ready_pass = (index, triple, self._build_pass(index, triple))
-        return True
 
     def knows(self, raw: bytes) -> bool:
         """Whether this exact frame was accepted or is held already (a copy costs nothing;
@@ -1546,16 +1514,9 @@ class Peer:
         return {"event": self._event_id, "value": value, "renew": renew}
 
     def _pass_body(self, triple: tuple[int, int, int]) -> dict[str, Any]:
-        index = len(self.entries)
-        ready, self._ready_pass = self._ready_pass, None
-        if ready is not None and ready[:2] == (index, triple):
-            return ready[2]  # built ahead for this very entry (``prepare``)
-        return self._build_pass(index, triple)
-
-    def _build_pass(self, index: int, triple: tuple[int, int, int]) -> dict[str, Any]:
         assert self.seat is not None and self._src is not None
         me = self.seat
-        proof = P.prove_none(self._ctx(index, me, "pass"), triple,
+        proof = P.prove_none(self._ctx(len(self.entries), me, "pass"), triple,
                            self._hand_points(me), self._secrets.s, self.S[me], self._src)
         return {"proof": proof.to_wire()}
 

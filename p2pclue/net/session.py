@@ -360,10 +360,6 @@ class NetSession:
                 junk += 1
         self._charge(ident, junk, len(raw))
         self._after_engine(events)
-        if self.pass_delay == (0.0, 0.0) and not self._closed:
-            # Its "cannot refute", if it is next but one, while the seat due still answers:
-            # after the sends (relays go first). A person's pass is held 1-3 s anyway.
-            self.peer.prepare()
 
     def _charge(self, ident: bytes, junk: int, size: int = 0) -> None:
         """Charge junk to the link it came on (``size``: the bytes of that message, one
