@@ -204,10 +204,14 @@ class GameDir:
             if path.stat().st_mode & 0o077:
                 raise StoreError(_("{path} is readable by others; run: chmod 600 {path}")
                                  .format(path=path))
-            last, _end = last_secrets_record(path.read_bytes())
+            data = path.read_bytes()
+            last, _end = last_secrets_record(data)
             if last is None:
-                raise SecretsError("the secrets file holds no whole record (damaged or "
-                                   "not ours)")
+                try:  # a game saved before the log: the whole file was one secrets blob
+                    return PeerSecrets.from_bytes(data)
+                except SecretsError:
+                    raise SecretsError("the secrets file holds no whole record (damaged "
+                                       "or not ours)") from None
             return PeerSecrets.from_bytes(last)
         except FileNotFoundError:
             raise StoreError(_("{path} holds no secrets of this player").format(

@@ -96,3 +96,16 @@ def test_a_secrets_file_of_no_whole_record_is_a_clear_error(tmp_path: Path) -> N
         GameDir(tmp_path).load_secrets()
     GameDir(tmp_path).save_secrets(_secrets(1))  # a damaged log is replaced whole
     assert GameDir(tmp_path).load_secrets() == _secrets(1)
+
+
+def test_a_game_saved_before_the_log_still_resumes(tmp_path: Path) -> None:
+    """The old file was one secrets blob: it is read as it is, and the next save starts a
+    log in its place."""
+    gamedir.write_atomic(tmp_path / "secrets.bin", _secrets(3).to_bytes(), 0o600)
+    assert GameDir(tmp_path).load_secrets() == _secrets(3)
+    game = GameDir(tmp_path)
+    game.save_secrets(_secrets(4))
+    game.save_secrets(_secrets(5))
+    assert GameDir(tmp_path).load_secrets() == _secrets(5)
+    assert last_secrets_record((tmp_path / "secrets.bin").read_bytes())[0] \
+        == _secrets(5).to_bytes()
