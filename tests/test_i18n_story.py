@@ -170,4 +170,4 @@ def test_usage_errors_in_the_language() -> None:
                        check=False, cwd=ROOT)
     assert r.returncode == 2
     assert r.stderr.startswith("použití: p2pclue simulate")
-    assert "p2pclue simulate: chyba: argument --players" in r.stderr
+    assert "p2pclue simulate: chyba: parametr --players: neplatná volba: 9" in r.stderr

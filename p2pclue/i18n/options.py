@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NoReturn
 
 from p2pclue.i18n.languages import LANGUAGES, resolve_language
-from p2pclue.i18n.translate import _, install
+from p2pclue.i18n.translate import N_, _, install, ngettext
 from p2pclue.i18n.width import wrap
 
 LANG_DEST = "lang"
@@ -39,11 +39,39 @@ class ColumnsHelpFormatter(argparse.HelpFormatter):
         return "\n".join(indent + line for line in wrap(" ".join(text.split()), width))
 
 
-class LocalizedArgumentParser(argparse.ArgumentParser):
-    """An argparse parser whose own words (usage, section titles, --help, "error:") are
-    translated, wrapped by columns. Subcommand parsers made from it are of the same kind.
+ARGPARSE_ERRORS = (
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("unrecognized arguments: %s"),
+    N_("the following arguments are required: %s"),
+    N_("one of the arguments %s is required"),
+    N_("expected one argument"),
+    N_("not allowed with argument %s"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("ignored explicit argument %r"),
+)
+"""argparse's detailed errors a person can meet, exactly as argparse writes them (Python
+3.11-3.13): argparse looks each up through its module's ``_`` before formatting it, so
+translating these msgids translates the errors; a wording another Python version changed
+is simply not found, and stays English."""
 
-    argparse's detailed error messages ("invalid choice: ...") stay English.
+
+def _route_argparse_words() -> None:
+    """argparse's own ``gettext`` reads the default domain, which p2pclue never installs:
+    point it at p2pclue's catalogs, so a person reads "argument --players: invalid choice"
+    in their language. Unknown msgids come back unchanged (English)."""
+    argparse._ = _  # type: ignore[attr-defined]
+    argparse.ngettext = ngettext  # type: ignore[attr-defined]
+
+
+_route_argparse_words()
+
+
+class LocalizedArgumentParser(argparse.ArgumentParser):
+    """An argparse parser whose own words (usage, section titles, --help, "error:", and
+    the detailed errors of ``ARGPARSE_ERRORS``) are translated, wrapped by columns.
+    Subcommand parsers made from it are of the same kind.
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
