@@ -110,6 +110,17 @@ def test_a_person_picks_between_same_name_tables_and_the_stranger_gets_no_guess(
             sys.executable, "-m", "p2pclue", "join", "--create", "--code", code, "--players",
             "3", "--bot", "random", "--bots", "1", "--table", name, "--profile", "opener",
             "--quiet", env=env, cwd=ROOT, stdin=DEVNULL, stdout=DEVNULL, stderr=DEVNULL)
+        # The person starts once both records are out: a joiner waits 1.5 s for a second
+        # record of a name, and an opener slower than that to start (CI under load) would
+        # leave the stranger's record alone for the person to try.
+        watch = Browser()
+        await watch.start([LO])
+        try:
+            async with asyncio.timeout(60):  # the opener's record beside the stranger's
+                while sum(t.table_id == table_id(name) for t in watch.tables()) < 2:
+                    await asyncio.sleep(0.1)
+        finally:
+            await watch.close()
         person = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "p2pclue", "join", "--plain", "--name", "Pat", "--table",
             name, "--code", code, env=env, cwd=ROOT, stdin=PIPE, stdout=PIPE, stderr=PIPE)
