@@ -16,7 +16,7 @@ from p2pclue.rules.board import classic_board
 from p2pclue.rules.cards import ROOMS, card
 from p2pclue.tui import board as bd
 from p2pclue.tui import view
-from p2pclue.tui.model import Mode, Screen
+from p2pclue.tui.model import Mode, Screen, UIModel
 from tests.tui.test_ux import _in_room, _model
 
 BALLROOM, BILLIARD, LIBRARY, HALL = 13, 16, 17, 19
@@ -187,15 +187,22 @@ def test_pgup_reads_back_the_story_and_pgdn_comes_back() -> None:
     assert model.story_back == 0 and "PgDn" not in _text(view.story_lines(model, 48, 5))
 
 
-def test_the_last_suggestion_and_who_showed_stay_while_picking() -> None:
+def picking_after_a_shown_suggestion(hand: tuple[int, ...] = ()) -> UIModel:
+    """Seat 0 opens the suggestion picker in the Ballroom right after Bruno suggested
+    Reverend Green with the Dagger there and Chiara showed him a card."""
     model, state = _model()
     st = _in_room(model, state, 12)
     model.seat = 0
     model.on_event(Engine(ev.Suggested(1, 3, 7, 13)), st, ())
     model.on_event(Engine(ev.Refuted(2, 1, (3, 7, 13))), st, ())
     st = _in_room(model, state, 12)
-    model.on_event(YourChoice(Choice("turn")), st, ())
+    model.on_event(YourChoice(Choice("turn")), st, hand)
     model.press("s")
+    return model
+
+
+def test_the_last_suggestion_and_who_showed_stay_while_picking() -> None:
+    model = picking_after_a_shown_suggestion()
     text = _text(view.picker_lines(model, 48, 7))
     assert "Bruno suggests: Reverend Green" in text, text
     assert "Chiara showed Bruno a card" in text, text

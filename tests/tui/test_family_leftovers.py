@@ -9,8 +9,7 @@ import os
 from pathlib import Path
 
 from p2pclue.engine import events as ev
-from p2pclue.engine.peer import Choice
-from p2pclue.net.api import Ended, Engine, YourChoice
+from p2pclue.net.api import Ended, Engine
 from p2pclue.net.lobby import LobbyView, Member, TableInfo
 from p2pclue.net.table import Pick
 from p2pclue.rules.cards import SUSPECTS
@@ -18,7 +17,8 @@ from p2pclue.rules.variants import preset
 from p2pclue.tui.lobby import LineFeed, LobbyModel, PlainLobby
 from p2pclue.tui.model import Overlay
 from tests.tui.model_screen import screen_of
-from tests.tui.test_ux import _in_room, _model
+from tests.tui.test_family import picking_after_a_shown_suggestion
+from tests.tui.test_ux import _model
 
 ME, ADA, BOB = b"\x01" * 32, b"\x02" * 32, b"\x03" * 32
 
@@ -69,14 +69,7 @@ def test_pgup_turns_a_page_home_and_end_and_a_line_says_what_is_above() -> None:
 
 
 def test_the_last_suggestion_and_who_showed_stay_in_the_picker_at_80x24() -> None:
-    model, state = _model()
-    st = _in_room(model, state, 12)
-    model.seat = 0
-    model.on_event(Engine(ev.Suggested(1, 3, 7, 13)), st, ())
-    model.on_event(Engine(ev.Refuted(2, 1, (3, 7, 13))), st, ())
-    st = _in_room(model, state, 12)
-    model.on_event(YourChoice(Choice("turn")), st, (0, 6, 12, 1, 7, 13))
-    model.press("s")
+    model = picking_after_a_shown_suggestion((0, 6, 12, 1, 7, 13))
     for hint in ("", "Green with the Rope tells the most"):
         model.hint = hint
         for step in range(2):
