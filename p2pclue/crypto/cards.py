@@ -18,7 +18,7 @@ import nacl.bindings as _nb
 from p2pclue import PROTOCOL_VERSION
 from p2pclue.crypto.context import lp, u64
 from p2pclue.crypto.errors import CryptoUsageError, NotACardError
-from p2pclue.crypto.group import Point, is_valid_point_bytes
+from p2pclue.crypto.group import Point, is_valid_point_bytes, point_sum
 from p2pclue.rules.cards import CARDS
 
 H2G_DOMAIN = b"p2pclue/hash-to-group"
@@ -64,6 +64,12 @@ def identify_strict(point: Point) -> int:
 def generator(i: int) -> Point:
     """Independent Pedersen generator h_i of the shuffle argument (i >= 0)."""
     return hash_to_point("shuffle-generator", u64(i))
+
+
+@cache
+def generator_sum(n: int) -> Point:
+    """``h_0 + ... + h_{n-1}``: the same for every shuffle of n cards, so added up once."""
+    return point_sum([generator(i) for i in range(n)])
 
 
 @cache

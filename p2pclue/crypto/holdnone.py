@@ -85,11 +85,9 @@ def prove_none(
     public_key: Point, src: ScalarSource,
 ) -> NoneProof:
     """Prove that no hand point is ``secret`` times a named card (refuses if one is)."""
-    points = _named_points(named)
-    for x in hand_points:
-        for m in points:
-            if mul(secret, m) == x:
-                raise CryptoUsageError("cannot prove 'none': a named card is in the hand")
+    scaled = {mul(secret, m) for m in _named_points(named)}  # three products, not 3 per card
+    if any(x in scaled for x in hand_points):
+        raise CryptoUsageError("cannot prove 'none': a named card is in the hand")
     return prove_none_unchecked(ctx, named, hand_points, secret, public_key, src)
 
 

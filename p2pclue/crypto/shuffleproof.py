@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Self
 
-from p2pclue.crypto.cards import generator, product_base
+from p2pclue.crypto.cards import generator, generator_sum, product_base
 from p2pclue.crypto.context import ProofContext, Transcript
 from p2pclue.crypto.errors import CryptoUsageError, MalformedProofError, ProofRejected
 from p2pclue.crypto.group import (
@@ -208,7 +208,7 @@ def verify_shuffle(
     h = [generator(i) for i in range(n)]
     t, e = _weights(ctx, deck_in, deck_out, public_key, proof.commitments)
     c = proof.challenge
-    c_bar = point_sum(list(proof.commitments)) - point_sum(h)
+    c_bar = point_sum(list(proof.commitments)) - generator_sum(n)
     chain_end = proof.chain[-1] - mul(_product(e), product_base())
 
     # sum_i alpha_i (s'_i C^_{i-1} - c C^_i), grouped so that each C^_i costs one mult.

@@ -16,7 +16,7 @@ from typing import Any
 
 from p2pclue.crypto import proofs as P
 from p2pclue.crypto.errors import CryptoError
-from p2pclue.crypto.group import point_from_bytes, scalar_from_bytes
+from p2pclue.crypto.group import current_owed, point_from_bytes, scalar_from_bytes
 from p2pclue.engine.errors import WireError
 
 MAX_DECK = 21
@@ -112,6 +112,9 @@ def _from_crypto(decode: Callable[[Any, str], Any]) -> Callable[[Any, str], Any]
     """A crypto-layer decoder (which validates and names the field) as a body decoder."""
 
     def run(value: Any, where: str) -> Any:
+        owed = current_owed()
+        if owed is not None:
+            owed.where = where  # a point read here and found bad later is named as read here
         try:
             return decode(value, where)
         except CryptoError as exc:

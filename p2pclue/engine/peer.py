@@ -21,9 +21,10 @@ done. ``docs/protocol.md`` specifies each message.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from collections import deque
-from collections.abc import Callable, Container, Mapping
+from collections.abc import Callable, Container, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,14 +34,18 @@ from p2pclue.crypto import proofs as P
 from p2pclue.crypto import randomness
 from p2pclue.crypto.cards import card_point, identify
 from p2pclue.crypto.context import ProofContext
-from p2pclue.crypto.errors import CryptoError
+from p2pclue.crypto.errors import CryptoError, InvalidPointError
 from p2pclue.crypto.group import (
     G,
+    Owed,
     Point,
     Scalar,
     base_mul,
+    current_owed,
     inverse,
+    is_valid_point_bytes,
     mul,
+    owing,
     own_points,
     scalar_from_bytes,
 )
@@ -890,22 +895,22 @@ class Peer:
         if header.type not in allowed:
             raise RemoteProtocolError(sender, Violation(
                 "turn", f"{header.type!r} is not allowed now (expected {sorted(allowed)})"), (raw,))
-        try:
-            fields = decode_body(header.type, body)
-        except WireError as exc:
-            check = field_check(header.type, exc.field)
-            raise RemoteProtocolError(sender, Violation(check, str(exc)), (raw,)) from None
+        # The points read are owed their subgroup test (``crypto.group.Owed``): the proofs'
+        # multiplications settle nearly all of them, and any fault is first checked against
+        # those still owed, so the verdict is the one a test at reading would have given.
+        owed = Owed()
         index = len(self.entries)
-        try:
-            self._dispatch(index, sender, header.type, fields)
-            self._commit(raw, index, sender, header.type)
-        except RuleError as exc:
-            raise RemoteProtocolError(sender, Violation(exc.rule, exc.detail), (raw,)) from None
-        except CryptoError as exc:
-            raise RemoteProtocolError(sender, Violation(_crypto_check(exc), str(exc)),
-                                      (raw,)) from None
-        except _Reject as exc:
-            raise RemoteProtocolError(sender, exc.violation, (raw,)) from None
+        with owing(owed):
+            try:
+                fields = decode_body(header.type, body)
+                self._dispatch(index, sender, header.type, fields)
+            except (WireError, RuleError, CryptoError, _Reject) as exc:
+                violation = _owed_fault(owed, header.type) or _violation(header.type, exc)
+                raise RemoteProtocolError(sender, violation, (raw,)) from None
+        late = _owed_fault(owed, header.type)
+        if late is not None:
+            raise RemoteProtocolError(sender, late, (raw,))
+        self._commit(raw, index, sender, header.type)
 
     def _commit(self, raw: bytes, index: int, sender: int, msg_type: str) -> None:
         self.entries.append(raw)
@@ -937,10 +942,21 @@ class Peer:
     # ---- message handlers (every one verifies before it changes anything) --------------
 
     def _verify(self, check: Callable[..., None], *args: Any) -> None:
-        """Run a proof check, unless the proof is this peer's own, just built (``verify_own``)."""
+        """Run a proof check, unless the proof is this peer's own, just built (``verify_own``).
+
+        A handler changes nothing before its checks pass, so the points the check was given
+        and did not multiply (a show's commitment, say) are tested here, before any change:
+        one that fails makes the message fail as read (``_accept`` names the first bad point)."""
         if self._building and not self._verify_own:
             return
         check(*args)
+        owed = current_owed()
+        if owed is not None and owed.points:
+            for point in _points_in(args):
+                if point.data in owed.points:
+                    if not is_valid_point_bytes(point.data):
+                        raise InvalidPointError("point", "not in the main subgroup")
+                    owed.points.pop(point.data, None)
 
     def _dispatch(self, index: int, sender: int, msg_type: str, f: dict[str, Any]) -> None:
         handler = getattr(self, f"_on_{msg_type}")
@@ -1589,6 +1605,39 @@ class _Reject(Exception):
     def __init__(self, check: str, reason: str) -> None:
         self.violation = Violation(check, reason)
         super().__init__(reason)
+
+
+def _points_in(value: Any) -> Iterator[Point]:
+    """Every point in a check's arguments: lists, tuples and proof dataclasses searched."""
+    if isinstance(value, Point):
+        yield value
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _points_in(item)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for f in dataclasses.fields(value):
+            yield from _points_in(getattr(value, f.name))
+
+
+def _owed_fault(owed: Owed, msg_type: str) -> Violation | None:
+    """The first point read that fails its subgroup test, the points no multiplication has
+    checked being checked now: the fault a test at reading would have found first."""
+    bad = owed.first_bad()
+    if bad is None:
+        return None
+    error, where = bad
+    return _violation(msg_type, WireError(str(error), where))
+
+
+def _violation(msg_type: str, exc: Exception) -> Violation:
+    if isinstance(exc, WireError):
+        return Violation(field_check(msg_type, exc.field), str(exc))
+    if isinstance(exc, RuleError):
+        return Violation(exc.rule, exc.detail)
+    if isinstance(exc, CryptoError):
+        return Violation(_crypto_check(exc), str(exc))
+    assert isinstance(exc, _Reject)
+    return exc.violation
 
 
 def _crypto_check(exc: CryptoError) -> str:
