@@ -910,7 +910,10 @@ class Peer:
         late = _owed_fault(owed, header.type)
         if late is not None:
             raise RemoteProtocolError(sender, late, (raw,))
-        self._commit(raw, index, sender, header.type)
+        try:
+            self._commit(raw, index, sender, header.type)  # ends a round: its checks run here
+        except (RuleError, CryptoError, _Reject) as exc:
+            raise RemoteProtocolError(sender, _violation(header.type, exc), (raw,)) from None
 
     def _commit(self, raw: bytes, index: int, sender: int, msg_type: str) -> None:
         self.entries.append(raw)
@@ -955,7 +958,8 @@ class Peer:
             for point in _points_in(args):
                 if point.data in owed.points:
                     if not is_valid_point_bytes(point.data):
-                        raise InvalidPointError("point", "not in the main subgroup")
+                        raise InvalidPointError("point", "not in the main subgroup (the "
+                                                "reader names it as read)")
                     owed.points.pop(point.data, None)
 
     def _dispatch(self, index: int, sender: int, msg_type: str, f: dict[str, Any]) -> None:

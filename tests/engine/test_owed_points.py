@@ -55,7 +55,10 @@ def test_the_multiplication_refuses_exactly_the_points_the_reader_refuses() -> N
     candidates = valid + [torsion(v) for v in valid] + [secrets.token_bytes(32)
                                                         for _ in range(300)]
     candidates += [ORDER_8, bytes(32), NON_CANONICAL, (2**255 - 20).to_bytes(32, "little")]
-    candidates += [bytes([b]) + bytes(31) for b in range(2, 40)]  # tiny y, mostly off-curve
+    # tiny y and y >= p (non-canonical), each with the sign bit clear and set (x = 0 included)
+    for y in [*range(64), *range(2**255 - 64, 2**255)]:
+        candidates += [(y | sign).to_bytes(32, "little") for sign in (0, 1 << 255)
+                       if (y, sign) != (1, 0)]  # the identity: refused as read, on both paths
     seen = {True: 0, False: 0}
     for raw in candidates:
         expected = is_valid_point_bytes(raw)
@@ -226,3 +229,19 @@ def test_a_check_settles_what_it_was_given_before_the_handler_changes_anything()
         with pytest.raises(InvalidPointError):
             peer._verify(lambda *args: None, {"not searched": bad}, [[bad]])
     assert bad_raw in owed.points  # left for the reader, which names it as read
+
+
+def test_a_fault_found_when_a_round_ends_is_still_blamed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The end of a round (the envelope opened by the last ``open``) runs its checks when the
+    entry is committed: a fault there halts the game with a blame; it never escapes
+    ``receive``. With sound proofs an envelope always opens to cards, so the fault is caused
+    the one way it can be: the card lookup made to fail."""
+    monkeypatch.setattr(peer_module, "identify", lambda point: None)
+    t = load("classic-3p")
+    peer = Peer(t.config, None, relay=False)
+    for i, raw in enumerate(t.entries):
+        peer.receive(raw, float(i))  # must not raise
+        if peer.blame is not None:
+            break
+    assert peer.blame is not None and peer.blame.check == "open"
+    assert len(peer.entries) == peer.blame.index < len(t.entries)
