@@ -80,6 +80,13 @@ def ask_first(args: argparse.Namespace) -> Asked | int:
     return Asked(None, player_name(profile, args.name))
 
 
+def _pass_delay(args: argparse.Namespace) -> tuple[float, float]:
+    """How long this person's automatic "cannot refute" is held (``--pass-delay``)."""
+    if args.pass_delay is None:
+        return HUMAN_PASS_DELAY
+    return (max(0.0, args.pass_delay), max(0.0, args.pass_delay))
+
+
 async def play_human(args: argparse.Namespace, environ: dict[str, str],
                      asked: Asked) -> int:
     """Run the lobby and the game for a person; returns the exit status of ``run_ui``."""
@@ -88,7 +95,7 @@ async def play_human(args: argparse.Namespace, environ: dict[str, str],
     profile = load(args.profile)
     interfaces = discovery.interfaces(args.interface, environ)
     name = asked.name
-    seat = Seat(profile, name, interfaces=interfaces, pass_delay=HUMAN_PASS_DELAY)
+    seat = Seat(profile, name, interfaces=interfaces, pass_delay=_pass_delay(args))
     actions: asyncio.Queue[LobbyAction] = asyncio.Queue()
     model = LobbyModel(profile.public, name)
     feed = LineFeed() if args.plain else None
@@ -169,7 +176,7 @@ async def resume_human(args: argparse.Namespace, environ: dict[str, str],
         raise TableClosed(_("this game directory is not one of this profile's seats"))
     seat = Seat(profile, args.name or mine.name,
                 interfaces=discovery.interfaces(args.interface, environ),
-                pass_delay=HUMAN_PASS_DELAY)
+                pass_delay=_pass_delay(args))
     session = await resume_game(seat, game)
     think = Think(args.bot_think)
     bots = [asyncio.ensure_future(_resumed_bot(args, name, g, seat.interfaces, think))

@@ -115,6 +115,9 @@ def register(subparsers: Any) -> None:
                        level=DEFAULT_LEVEL))
     # the pause of a --bots bot before it acts (tests set 0)
     p.add_argument("--bot-think", type=float, default=0.8, help=argparse.SUPPRESS)
+    # how long a person's automatic "cannot refute" is held, in seconds (default 1-3 s, drawn
+    # like a person's pick; only this seat's own timing is at stake; tests set it short)
+    p.add_argument("--pass-delay", type=float, default=None, help=argparse.SUPPRESS)
     # for ``bench --only lan`` and ``faults``: what happened here, when (wall clock), as JSON
     p.add_argument("--timing", type=Path, help=argparse.SUPPRESS)
     p.set_defaults(func=run_join)

@@ -19,7 +19,9 @@ from pathlib import Path
 from tests.tui.drive import ROOT, PtyProgram, play_to_the_end
 
 JOIN = [sys.executable, "-m", "p2pclue", "join", "--create", "--no-code", "--bots", "2",
-        "--players", "3", "--bot-think", "0", "--table", "e2e", "--name", "Pat"]
+        "--players", "3", "--bot-think", "0", "--pass-delay", "0.05", "--table", "e2e",
+        "--name", "Pat"]
+"""The person's "cannot refute" held 0.05 s, not 1-3 s: the pacing has its own tests."""
 
 
 def _net_env(home: Path) -> dict[str, str]:

@@ -20,8 +20,11 @@ from tests.cli.helpers import ROOT
 from tests.net.test_resume_person import Person
 from tests.tui.drive import PtyProgram, next_keys, pty_env
 
+FAST = ["--bot-think", "0", "--pass-delay", "0.05"]
+"""No pause before a bot acts, and a person's "cannot refute" held 0.05 s, not 1-3 s (pacing):
+these tests are about who stays and who resumes, and a resumed ``join`` reads them again."""
 JOIN = [sys.executable, "-m", "p2pclue", "join", "--create", "--no-code", "--bots", "2",
-        "--bot-think", "0", "--lang", "en", "--name", "Pat"]
+        "--lang", "en", "--name", "Pat", *FAST]
 
 
 def _env(home: Path) -> dict[str, str]:
@@ -94,7 +97,7 @@ def test_a_person_quits_then_resumes_with_the_bots(tmp_path: Path) -> None:
             first.wait(10)
     said = (tmp_path / "first.txt").read_text()
     assert first.returncode == 0, said[-3000:]
-    again = Person(env, tmp_path / "again.txt", "--lang", "en", first="y")
+    again = Person(env, tmp_path / "again.txt", "--lang", "en", *FAST, first="y")
     try:
         again.proc.wait(240)
     finally:
