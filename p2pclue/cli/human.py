@@ -84,7 +84,8 @@ def _pass_delay(args: argparse.Namespace) -> tuple[float, float]:
     """How long this person's automatic "cannot refute" is held (``--pass-delay``)."""
     if args.pass_delay is None:
         return HUMAN_PASS_DELAY
-    return (max(0.0, args.pass_delay), max(0.0, args.pass_delay))
+    held = max(0.0, args.pass_delay)
+    return (held, held)
 
 
 async def play_human(args: argparse.Namespace, environ: dict[str, str],

@@ -16,7 +16,7 @@ per-card costs without timing noise.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -231,6 +231,16 @@ class Owed:
 
     where: str = ""
     points: dict[bytes, tuple[str, str]] = dataclasses.field(default_factory=dict)
+
+    def test(self, points: Iterable[Point]) -> bool:
+        """Test now those of ``points`` still owed, settling each that passes; False as soon
+        as one fails (it stays owed, for ``first_bad`` to name)."""
+        for point in points:
+            if point.data in self.points:
+                if not is_valid_point_bytes(point.data):
+                    return False
+                del self.points[point.data]
+        return True
 
     def first_bad(self) -> tuple[InvalidPointError, str] | None:
         """The first point read that fails the test (its error, and where it was read), after

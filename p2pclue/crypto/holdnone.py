@@ -85,10 +85,11 @@ def prove_none(
     public_key: Point, src: ScalarSource,
 ) -> NoneProof:
     """Prove that no hand point is ``secret`` times a named card (refuses if one is)."""
-    scaled = {mul(secret, m) for m in _named_points(named)}  # three products, not 3 per card
+    points = _named_points(named)
+    scaled = [mul(secret, m) for m in points]  # the named cards as held: three products
     if any(x in scaled for x in hand_points):
         raise CryptoUsageError("cannot prove 'none': a named card is in the hand")
-    return prove_none_unchecked(ctx, named, hand_points, secret, public_key, src)
+    return _prove(ctx, named, points, scaled, hand_points, secret, public_key, src)
 
 
 def prove_none_unchecked(
@@ -97,10 +98,19 @@ def prove_none_unchecked(
 ) -> NoneProof:
     """The proof computed honestly from the witness, without checking the claim."""
     points = _named_points(named)
-    # The prover knows its secret: T = a*M - r*X = r*(secret*M - X) and
-    # alpha*G - beta*S = (alpha - beta*secret)*G, one multiplication each instead of two
-    # (the same points whenever S = secret*G; if not, the proof fails either way).
-    scaled = [mul(secret, m) for m in points]
+    return _prove(ctx, named, points, [mul(secret, m) for m in points], hand_points, secret,
+                  public_key, src)
+
+
+def _prove(
+    ctx: ProofContext, named: Sequence[int], points: Sequence[Point], scaled: Sequence[Point],
+    hand_points: Sequence[Point], secret: Scalar, public_key: Point, src: ScalarSource,
+) -> NoneProof:
+    """The proof from ``scaled`` = ``secret`` times each named card point.
+
+    The prover knows its secret: T = a*M - r*X = r*(secret*M - X) and
+    alpha*G - beta*S = (alpha - beta*secret)*G, one multiplication each instead of two
+    (the same points whenever S = secret*G; if not, the proof fails either way)."""
     ts: list[Point] = []
     us: list[Point] = []
     witnesses: list[tuple[Scalar, Scalar, Scalar, Scalar]] = []

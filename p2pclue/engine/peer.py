@@ -43,7 +43,6 @@ from p2pclue.crypto.group import (
     base_mul,
     current_owed,
     inverse,
-    is_valid_point_bytes,
     mul,
     owing,
     own_points,
@@ -954,13 +953,9 @@ class Peer:
             return
         check(*args)
         owed = current_owed()
-        if owed is not None and owed.points:
-            for point in _points_in(args):
-                if point.data in owed.points:
-                    if not is_valid_point_bytes(point.data):
-                        raise InvalidPointError("point", "not in the main subgroup (the "
-                                                "reader names it as read)")
-                    owed.points.pop(point.data, None)
+        if owed is not None and owed.points and not owed.test(_points_in(args)):
+            raise InvalidPointError("point", "not in the main subgroup (the reader names it "
+                                    "as read)")
 
     def _dispatch(self, index: int, sender: int, msg_type: str, f: dict[str, Any]) -> None:
         handler = getattr(self, f"_on_{msg_type}")
