@@ -1,6 +1,6 @@
 """Bench section "rules": movement search and whole simulated games.
 
-Register with ``SECTIONS["rules"] = rules.section`` in ``p2pclue/bench/__init__.py``.
+Registered in ``sections()`` of ``p2pclue/bench/__init__.py``.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from p2pclue.bench import ON_REQUEST, SECTIONS
+from p2pclue.bench import ON_REQUEST, SECTION_NAMES, sections
 from p2pclue.i18n import _
 
 
@@ -20,7 +20,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--json", action="store_true",
                    help=_("end with one JSON line of all figures"))
     p.add_argument(
-        "--only", action="append", choices=sorted(SECTIONS),
+        "--only", action="append", choices=sorted(SECTION_NAMES),
         help=_("run only these sections (cheats, the full cheat sweep, runs only when named)")
     )
     p.add_argument("--quick", action="store_true",
@@ -30,7 +30,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     figures: dict[str, Any] = {}
-    for name, section in SECTIONS.items():
+    for name, section in sections().items():
         if (args.only and name not in args.only) or (not args.only and name in ON_REQUEST):
             continue
         figures.update(section(print, args.quick))

@@ -65,9 +65,9 @@ MAX_TABLES = 256
 MAX_RESOLVING = 32
 """A hostile LAN can announce any number of records: remember and resolve only so many."""
 DEAD_FOR = 5.0
+"""Seconds a record whose port refused a probe is skipped before it is tried again."""
 SAME_NAME_WAIT = 1.5
 """Seconds a browser waits, after finding a table by name, for another of that name."""
-"""Seconds a record whose port refused a probe is skipped before it is tried again."""
 IP_MULTICAST_ALL = 49
 """Linux ``IP_MULTICAST_ALL`` (not exported by Python's socket module)."""
 SO_BINDTODEVICE = getattr(socket, "SO_BINDTODEVICE", 25)
@@ -367,6 +367,21 @@ class Announcer:
         await zc.async_close()
 
 
+def _wait_left(now: float, deadline: float, first: float | None) -> tuple[float, float]:
+    """How long ``wait_for`` may still wait, and how long until it looks again.
+
+    It looks at least every second (a record may change without an event). Once a record of
+    the name is live (``first``: when it was first seen), the deadline never cuts the
+    same-name wait short, and the next look falls when that wait ends: rounding it up to the
+    next whole second kept every joiner by name half a second longer than the defence needs.
+    """
+    left = deadline - now
+    if first is None:
+        return left, min(left, 1.0)
+    pending = max(SAME_NAME_WAIT - (now - first), 0.05)
+    return max(left, pending), min(pending, 1.0)
+
+
 class Browser:
     """Keeps the list of tables seen; resolving happens in tasks, never in the handler."""
 
@@ -482,9 +497,7 @@ class Browser:
                 return live[0]
             if live and first is None:
                 first = time.monotonic()
-            left = deadline - time.monotonic()
-            if live:
-                left = max(left, SAME_NAME_WAIT - (time.monotonic() - (first or 0.0)), 0.05)
+            left, step = _wait_left(time.monotonic(), deadline, first if live else None)
             if left <= 0:
                 what = "any table" if name is None else f"a table named {name!r}"
                 where = ", ".join(self._addresses) or "all interfaces"
@@ -493,7 +506,7 @@ class Browser:
                     "multicast (Wi-Fi client isolation, some office LANs), ask the table's "
                     "opener for its address and use --peer HOST:PORT")
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), min(left, 1.0))
+                await asyncio.wait_for(self._changed.wait(), step)
 
     async def _live(self, name: str | None, opener: str | None) -> list[TableAd]:
         """The tables (by that name, and that opener's key) whose port answers."""

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from p2pclue.cli import main
 from p2pclue.engine.cheats import CHEATS
+from tests.cli.helpers import ROOT, cli_env
 
 
 def last_json(out: str) -> dict[str, object]:
@@ -77,3 +80,17 @@ def test_audit_of_garbage_or_missing_file_exits_2(
 def test_simulate_rejects_a_cheater_outside_the_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "--players", "3", "--cheat", "replay", "--cheater", "5"]) == 2
     assert main(["simulate", "--players", "3", "--cheat", "replay", "--cheat-phase", "deal"]) == 2
+
+
+def test_the_parser_knows_every_bench_section_without_importing_one() -> None:
+    """``p2pclue join`` (any command) builds the whole parser; the bench's sections load
+    only when ``bench`` runs: their names are listed apart, and must match."""
+    from p2pclue.bench import SECTION_NAMES, sections
+
+    assert tuple(sections()) == SECTION_NAMES
+    probe = subprocess.run(
+        [sys.executable, "-c", "import sys; from p2pclue.cli import build_parser; "
+         "build_parser(); print(sorted(m for m in sys.modules if m.startswith('p2pclue.bench')))"],
+        capture_output=True, text=True, timeout=60, cwd=ROOT, env=cli_env())
+    assert probe.returncode == 0, probe.stderr
+    assert probe.stdout.strip() == "['p2pclue.bench']", probe.stdout

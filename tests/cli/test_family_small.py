@@ -107,24 +107,27 @@ def test_watch_tells_each_arrival_once_and_wraps_between_words(tmp_path: Path) -
     from tests.cli.helpers import on_terminal
 
     env = cli_env(P2PCLUE_HOME=str(tmp_path))
+    table = f"W{os.getpid()}"  # two runs at once on one machine must not meet each other
     openers: list[subprocess.Popen[bytes]] = []
     # The watcher is browsing before the table opens, and the bots think a while: a bot
     # table fills at once and its game may be over before a late watcher (a loaded machine)
     # finds and reaches it.
-    opening = threading.Timer(3.0, lambda: openers.append(subprocess.Popen(
-        [sys.executable, "-m", "p2pclue", "join", "--create", "--bot", "random", "--bots", "2",
-         "--players", "3", "--no-code", "--table", "W20", "--profile", "op", "--bot-think",
-         "0.3"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=ROOT)))
-    opening.start()
-    try:
-        status, out = on_terminal("watch", "--table", "W20", "--profile", "watcher",
-                                  "--wait", "60", "--lang", "en", P2PCLUE_HOME=str(tmp_path))
-    finally:
-        opening.join()
-        for opener in openers:
-            opener.wait(300)
+    opener_log = tmp_path / "opener.log"
+    with opener_log.open("wb") as log:  # read back if the watcher fails: why it found none
+        opening = threading.Timer(3.0, lambda: openers.append(subprocess.Popen(
+            [sys.executable, "-m", "p2pclue", "join", "--create", "--bot", "random", "--bots",
+             "2", "--players", "3", "--no-code", "--table", table, "--profile", "op",
+             "--bot-think", "0.3"], stdout=log, stderr=subprocess.STDOUT, env=env, cwd=ROOT)))
+        opening.start()
+        try:
+            status, out = on_terminal("watch", "--table", table, "--profile", "watcher",
+                                      "--wait", "60", "--lang", "en", P2PCLUE_HOME=str(tmp_path))
+        finally:
+            opening.join()
+            for opener in openers:
+                opener.wait(300)
     lines = out.replace("\r", "").splitlines()
-    assert status == 0, out[-2000:]
+    assert status == 0, out[-2000:] + "\n--- the opener:\n" + opener_log.read_text()[-3000:]
     for who in ("Random bot", "Bot 1", "Bot 2"):
         assert sum(line == f"{who} is here" for line in lines) == 1, out[:2000]
     told_lines = [ln for ln in lines if "transcript" not in ln]  # a path is not cut

@@ -19,7 +19,14 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from p2pclue.net import links
-from p2pclue.net.discovery import Announcer, Browser, SameName, fingerprint
+from p2pclue.net.discovery import (
+    SAME_NAME_WAIT,
+    Announcer,
+    Browser,
+    SameName,
+    _wait_left,
+    fingerprint,
+)
 from p2pclue.net.play import table_id
 from tests.net.test_discovery import LO, needs_multicast, run, sample_ad
 from tests.tui.drive import ROOT
@@ -161,3 +168,52 @@ def test_a_person_picks_between_same_name_tables_and_the_stranger_gets_no_guess(
             await trap.close()
 
     run(main(), 240)
+
+
+def test_the_same_name_wait_ends_on_time_and_no_deadline_cuts_it_short() -> None:
+    """``wait_for``'s clock: once a record of the name is live it looks again exactly when
+    the same-name wait ends (it used to round up to the next whole second: 2.0 s, not 1.5),
+    and a deadline that passes meanwhile never ends the wait early."""
+    nothing_yet = _wait_left(now=10.0, deadline=12.5, first=None)
+    assert nothing_yet == (2.5, 1.0)
+    assert _wait_left(now=12.2, deadline=12.5, first=None) == pytest.approx((0.3, 0.3))
+    left, step = _wait_left(now=11.0, deadline=70.0, first=10.0)  # seen a second ago
+    assert step == pytest.approx(SAME_NAME_WAIT - 1.0) and left == pytest.approx(59.0)
+    left, step = _wait_left(now=10.2, deadline=10.5, first=10.0)  # the deadline is near
+    assert left == pytest.approx(SAME_NAME_WAIT - 0.2) and step == pytest.approx(1.0)
+    left, step = _wait_left(now=10.2, deadline=9.0, first=10.0)  # and then passes
+    assert left > 0 and step == pytest.approx(1.0)
+
+
+@needs_multicast
+def test_a_joiner_by_name_waits_the_whole_same_name_wait_after_the_first_record() -> None:
+    """Real zeroconf: the defence keeps its full length (never shorter) with the new clock."""
+    async def main() -> None:
+        name = f"Porch {secrets.token_hex(3)}"
+        srv = await asyncio.start_server(_answer, LO, 0)
+        ad = sample_ad(name=name, table_id=table_id(name),
+                       port=srv.sockets[0].getsockname()[1])
+        browser, announcer = Browser(), Announcer()
+        await browser.start([LO])
+        seen: list[float] = []
+        loop = asyncio.get_running_loop()
+
+        async def first_sight() -> None:
+            while not any(t.table_id == ad.table_id for t in browser.tables()):
+                await asyncio.sleep(0.005)
+            seen.append(loop.time())
+
+        try:
+            watcher = asyncio.create_task(first_sight())
+            await announcer.start(ad, [LO])
+            found = await browser.wait_for(name, timeout=30)
+            returned = loop.time()
+            await watcher
+            assert found.port == ad.port
+            assert returned - seen[0] >= SAME_NAME_WAIT - 0.01, returned - seen[0]
+        finally:
+            await announcer.close()
+            await browser.close()
+            srv.close()
+
+    run(main(), 60)
