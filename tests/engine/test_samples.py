@@ -36,8 +36,11 @@ def test_sample_verdict(name: str, valid: bool, result: str, winner: int | None,
     assert (verdict.violation.check if verdict.violation else None) == check
 
 
-def test_the_halted_sample_is_reproducible_from_its_seed() -> None:
-    name = "halted-bias-dice.p2pclue"
+@pytest.mark.parametrize("name", ["classic-3p.p2pclue", "cz-4p.p2pclue",
+                                  "halted-bias-dice.p2pclue"])
+def test_the_played_samples_are_reproducible_from_their_seeds(name: str) -> None:
+    """The generator and the files agree byte for byte: a change to the protocol, the
+    engine or the bots that moves a sample shows here, and the files are written again."""
     assert sample(name) == (SAMPLES / name).read_bytes()
 
 
