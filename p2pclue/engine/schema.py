@@ -38,7 +38,8 @@ KIND_DOCS = {
                      "shuffle of known exponent",
     "proofs:shuffle": "array of exactly 3 proof:shuffle (suspects, weapons, rooms)",
     "proof:commit_show": "map {c, u, v: arrays of scalars, 3 per hand position}: OR-proof",
-    "proof:none": "map {t: points, c: scalar, sa, sb: arrays of scalars}: inequality proofs",
+    "proof:none": ("map {y: 3 points, q: points (one per hand position), c, sa, sb: "
+                   "scalars}: the named cards and the hand under one fresh key"),
     "proof:pet": "map {c: scalar, sb: scalar, sc: scalar}: one blinded PET step",
 }
 """Each kind's wire form; ``PROOF_KEYS`` repeats the map keys so a test can check them."""
@@ -50,7 +51,7 @@ PROOF_KEYS = {
     "proof:dleq_batch": ["c", "s"],
     "proof:shuffle": ["c", "ch", "chat", "s1", "s2", "s3", "sh", "sk", "sprime"],
     "proof:commit_show": ["c", "u", "v"],
-    "proof:none": ["c", "sa", "sb", "t"],
+    "proof:none": ["c", "q", "sa", "sb", "y"],
     "proof:pet": ["c", "sb", "sc"],
 }
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -116,7 +117,7 @@ def test_R21_none_proof_verifies_when_no_named_card_is_held(
     r = Refuter(b"r5")
     proof = prove_none(ctx, NAMED_NONE, r.hand_points, r.s, r.pub, r.src)
     verify_none(ctx, NAMED_NONE, r.hand_points, r.pub, NoneProof.from_wire(proof.to_wire()))
-    for _, wire in tampered(proof.to_wire(), frozenset({"t"})):
+    for _, wire in tampered(proof.to_wire(), frozenset({"y", "q"})):
         with pytest.raises(ProofRejected):
             verify_none(ctx, NAMED_NONE, r.hand_points, r.pub, NoneProof.from_wire(wire))
     for other in contexts(ctx):
@@ -132,17 +133,21 @@ def test_R21_false_cannot_refute_cannot_be_proven(ctx: ProofContext) -> None:
     r = Refuter(b"r6")
     with pytest.raises(CryptoUsageError):
         prove_none(ctx, NAMED, r.hand_points, r.s, r.pub, r.src)
-    # The honest algorithm run on the false claim yields T = identity, which is refused.
+    # The honest algorithm run on the false claim shows a named card under the fresh key
+    # as a hand card, which is refused.
     cheat = prove_none_unchecked(ctx, NAMED, r.hand_points, r.s, r.pub, r.src)
-    assert cheat.t[0].is_identity and cheat.t[8].is_identity  # Peacock, Ballroom
-    with pytest.raises(ProofRejected, match="identity"):
+    assert cheat.y[0] == cheat.q[0] and cheat.y[2] == cheat.q[2]  # Peacock, Ballroom
+    with pytest.raises(ProofRejected, match="held"):
         verify_none(ctx, NAMED, r.hand_points, r.pub, cheat)
-    # Replacing the telltale Ts by random points breaks the proof instead.
-    t = [base_mul(random_scalar(r.src)) if x.is_identity else x for x in cheat.t]
-    assert t != list(cheat.t)
-    forged = NoneProof(tuple(t), cheat.challenge, cheat.sa, cheat.sb)
-    with pytest.raises(ProofRejected, match="challenge"):
-        verify_none(ctx, NAMED, r.hand_points, r.pub, forged)
+    # Replacing the telltale points by random ones breaks the proof instead.
+    for field in ("y", "q"):
+        telltale = [base_mul(random_scalar(r.src)) if x in cheat.q and x in cheat.y else x
+                    for x in getattr(cheat, field)]
+        assert telltale != list(getattr(cheat, field))
+        forged = replace(cheat, **{field: tuple(telltale)})
+        assert not set(forged.y) & set(forged.q)
+        with pytest.raises(ProofRejected, match="challenge"):
+            verify_none(ctx, NAMED, r.hand_points, r.pub, forged)
     # Claiming another key: the proof made with a different secret does not verify.
     other = random_scalar(r.src)
     fake = prove_none_unchecked(ctx, NAMED, r.hand_points, other, r.pub, r.src)

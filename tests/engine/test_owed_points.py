@@ -166,7 +166,8 @@ CASES: dict[str, tuple[int, Callable[[Any], None], str]] = {
     "deal deck point": (10, _set(("deck", 17), T), "message"),
     # entry 13: seat 1's unlayering; 48: seat 2's "cannot refute"; 49: seat 0's show
     "stripped point": (13, _set(("points", 5), T), "message"),
-    "cannot-refute T": (48, _set(("proof", "t", 7), T), "proof:none"),
+    "cannot-refute Y": (48, _set(("proof", "y", 1), T), "proof:none"),
+    "cannot-refute Q": (48, _set(("proof", "q", 2), T), "proof:none"),
     "show commitment": (49, _set(("C",), T), "proof:commit-show"),
 }
 
