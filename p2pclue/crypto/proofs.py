@@ -28,7 +28,7 @@ from p2pclue.crypto.dleq import (
     verify_dleq_batch,
     verify_unlayer,
 )
-from p2pclue.crypto.holdnone import NoneProof, prove_none, verify_none
+from p2pclue.crypto.holdnone import NoneProof, prove_none, prove_none_unchecked, verify_none
 from p2pclue.crypto.keys import KeyProof, keypair, prove_key, verify_key
 from p2pclue.crypto.pet import (
     PetStepProof,
@@ -68,6 +68,7 @@ __all__ = [
     "prove_dleq_batch",
     "prove_key",
     "prove_none",
+    "prove_none_unchecked",
     "prove_show",
     "prove_shuffle",
     "reveal_to_owner",

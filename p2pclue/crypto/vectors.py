@@ -36,6 +36,7 @@ from p2pclue.crypto.proofs import (
     prove_dleq_batch,
     prove_key,
     prove_none,
+    prove_none_unchecked,
     prove_show,
     show_rho,
     shuffle,
@@ -166,6 +167,15 @@ def generate() -> dict[str, Any]:
 
     out["randomness"] = _randomness(src)
     out["commit_show"] = _commit_show(keys, pubs)
+    # A false "cannot refute" made honestly from the witness: two of the named cards are in
+    # the hand, so two Y equal two Q and every verifier must refuse it (its own source, so
+    # that the vectors above keep their bytes).
+    ctx, c = _ctx("42:pass", 1)
+    held = prove_none_unchecked(ctx, named, hand_points, keys[1], pubs[1],
+                                SeededRandom(SEED + b"/none-false"))
+    out["none_false"] = {"context": c, "named": list(named), "hand_points": _pts(hand_points),
+                         "S": pubs[1].data.hex(), "proof": hexify(held.to_wire()),
+                         "valid": False}
     return out
 
 

@@ -1,4 +1,4 @@
-"""'I show you a card' (OR-proof) and 'I hold none' (inequality of discrete logs)."""
+"""'I show you a card' (OR-proof) and 'I hold none' (the cards under one fresh key)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,26 @@ from typing import Any
 
 import pytest
 
+from p2pclue.crypto import sodium
 from p2pclue.crypto.cards import card_point
-from p2pclue.crypto.context import ProofContext
-from p2pclue.crypto.errors import CryptoUsageError, NotACardError, ProofRejected
-from p2pclue.crypto.group import G, Point, Scalar, base_mul, mul
+from p2pclue.crypto.context import ProofContext, Transcript
+from p2pclue.crypto.errors import (
+    CryptoUsageError,
+    InvalidPointError,
+    MalformedProofError,
+    NotACardError,
+    ProofRejected,
+)
+from p2pclue.crypto.group import (
+    G,
+    Owed,
+    Point,
+    Scalar,
+    base_mul,
+    is_valid_point_bytes,
+    mul,
+    owing,
+)
 from p2pclue.crypto.holdnone import prove_none_unchecked
 from p2pclue.crypto.proofs import (
     Ciphertext,
@@ -167,3 +183,93 @@ def test_refutation_statements_reject_degenerate_keys(ctx: ProofContext) -> None
     with pytest.raises(ProofRejected):
         verify_show(ctx, NAMED, hand, r.pub, s.pub, ct, proof)
     assert Scalar(1) * G == G
+
+
+ORDER_8 = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a")
+"""A point of order 8 (libsodium's list of small-order encodings)."""
+
+
+def _torsion_forgery(ctx: ProofContext, r: Refuter) -> NoneProof:
+    """A false "cannot refute" that passes every equation but the subgroup test.
+
+    The refuter holds Peacock and Ballroom. It computes Y and Q honestly (so Y_0 = Q_0 and
+    Y_2 = Q_2), adds a point of order 8 to those two Y (now different bytes from Q), and
+    draws its commitments again until the challenge is a multiple of 8, so c*(Y + T8) = c*Y:
+    a verifier whose multiplication does not refuse torsion recomputes the honest U."""
+    s, named = r.s, NAMED
+    rr = random_scalar(r.src)
+    a = rr * s
+    honest_y = [mul(a, card_point(t)) for t in named]
+    q = [mul(rr, x) for x in r.hand_points]
+    y = [Point(add_torsion(p.data)) if p in q else p for p in honest_y]
+    assert set(honest_y) & set(q) and not set(y) & set(q)
+    for _ in range(200):
+        alpha, beta = random_scalar(r.src), random_scalar(r.src)
+        c = Transcript("none", ctx).integers("named", named).points("hand", r.hand_points).point(
+            "S", r.pub).points("Y", y).points("Q", q).points(
+            "U", [mul(alpha, card_point(t)) for t in named]).points(
+            "W", [mul(beta, x) for x in r.hand_points]).point(
+            "V", base_mul(alpha - beta * s)).challenge("c")
+        if c.value % 8 == 0:
+            return NoneProof(tuple(y), tuple(q), c, alpha + c * a, beta + c * rr)
+    raise AssertionError("no challenge divisible by 8 in 200 draws")
+
+
+def add_torsion(raw: bytes) -> bytes:
+    out = sodium.add(raw, ORDER_8)
+    assert out is not None and not is_valid_point_bytes(out)
+    return out
+
+
+def test_a_torsion_shifted_named_card_does_not_hide_a_held_one(ctx: ProofContext) -> None:
+    """Why section 5 tests Y and Q for the prime-order subgroup before comparing them: the
+    forgery satisfies every verification equation computed without that test, and only the
+    test refuses it, whether points are tested as read or by the multiplication that takes
+    them (the engine's path, ``owing``)."""
+    r = Refuter(b"r8")
+    forged = _torsion_forgery(ctx, r)
+    # Without the subgroup test, c*(Y + T8) = c*Y: the recomputed commitments are the
+    # prover's, and the challenge matches.
+    honest_cy = [mul(forged.challenge, Point(sodium.sub(p.data, ORDER_8) or b""))
+                 if not is_valid_point_bytes(p.data) else mul(forged.challenge, p)
+                 for p in forged.y]
+    us = [mul(forged.sa, card_point(t)) - cy for t, cy in zip(NAMED, honest_cy, strict=True)]
+    ws = [mul(forged.sb, x) - mul(forged.challenge, qp)
+          for x, qp in zip(r.hand_points, forged.q, strict=True)]
+    v = base_mul(forged.sa) - mul(forged.sb, r.pub)
+    c = Transcript("none", ctx).integers("named", NAMED).points("hand", r.hand_points).point(
+        "S", r.pub).points("Y", forged.y).points("Q", forged.q).points("U", us).points(
+        "W", ws).point("V", v).challenge("c")
+    assert c == forged.challenge and not set(forged.y) & set(forged.q)
+    # The reader refuses the shifted points...
+    with pytest.raises(InvalidPointError):
+        NoneProof.from_wire(forged.to_wire())
+    # ...and so does the check when they are read untested, as the engine reads them.
+    owed = Owed()
+    with owing(owed):
+        read = NoneProof.from_wire(forged.to_wire())
+        with pytest.raises(InvalidPointError):
+            verify_none(ctx, NAMED, r.hand_points, r.pub, read)
+
+
+def test_none_refuses_degenerate_statements_and_shapes(ctx: ProofContext) -> None:
+    r = Refuter(b"r9")
+    proof = prove_none(ctx, NAMED_NONE, r.hand_points, r.s, r.pub, r.src)
+    verify_none(ctx, NAMED_NONE, r.hand_points, r.pub, proof)
+    with pytest.raises(ProofRejected, match="identity"):
+        verify_none(ctx, NAMED_NONE, r.hand_points, G - G, proof)
+    with pytest.raises(ProofRejected, match="three distinct"):
+        verify_none(ctx, (0, 0, 17), r.hand_points, r.pub, proof)
+    with pytest.raises(ProofRejected, match="hand points"):
+        verify_none(ctx, NAMED_NONE, r.hand_points[:-1], r.pub, proof)
+    extra = replace(proof, q=(*proof.q, proof.q[0]))
+    with pytest.raises(ProofRejected, match="hand points"):
+        verify_none(ctx, NAMED_NONE, r.hand_points, r.pub, extra)
+    wire = proof.to_wire()
+    for field, bad in (("y", wire["y"][:2]), ("y", [*wire["y"], wire["y"][0]]), ("q", [])):
+        with pytest.raises(MalformedProofError):
+            NoneProof.from_wire({**wire, field: bad})
+    # a proof for another refuter's key, or with the hand in another order, fails
+    with pytest.raises(ProofRejected, match="challenge"):
+        verify_none(ctx, NAMED_NONE, r.hand_points[::-1], r.pub,
+                    replace(proof, q=proof.q[::-1]))

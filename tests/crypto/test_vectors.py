@@ -111,6 +111,12 @@ def test_every_vector_proof_verifies_from_the_file(vectors: dict[str, Any]) -> N
     v = vectors["none"]
     verify_none(_ctx(v["context"]), v["named"], _ps(v["hand_points"]), _p(v["S"]),
                 NoneProof.from_wire(unhexify(v["proof"])))
+    v = vectors["none_false"]  # must be refused: two named cards are in the hand
+    assert v["valid"] is False
+    held = NoneProof.from_wire(unhexify(v["proof"]))
+    assert set(held.y) & set(held.q)
+    with pytest.raises(ProofRejected, match="held"):
+        verify_none(_ctx(v["context"]), v["named"], _ps(v["hand_points"]), _p(v["S"]), held)
 
 
 def test_vector_pet_chain_and_randomness_verify(vectors: dict[str, Any]) -> None:
