@@ -29,11 +29,13 @@ a tenth, and "known by all" suffered on a loaded machine)."""
 
 CHEAP_FRAME_BYTES = 512
 """A frame this short carries no costly proof (checked with 16 multiplications at most,
-about a millisecond: an ``ack``, a ``suggest``, a ``reveal``, a ``pet`` step, an ``open``),
-so every runner checks it at once, in the urgent lane. On the slow thread it waited for that
-thread's turn on the CPU, which on a busy machine took longer than the check, and the
-table's "ack known by all" waited with it. Every frame with a shuffle, an unlayering, a
-"cannot refute" or a show proof is longer."""
+about a millisecond: an ``ack``, a ``suggest``, a ``reveal``, a ``pet`` step, an ``open``, and
+a six-player "cannot refute", whose hand of three makes it about 507 bytes and 14
+multiplications), so every runner checks it at once, in the urgent lane. On the slow thread it
+waited for that thread's turn on the CPU, which on a busy machine took longer than the check,
+and the table's "ack known by all" waited with it. Every frame with a shuffle, an unlayering
+or a show proof is longer, and so is a "cannot refute" for a hand of four or more (541 bytes
+and up, 16-20 multiplications)."""
 
 T = TypeVar("T")
 
