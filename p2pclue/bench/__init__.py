@@ -24,7 +24,7 @@ def sections() -> dict[str, Section]:
     """Every section by name, imported now."""
     from p2pclue.bench import bots, cheats, crypto, deduce, faults, floods, game, lan, link, rules
 
-    found: dict[str, Section] = {
+    return {
         "rules": rules.section,
         "crypto": crypto.section,
         "game": game.game_section,
@@ -37,7 +37,6 @@ def sections() -> dict[str, Section]:
         "faults": faults.section,
         "floods": floods.section,
     }
-    return found
 
 
 ON_REQUEST = frozenset({"cheats", "bots", "floods"})

@@ -52,6 +52,11 @@ class NoneProof:
             "sb": bytes(self.sb),
         }
 
+    def shows_held(self) -> bool:
+        """Whether a named card shows under the fresh key as a hand card: the claim is false.
+        (Equal bytes are equal points once every Y and Q is tested: see ``verify_none``.)"""
+        return not set(self.y).isdisjoint(self.q)
+
     @classmethod
     def from_wire(cls, obj: object) -> Self:
         d = expect_dict(obj, _NAME, ("y", "q", "c", "sa", "sb"))
@@ -83,7 +88,7 @@ def prove_none(
 ) -> NoneProof:
     """Prove that no hand point is ``secret`` times a named card (refuses if one is)."""
     proof = prove_none_unchecked(ctx, named, hand_points, secret, public_key, src)
-    if set(proof.y) & set(proof.q):  # the claim's own check, on the points the proof shows
+    if proof.shows_held():  # the claim's own check, on the points the proof shows
         raise CryptoUsageError("cannot prove 'none': a named card is in the hand")
     return proof
 
@@ -127,8 +132,7 @@ def verify_none(
     v = base_mul(sa) - mul(sb, public_key)
     # Every Y and Q has now been through a multiplication, which refuses a non-canonical
     # encoding: equal bytes here are equal points.
-    held = set(proof.y) & set(proof.q)
-    if held:
+    if proof.shows_held():
         raise ProofRejected(TAG, "a named card is held: it shows under the fresh key "
                                  "as a hand card")
     t = _transcript(ctx, named, hand_points, public_key, proof.y, proof.q)

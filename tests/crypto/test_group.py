@@ -23,13 +23,13 @@ from p2pclue.crypto.group import (
     scalar_from_bytes,
 )
 from p2pclue.crypto.rand import OsRandom, SeededRandom, random_permutation, random_scalar
+from tests.torsion import ORDER_8
 
 P_FIELD = 2**255 - 19
 scalars = st.integers(min_value=1, max_value=L - 1).map(Scalar)
 
-# A point of order 8 (from libsodium's small-order blocklist); y = 0 encodes a point of
-# order 4; y = p - 1 = -1 encodes the point of order 2.
-ORDER_8 = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a")
+# ORDER_8 is a point of order 8 (from libsodium's small-order blocklist); y = 0 encodes a
+# point of order 4; y = p - 1 = -1 encodes the point of order 2.
 ORDER_4 = bytes(32)
 
 

@@ -41,6 +41,7 @@ from p2pclue.crypto.proofs import (
 )
 from p2pclue.crypto.rand import SeededRandom, random_scalar
 from p2pclue.crypto.show import prove_show_unchecked
+from tests.torsion import ORDER_8, torsion
 
 Tamper = Callable[..., Iterator[tuple[str, Any]]]
 HAND = (4, 8, 13, 20)  # Peacock, Lead Pipe, Ballroom, Study
@@ -185,8 +186,13 @@ def test_refutation_statements_reject_degenerate_keys(ctx: ProofContext) -> None
     assert Scalar(1) * G == G
 
 
-ORDER_8 = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a")
-"""A point of order 8 (libsodium's list of small-order encodings)."""
+def _none_challenge(ctx: ProofContext, r: Refuter, y: list[Point] | tuple[Point, ...],
+                    q: list[Point] | tuple[Point, ...], us: list[Point], ws: list[Point],
+                    v: Point) -> Scalar:
+    """Section 5's challenge, from the spec's item order (not from the module's own code)."""
+    return Transcript("none", ctx).integers("named", NAMED).points("hand", r.hand_points).point(
+        "S", r.pub).points("Y", y).points("Q", q).points("U", us).points("W", ws).point(
+        "V", v).challenge("c")
 
 
 def _torsion_forgery(ctx: ProofContext, r: Refuter) -> NoneProof:
@@ -201,24 +207,15 @@ def _torsion_forgery(ctx: ProofContext, r: Refuter) -> NoneProof:
     a = rr * s
     honest_y = [mul(a, card_point(t)) for t in named]
     q = [mul(rr, x) for x in r.hand_points]
-    y = [Point(add_torsion(p.data)) if p in q else p for p in honest_y]
+    y = [Point(torsion(p.data)) if p in q else p for p in honest_y]
     assert set(honest_y) & set(q) and not set(y) & set(q)
     for _ in range(200):
         alpha, beta = random_scalar(r.src), random_scalar(r.src)
-        c = Transcript("none", ctx).integers("named", named).points("hand", r.hand_points).point(
-            "S", r.pub).points("Y", y).points("Q", q).points(
-            "U", [mul(alpha, card_point(t)) for t in named]).points(
-            "W", [mul(beta, x) for x in r.hand_points]).point(
-            "V", base_mul(alpha - beta * s)).challenge("c")
+        c = _none_challenge(ctx, r, y, q, [mul(alpha, card_point(t)) for t in named],
+                            [mul(beta, x) for x in r.hand_points], base_mul(alpha - beta * s))
         if c.value % 8 == 0:
             return NoneProof(tuple(y), tuple(q), c, alpha + c * a, beta + c * rr)
     raise AssertionError("no challenge divisible by 8 in 200 draws")
-
-
-def add_torsion(raw: bytes) -> bytes:
-    out = sodium.add(raw, ORDER_8)
-    assert out is not None and not is_valid_point_bytes(out)
-    return out
 
 
 def test_a_torsion_shifted_named_card_does_not_hide_a_held_one(ctx: ProofContext) -> None:
@@ -237,9 +234,7 @@ def test_a_torsion_shifted_named_card_does_not_hide_a_held_one(ctx: ProofContext
     ws = [mul(forged.sb, x) - mul(forged.challenge, qp)
           for x, qp in zip(r.hand_points, forged.q, strict=True)]
     v = base_mul(forged.sa) - mul(forged.sb, r.pub)
-    c = Transcript("none", ctx).integers("named", NAMED).points("hand", r.hand_points).point(
-        "S", r.pub).points("Y", forged.y).points("Q", forged.q).points("U", us).points(
-        "W", ws).point("V", v).challenge("c")
+    c = _none_challenge(ctx, r, forged.y, forged.q, us, ws, v)
     assert c == forged.challenge and not set(forged.y) & set(forged.q)
     # The reader refuses the shifted points...
     with pytest.raises(InvalidPointError):
@@ -269,7 +264,7 @@ def test_none_refuses_degenerate_statements_and_shapes(ctx: ProofContext) -> Non
     for field, bad in (("y", wire["y"][:2]), ("y", [*wire["y"], wire["y"][0]]), ("q", [])):
         with pytest.raises(MalformedProofError):
             NoneProof.from_wire({**wire, field: bad})
-    # a proof for another refuter's key, or with the hand in another order, fails
+    # the hand is part of the statement: the same proof over the hand reordered fails
     with pytest.raises(ProofRejected, match="challenge"):
         verify_none(ctx, NAMED_NONE, r.hand_points[::-1], r.pub,
                     replace(proof, q=proof.q[::-1]))

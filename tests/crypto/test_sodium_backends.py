@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from p2pclue.crypto import sodium
 from p2pclue.crypto.group import G, L, Scalar, base_mul, mul
+from tests.torsion import ORDER_8
 
 ROOT = Path(__file__).resolve().parents[2]
 PUBLIC = sodium._public()
@@ -22,7 +23,6 @@ try:
 except (ImportError, AttributeError):  # a PyNaCl without the private module: nothing to compare
     PRIVATE = PUBLIC
 needs_private = pytest.mark.skipif(PRIVATE is PUBLIC, reason="nacl._sodium is not available")
-ORDER_8 = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a")
 scalars = st.integers(min_value=1, max_value=L - 1).map(lambda v: v.to_bytes(32, "little"))
 
 

@@ -35,16 +35,9 @@ from p2pclue.engine.errors import Blame
 from p2pclue.engine.peer import Peer
 from p2pclue.engine.wire import read_payload, split_frame
 from tests.engine.test_spec_points import forge, load, replay
+from tests.torsion import ORDER_8, torsion
 
-ORDER_8 = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a")
 NON_CANONICAL = (2**255 - 19 + 1).to_bytes(32, "little")  # y = p + 1: the point y = 1 misspelt
-
-
-def torsion(raw: bytes) -> bytes:
-    """The same point plus one of order 8: on the curve, outside the main subgroup."""
-    out = sodium.add(raw, ORDER_8)
-    assert out is not None and not is_valid_point_bytes(out)
-    return out
 
 
 # ---- libsodium's multiplication tests what point_from_bytes tests ------------------------
