@@ -125,7 +125,12 @@ def test_watch_tells_each_arrival_once_and_wraps_between_words(tmp_path: Path) -
         finally:
             opening.join()
             for opener in openers:
-                opener.wait(300)
+                try:
+                    opener.wait(300)
+                finally:
+                    if opener.poll() is None:  # never left behind, even when the wait fails
+                        opener.kill()
+                        opener.wait()
     lines = out.replace("\r", "").splitlines()
     assert status == 0, out[-2000:] + "\n--- the opener:\n" + opener_log.read_text()[-3000:]
     for who in ("Random bot", "Bot 1", "Bot 2"):
