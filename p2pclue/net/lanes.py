@@ -40,12 +40,17 @@ and up, 16-20 multiplications)."""
 T = TypeVar("T")
 
 
-def _lower_priority() -> None:
-    """Raise this thread's nice value (never lowers it: no privilege is needed)."""
-    with contextlib.suppress(AttributeError, OSError):
-        tid = threading.get_native_id()
-        now = os.getpriority(os.PRIO_PROCESS, tid)
-        os.setpriority(os.PRIO_PROCESS, tid, min(19, now + SLOW_NICE))
+def lowered(amount: int) -> Callable[[], None]:
+    """A thread initializer that raises the thread's nice value by ``amount`` (never
+    lowers it: no privilege is needed); where priorities cannot be set, it does nothing."""
+
+    def lower() -> None:
+        with contextlib.suppress(AttributeError, OSError):
+            tid = threading.get_native_id()
+            now = os.getpriority(os.PRIO_PROCESS, tid)
+            os.setpriority(os.PRIO_PROCESS, tid, min(19, now + amount))
+
+    return lower
 
 
 class Lanes:
@@ -60,7 +65,7 @@ class Lanes:
             return call()
         if self._slow is None:
             self._slow = ThreadPoolExecutor(max_workers=1, thread_name_prefix="p2pclue-slow",
-                                            initializer=_lower_priority)
+                                            initializer=lowered(SLOW_NICE))
         self.slow_calls += 1
         return self._slow.submit(call).result()
 

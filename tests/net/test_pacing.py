@@ -21,10 +21,8 @@ from p2pclue.engine.audit import audit
 from p2pclue.engine.transcript import parse
 from p2pclue.net import api
 from p2pclue.net.botplay import drive_bot
-from p2pclue.net.play import join_table, open_table
 from p2pclue.net.session import NetSession
-from p2pclue.rules.variants import preset
-from tests.net.test_session import seat
+from tests.net.test_session import seat, seated
 
 DELAY = 0.6
 
@@ -45,18 +43,8 @@ def _one_game(tmp_path: Path) -> tuple[list[float], list[float]]:
         return on_event
 
     async def play() -> tuple[list[NetSession], list[api.Ended]]:
-        loop = asyncio.get_running_loop()
-        opened: asyncio.Future[tuple[str, int]] = loop.create_future()
         person = replace(seat(tmp_path, "Person"), pass_delay=(DELAY, DELAY))
-        host_task = asyncio.ensure_future(open_table(
-            person, "Pace", preset("classic"), 3, None,
-            on_opened=lambda o: opened.set_result((o.host, o.port)), on_view=lambda v: None,
-            announce=False))
-        host, port = await opened
-        guests = [asyncio.ensure_future(join_table(
-            seat(tmp_path, f"G{i}"), "Pace", host, port, None, on_view=lambda v: None))
-            for i in (1, 2)]
-        sessions = [await host_task] + [await g for g in guests]
+        sessions, _, _ = await seated(tmp_path, "Pace", person, 3)
         runs = [asyncio.ensure_future(s.run()) for s in sessions]
         bots = [drive_bot(s, BOTS["random"], random.Random(i), watcher([0]))
                 for i, s in enumerate(sessions)]

@@ -36,19 +36,26 @@ def seat(home: Path, name: str) -> Seat:
 Hook = Callable[[list[NetSession]], Awaitable[None]]
 
 
-async def table(home: Path, n: int, code: str | None, spectators: int = 0,
-                during: Hook | None = None) -> tuple[list[NetSession], list[api.Ended]]:
+async def seated(home: Path, name: str, opener: Seat, n: int, code: str | None = None
+                 ) -> tuple[list[NetSession], str, int]:
+    """A classic table opened on loopback by ``opener`` (not announced), with guests G1..
+    joined by address: the sessions, seat order, and where the opener listens."""
     opened: asyncio.Future[tuple[str, int]] = asyncio.get_running_loop().create_future()
     host_task = asyncio.ensure_future(open_table(
-        seat(home, "Host"), "Kitchen", preset("classic"), n, code,
+        opener, name, preset("classic"), n, code,
         on_opened=lambda o: opened.set_result((o.host, o.port)), on_view=lambda v: None,
         announce=False))
     await asyncio.wait([opened, host_task], return_when=asyncio.FIRST_COMPLETED)
     host, port = await opened
     guests = [asyncio.ensure_future(join_table(
-        seat(home, f"G{i}"), "Kitchen", host, port, code, on_view=lambda v: None))
+        seat(home, f"G{i}"), name, host, port, code, on_view=lambda v: None))
         for i in range(1, n)]
-    sessions = [await host_task] + [await g for g in guests]
+    return [await host_task] + [await g for g in guests], host, port
+
+
+async def table(home: Path, n: int, code: str | None, spectators: int = 0,
+                during: Hook | None = None) -> tuple[list[NetSession], list[api.Ended]]:
+    sessions, host, port = await seated(home, "Kitchen", seat(home, "Host"), n, code)
     runs = [asyncio.ensure_future(s.run()) for s in sessions]
     watchers: list[NetSession] = []
     for i in range(spectators):  # they arrive while the deal runs, and catch up
