@@ -48,6 +48,8 @@ from p2pclue.deduce import (
     ShownToMe,
     Triple,
     WrongAccusation,
+    least_revealing,
+    view_of,
 )
 from p2pclue.rules.actions import Accuse, CannotRefute, EndTurn, Move, Refute, Suggest, TakePassage
 from p2pclue.rules.board import classic_board
@@ -68,44 +70,36 @@ ROOM_BONUS = 1.5
 MODEL_BONUS = 3.0
 """Extra worth of an unproven room, per unit of the model's odds that it is the envelope's:
 asked there about the likely suspect and weapon, an unrefuted answer proves all three."""
+REFUTE_SPREAD = True
 ROOM_OPEN_WEIGHT = 1.6
 """How much an open room counts against an open suspect or weapon when choosing what to
 show: a naive rival's room is chosen by where its die takes it, so one room fewer slows it
 less (measured: 0.6 loses about 1 % of games against random bots, 1.6 is level with 1.0)."""
+"""Refute from the category the suggester has most left open (else ``least_revealing``)."""
 
 
-def _widest_open(notepad: Notepad | None, held: list[int], suggester: int,
-                 shown_to_it: set[int], shown_at_all: set[int]) -> int:
-    """Which of my ``held`` cards to show: one I showed the suggester before, else one
-    from the category it has the most cards left open in (its odds shrink least), else one
-    shown to someone before, else the lowest.
-
-    Made from what the bot deduced before this suggestion, with no deduction now: the
-    answer takes the same time with one named card as with several (a bot that thought
-    30 ms only when it held two would tell the table so), and the whole table waits for it.
-    "Open to the suggester" is read from my own notepad: not known to be its card, and
-    either mine and never shown to it, or not known to be outside the envelope."""
-    known = [c for c in held if c in shown_to_it]
+def _widest_open(notepad: Notepad, held: list[int], suggester: int) -> int:
+    """Which of my ``held`` cards to show: one the suggester already knows I hold, else
+    one from the category it has the most cards left open in (its odds shrink least)."""
+    view = view_of(notepad, suggester)
+    if view.contradiction is not None:  # pragma: no cover - a subset of consistent facts
+        return least_revealing(notepad, held, suggester)
+    known = [c for c in held if view.cell(c, notepad.me) is Mark.YES]
     if known:
         return min(known)
-    if notepad is not None and notepad.contradiction is None:
-        deck = notepad.table.deck
+    deck = notepad.table.deck
 
-        def is_open(c: int) -> bool:
-            if notepad.cell(c, suggester) is Mark.YES:
-                return False
-            if notepad.cell(c, notepad.me) is Mark.YES:
-                return c not in shown_to_it
-            return notepad.cell(c, ENVELOPE) is not Mark.NO
+    def open_in(card: int) -> float:
+        cat = next(cat for cat in deck if card in cat)
+        n = sum(1 for c in cat if view.cell(c, ENVELOPE) is not Mark.NO
+                and notepad.cell(c, suggester) is not Mark.YES)
+        return n * ROOM_OPEN_WEIGHT if cat is deck[2] else float(n)
 
-        def open_in(card: int) -> float:
-            cat = next(cat for cat in deck if card in cat)
-            n = sum(1 for c in cat if is_open(c))
-            return n * ROOM_OPEN_WEIGHT if cat is deck[2] else float(n)
-
-        widest = max(open_in(c) for c in held)
-        held = [c for c in held if open_in(c) == widest]
-    return min(held, key=lambda c: (c not in shown_at_all, c))
+    widest = max(open_in(c) for c in held)
+    widest_held = [c for c in held if open_in(c) == widest]
+    if len(widest_held) == 1:
+        return widest_held[0]
+    return least_revealing(notepad, widest_held, suggester, view)
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,8 +146,6 @@ class DetectiveBot:
         self._turn = 0
         self._my_last: Triple | None = None
         self._shown_by_me: int | None = None
-        self._shown_to: dict[int, set[int]] = {}
-        """The cards this bot showed, by the seat it showed them to."""
         self._advice: Advice | None = None
         self._values: dict[int, float] | None = None
 
@@ -216,7 +208,6 @@ class DetectiveBot:
                                      if mine or not self._missed()]
                 if shower == self.seat and self._shown_by_me is not None:
                     facts.append(ShownByMe(suggester, self._shown_by_me, self._turn, triple))
-                    self._shown_to.setdefault(suggester, set()).add(self._shown_by_me)
                 elif shower is not None and shower != self.seat and (mine or not self._missed()):
                     facts.append(Refuted(shower, suggester, triple, self._turn))
                 self._shown_by_me = None
@@ -248,9 +239,9 @@ class DetectiveBot:
 
     # --- decisions ---------------------------------------------------------------------
     def decide(self, state: GameState) -> Decision:
-        if state.phase is Phase.AWAIT_REFUTATION:
-            return self._refute(state)  # no deduction now: see ``_widest_open``
         self._ensure_notepad(state)
+        if state.phase is Phase.AWAIT_REFUTATION:
+            return self._refute(state)  # reads the notepad only to choose among cards
         notepad = self._read()
         if can_accuse(state) and notepad.contradiction is None:
             solution = self._accusation(notepad)
@@ -283,13 +274,14 @@ class DetectiveBot:
         if not held:
             return CannotRefute(self.seat)
         card = held[0]
-        if len(held) > 1:
-            if self.style.model:
-                card = _widest_open(self._notepad, held, s.suggester,
-                                    self._shown_to.get(s.suggester, set()),
-                                    set().union(*self._shown_to.values()))
-            else:
+        notepad = self._read() if len(held) > 1 else None
+        if notepad is not None and notepad.contradiction is None:
+            if not self.style.model:
                 card = self.rng.choice(held)
+            elif REFUTE_SPREAD:
+                card = _widest_open(notepad, held, s.suggester)
+            else:
+                card = least_revealing(notepad, held, s.suggester)
         self._shown_by_me = card
         return Refute(self.seat, card)
 
