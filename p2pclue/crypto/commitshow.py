@@ -1,4 +1,4 @@
-"""Deniable "I show you one of these cards": a chameleon commitment plus a public OR-proof.
+"""Deniable "I show you one of these cards": a chameleon commitment plus a public proof.
 
 The ElGamal show (``show.py``) lets the suggester prove to anyone which card it saw (a
 proof of decryption is transferable). Here the refuter j instead publishes a Pedersen
@@ -6,17 +6,25 @@ commitment to the shown card's index ``t`` under the suggester's key ``P = x*G``
 
     C = (t+1)*G + rho*P,
 
-and a Cramer-Damgard-Schoenmakers OR over every (hand position p, named card t) of
+and proves that it opens to a named card j holds. The card is put under a fresh one-use
+key a = b*s_j (b fresh, s_j j's key): A = a*G and Z = a*M_t, which equals b*X_p for the
+hand position p that holds it. Two Cramer-Damgard-Schoenmakers ORs under one challenge:
 
-    S_j = s*G  and  X_p = s*M_t  and  C - (t+1)*G = rho*P.
+    over the hand positions p:  A = beta*S_j  and  Z = beta*X_p,
+    over the named cards i:     A = alpha*G   and  Z = alpha*M_i  and  C - (t_i+1)*G = rho*P.
+
+The first puts Z among j's hand cards under b, the second makes Z a named card and C its
+commitment; A ties the two keys (alpha = beta*s_j). Together they cost h + 3 branches where
+the single OR over every (position, card) pair cost 3h: verifying a hand of three takes 27
+variable-base multiplications instead of 57 (docs/protocol.md, section 4b).
 
 The opening ``(t, rho)`` travels only to the suggester. Whoever knows ``x`` (the suggester)
 can open ``C`` to any card (``equivocate``), so an opening convinces nobody but the one who
 received it from the refuter's own link; the refuter, who does not know ``x``, cannot open
 ``C`` two ways without computing ``x`` (binding under discrete log). Cards are committed as
 scalars ``t+1`` on ``G`` (never 0), not as card points: a card point would tie the opening to
-the hash-to-group points, which the equivocation needs to avoid. Branch order: ``p*3 + i``
-with ``i`` the index of the card in ``named``.
+the hash-to-group points, which the equivocation needs to avoid. Z names the card too, but
+only to whoever decides Diffie-Hellman for a key used once (b is never stored nor revealed).
 """
 
 from __future__ import annotations
@@ -29,24 +37,51 @@ from p2pclue.crypto.context import ProofContext, Transcript
 from p2pclue.crypto.errors import CryptoUsageError, MalformedProofError, ProofRejected
 from p2pclue.crypto.group import Point, Scalar, base_mul, inverse, mul, scalar
 from p2pclue.crypto.rand import ScalarSource, random_scalar
-from p2pclue.crypto.show import (
-    ShowProof,
-    check_named,
-    check_show_statement,
-    close_real_branch,
+from p2pclue.crypto.show import check_named
+from p2pclue.crypto.wire import (
+    expect_dict,
+    point_field,
+    scalar_field,
+    scalars_from_wire,
+    scalars_to_wire,
 )
-from p2pclue.crypto.wire import expect_dict, scalar_field
 
 TAG = "commit-show"
 OPENING_TAG = "opening"
 N_CARDS = 21
+_NAME = "commit_show_proof"
 
 
 @dataclass(frozen=True, slots=True)
-class CommitShowProof(ShowProof):
-    """Same compact form as the ElGamal show: per branch a challenge and two responses."""
+class CommitShowProof:
+    """The shown card under the one-use key (``a``: A, ``z``: Z), then per hand position a
+    challenge and a response (``cp``, ``up``), then per named card a challenge and two
+    responses (``ci``, ``ui``, ``vi``). Both challenge lists sum to the hash challenge."""
 
-    WIRE_NAME: ClassVar[str] = "commit_show_proof"
+    a: Point
+    z: Point
+    cp: tuple[Scalar, ...]
+    up: tuple[Scalar, ...]
+    ci: tuple[Scalar, ...]
+    ui: tuple[Scalar, ...]
+    vi: tuple[Scalar, ...]
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"a": bytes(self.a), "z": bytes(self.z),
+                "cp": scalars_to_wire(self.cp), "up": scalars_to_wire(self.up),
+                "ci": scalars_to_wire(self.ci), "ui": scalars_to_wire(self.ui),
+                "vi": scalars_to_wire(self.vi)}
+
+    @classmethod
+    def from_wire(cls, obj: object) -> Self:
+        d = expect_dict(obj, _NAME, ("a", "z", "cp", "up", "ci", "ui", "vi"))
+        cp = scalars_from_wire(d["cp"], f"{_NAME}.cp")
+        if not cp:
+            raise MalformedProofError(f"{_NAME}.cp", "empty")
+        return cls(point_field(d, "a", _NAME), point_field(d, "z", _NAME), tuple(cp),
+                   tuple(scalars_from_wire(d["up"], f"{_NAME}.up", len(cp))),
+                   *(tuple(scalars_from_wire(d[k], f"{_NAME}.{k}", 3))
+                     for k in ("ci", "ui", "vi")))
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -90,27 +125,16 @@ def commit_card(card: int, rho: Scalar, suggester_pub: Point) -> Point:
 
 def _transcript(
     ctx: ProofContext, named: Sequence[int], hand_points: Sequence[Point], pub: Point,
-    suggester_pub: Point, commitment: Point,
+    suggester_pub: Point, commitment: Point, a: Point, z: Point,
 ) -> Transcript:
     t = Transcript(TAG, ctx).integers("named", named).points("hand", hand_points)
-    return t.point("S", pub).point("P", suggester_pub).point("C", commitment)
+    return t.point("S", pub).point("P", suggester_pub).point("C", commitment).point(
+        "A", a).point("Z", z)
 
 
 def _residues(named: Sequence[int], commitment: Point) -> list[Point]:
     """``C - (t+1)*G`` for each named card: ``rho*P`` for the committed one."""
     return [commitment - base_mul(card_scalar(t)) for t in named]
-
-
-def _branch_commitments(
-    c: Scalar, u: Scalar, v: Scalar, m: Point, x: Point, pub: Point, suggester_pub: Point,
-    residue: Point,
-) -> list[Point]:
-    """The three commitments a branch must have had for challenge c and responses (u, v)."""
-    return [
-        base_mul(u) - mul(c, pub),
-        mul(u, m) - mul(c, x),
-        mul(v, suggester_pub) - mul(c, residue),
-    ]
 
 
 def prove_commit_show(
@@ -127,50 +151,75 @@ def prove_commit_show(
         raise CryptoUsageError("the shown card must be one of the named cards")
     if not 0 <= shown_position < len(hand_points):
         raise CryptoUsageError("shown_position is not a hand position")
-    if mul(secret, points[list(named).index(shown_card)]) != hand_points[shown_position]:
+    index = list(named).index(shown_card)
+    if mul(secret, points[index]) != hand_points[shown_position]:
         raise CryptoUsageError("the shown card is not at that hand position")
     opening = Opening(shown_card, random_scalar(src) if rho is None else rho)
     commitment = commit_card(shown_card, opening.rho, suggester_pub)
-    real = shown_position * 3 + list(named).index(shown_card)
-    proof = prove_commit_show_unchecked(ctx, named, hand_points, secret, public_key, real,
-                                        opening.rho, suggester_pub, commitment, src)
+    proof = prove_commit_show_unchecked(ctx, named, hand_points, secret, public_key,
+                                        shown_position, index, opening.rho, suggester_pub,
+                                        commitment, src)
     return commitment, proof, opening
+
+
+def _close(total: Scalar, real: int, cs: list[Scalar]) -> Scalar:
+    """CDS: the real branch's challenge is the hash challenge minus the simulated ones."""
+    for k, c in enumerate(cs):
+        if k != real:
+            total = total - c
+    return total
 
 
 def prove_commit_show_unchecked(
     ctx: ProofContext, named: Sequence[int], hand_points: Sequence[Point], secret: Scalar,
-    public_key: Point, real_branch: int, rho: Scalar, suggester_pub: Point, commitment: Point,
-    src: ScalarSource,
+    public_key: Point, position: int, index: int, rho: Scalar, suggester_pub: Point,
+    commitment: Point, src: ScalarSource,
 ) -> CommitShowProof:
-    """The OR-proof with ``real_branch`` answered honestly; no check that it is true."""
+    """The proof with hand position ``position`` and named card ``index`` answered honestly
+    (Z is the named card under the fresh key); no check that either claim is true.
+
+    Draws from ``src``: b, then the masks k (positions), w and v (cards), then (c, u) for
+    each other position in order, then (d, w, v) for each other named card in order. The
+    prover reaches the verifier's points through the logs it knows (``u*S - c*A =
+    (u - c*a)*G`` with a = b*secret, ``v*P - d*(C - (t+1)*G) = (v - d*rho)*P - d*(t_real -
+    t)*G``): the same points with fewer multiplications."""
     points = check_named(named)
-    real_value = card_scalar(named[real_branch % 3])
-    cs: list[Scalar] = []
-    us: list[Scalar] = []
-    vs: list[Scalar] = []
-    commitments: list[Point] = []
-    sigma, pi = random_scalar(src), random_scalar(src)
-    for b in range(3 * len(hand_points)):
-        m, x = points[b % 3], hand_points[b // 3]
-        if b == real_branch:
-            cs.append(Scalar(0))
-            us.append(sigma)
-            vs.append(pi)
-            commitments += [base_mul(sigma), mul(sigma, m), mul(pi, suggester_pub)]
+    h = len(hand_points)
+    b = random_scalar(src)
+    a = b * secret
+    big_a, z = base_mul(a), mul(a, points[index])
+    k, w_real, v_real = random_scalar(src), random_scalar(src), random_scalar(src)
+    cp = [Scalar(0)] * h
+    up = [Scalar(0)] * h
+    tp: list[Point] = []
+    for p in range(h):
+        if p == position:
+            tp += [base_mul(k * secret), mul(k, hand_points[p])]
         else:
-            c, u, v = random_scalar(src), random_scalar(src), random_scalar(src)
-            cs.append(c)
-            us.append(u)
-            vs.append(v)
-            # What _branch_commitments gives, through what the prover knows (S = secret*G,
-            # C - (t+1)*G = rho*P + (t_real - t)*G): no residues, one multiplication fewer.
-            shift = c * (real_value - card_scalar(named[b % 3]))
-            commitments += [base_mul(u - c * secret), mul(u, m) - mul(c, x),
-                            mul(v - c * rho, suggester_pub) - base_mul(shift)]
-    t = _transcript(ctx, named, hand_points, public_key, suggester_pub, commitment)
-    close_real_branch(t.points("T", commitments).challenge("c"), real_branch, cs, us, vs,
-                      (sigma, secret), (pi, rho))
-    return CommitShowProof(tuple(cs), tuple(us), tuple(vs))
+            cp[p], up[p] = random_scalar(src), random_scalar(src)
+            tp += [base_mul(up[p] * secret - cp[p] * a),
+                   mul(up[p], hand_points[p]) - mul(cp[p], z)]
+    ci = [Scalar(0)] * 3
+    ui = [Scalar(0)] * 3
+    vi = [Scalar(0)] * 3
+    ti: list[Point] = []
+    real_value = card_scalar(named[index])
+    for i in range(3):
+        if i == index:
+            ti += [base_mul(w_real), mul(w_real, points[i]), mul(v_real, suggester_pub)]
+        else:
+            ci[i], ui[i], vi[i] = random_scalar(src), random_scalar(src), random_scalar(src)
+            shift = ci[i] * (real_value - card_scalar(named[i]))
+            ti += [base_mul(ui[i] - ci[i] * a), mul(ui[i], points[i]) - mul(ci[i], z),
+                   mul(vi[i] - ci[i] * rho, suggester_pub) - base_mul(shift)]
+    c = _transcript(ctx, named, hand_points, public_key, suggester_pub, commitment, big_a,
+                    z).points("TP", tp).points("TI", ti).challenge("c")
+    cp[position] = _close(c, position, cp)
+    up[position] = k + cp[position] * b
+    ci[index] = _close(c, index, ci)
+    ui[index] = w_real + ci[index] * a
+    vi[index] = v_real + ci[index] * rho
+    return CommitShowProof(big_a, z, tuple(cp), tuple(up), tuple(ci), tuple(ui), tuple(vi))
 
 
 def verify_commit_show(
@@ -179,20 +228,40 @@ def verify_commit_show(
 ) -> None:
     """Everyone's check: ``commitment`` opens to a named card at one of the refuter's
     positions. It says nothing about which."""
-    points = check_show_statement(TAG, named, hand_points, proof, public_key, suggester_pub)
-    n = 3 * len(hand_points)
-    residues = _residues(named, commitment)
-    commitments: list[Point] = []
-    total = Scalar(0)
-    for b in range(n):
-        c = proof.challenges[b]
-        total = total + c
-        commitments += _branch_commitments(c, proof.u[b], proof.v[b], points[b % 3],
-                                           hand_points[b // 3], public_key, suggester_pub,
-                                           residues[b % 3])
-    t = _transcript(ctx, named, hand_points, public_key, suggester_pub, commitment)
-    if t.points("T", commitments).challenge("c") != total:
+    try:
+        points = check_named(named)
+    except CryptoUsageError as exc:
+        raise ProofRejected(TAG, str(exc)) from None
+    h = len(hand_points)
+    if h == 0:
+        raise ProofRejected(TAG, "the refuter holds no cards")
+    if len(proof.cp) != h or len(proof.up) != h:
+        raise ProofRejected(TAG, f"expected {h} hand branches")
+    if public_key.is_identity or suggester_pub.is_identity:
+        raise ProofRejected(TAG, "a public key is the identity")
+    if proof.a.is_identity or proof.z.is_identity:
+        raise ProofRejected(TAG, "A or Z is the identity")
+    big_a, z = proof.a, proof.z
+    tp: list[Point] = []
+    for p in range(h):
+        c, u = proof.cp[p], proof.up[p]
+        tp += [mul(u, public_key) - mul(c, big_a), mul(u, hand_points[p]) - mul(c, z)]
+    ti: list[Point] = []
+    for i, residue in enumerate(_residues(named, commitment)):
+        d, u, v = proof.ci[i], proof.ui[i], proof.vi[i]
+        ti += [base_mul(u) - mul(d, big_a), mul(u, points[i]) - mul(d, z),
+               mul(v, suggester_pub) - mul(d, residue)]
+    c = _transcript(ctx, named, hand_points, public_key, suggester_pub, commitment, big_a,
+                    z).points("TP", tp).points("TI", ti).challenge("c")
+    if _sum(proof.cp) != c or _sum(proof.ci) != c:
         raise ProofRejected(TAG, "challenge mismatch")
+
+
+def _sum(values: Sequence[Scalar]) -> Scalar:
+    total = Scalar(0)
+    for v in values:
+        total = total + v
+    return total
 
 
 def check_opening(

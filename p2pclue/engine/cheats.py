@@ -208,10 +208,10 @@ class CheatingPeer(Peer):
         suggester_pub = self.Y[s.suggester]
         rho = random_scalar(self._src)
         c = P.commit_card(card, rho, suggester_pub)
-        branch = triple.index(card) if card in triple else 0
+        index = triple.index(card) if card in triple else 0
         proof = prove_commit_show_unchecked(self._ctx(len(self.entries), me, "show"), triple,
                                             self._hand_points(me), self._secrets.s, self.S[me],
-                                            branch, rho, suggester_pub, c, self._src)
+                                            0, index, rho, suggester_pub, c, self._src)
         return [(self._frame("show", {"C": bytes(c), "proof": proof.to_wire()}), None)]
 
     def _cheat_show_unheld_card(self) -> Frames | None:

@@ -37,7 +37,9 @@ KIND_DOCS = {
                      "chain), ch, s1, s2, s3, sk, sh: scalars, sprime: array of scalars}: "
                      "shuffle of known exponent",
     "proofs:shuffle": "array of exactly 3 proof:shuffle (suspects, weapons, rooms)",
-    "proof:commit_show": "map {c, u, v: arrays of scalars, 3 per hand position}: OR-proof",
+    "proof:commit_show": ("map {a, z: points (the shown card under a one-use key), cp, up: "
+                          "scalars, one per hand position, ci, ui, vi: 3 scalars each}: two "
+                          "OR-proofs under one challenge"),
     "proof:none": ("map {y: 3 points, q: points (one per hand position), c, sa, sb: "
                    "scalars}: the named cards and the hand under one fresh key"),
     "proof:pet": "map {c: scalar, sb: scalar, sc: scalar}: one blinded PET step",
@@ -50,7 +52,7 @@ PROOF_KEYS = {
     "proof:dleq": ["c", "s"],
     "proof:dleq_batch": ["c", "s"],
     "proof:shuffle": ["c", "ch", "chat", "s1", "s2", "s3", "sh", "sk", "sprime"],
-    "proof:commit_show": ["c", "u", "v"],
+    "proof:commit_show": ["a", "ci", "cp", "ui", "up", "vi", "z"],
     "proof:none": ["c", "q", "sa", "sb", "y"],
     "proof:pet": ["c", "sb", "sc"],
 }
