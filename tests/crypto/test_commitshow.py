@@ -9,6 +9,7 @@ the card for anyone.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -66,7 +67,7 @@ def test_commit_show_tampered_swapped_and_replayed_fail(
 ) -> None:
     r, s = Seat(b"r2"), Seat(b"s2")
     c, proof, _ = _show(ctx, r, s)
-    for _, wire in tampered(proof.to_wire()):
+    for _, wire in tampered(proof.to_wire(), frozenset({"a", "z"})):
         with pytest.raises(ProofRejected):
             verify_commit_show(ctx, NAMED, r.hand_points, r.pub, s.pub, c,
                                CommitShowProof.from_wire(wire))
@@ -99,15 +100,48 @@ def test_R21_committing_a_card_not_named_or_not_held_cannot_be_proven(
     with pytest.raises(CryptoUsageError):
         prove_commit_show(ctx, NAMED, r.hand_points, r.s, r.pub, 0, 7, s.pub, r.src)
 
-    # Study (held, not named) through "position 3, Ballroom"; Dagger (named, not held)
-    # through "position 0, Dagger"; a held card at the wrong position.
-    for card, branch in ((20, 3 * 3 + 2), (7, 0 * 3 + 1), (13, 0 * 3 + 2)):
+    # Study (held, not named) committed, with the Ballroom (index 2) as Z's card; Study
+    # under Z (held at position 3) with the Ballroom committed; Dagger (named, not held) at
+    # position 0; a held card answered at the wrong position.
+    for card, position, index in ((20, 2, 2), (7, 0, 1), (13, 0, 2)):
         rho = random_scalar(r.src)
         c = commit_card(card, rho, s.pub)
-        proof = prove_commit_show_unchecked(ctx, NAMED, r.hand_points, r.s, r.pub, branch, rho,
-                                            s.pub, c, r.src)
+        proof = prove_commit_show_unchecked(ctx, NAMED, r.hand_points, r.s, r.pub, position,
+                                            index, rho, s.pub, c, r.src)
         with pytest.raises(ProofRejected):
             verify_commit_show(ctx, NAMED, r.hand_points, r.pub, s.pub, c, proof)
+
+
+def test_every_part_of_the_statement_is_needed(ctx: ProofContext) -> None:
+    """A and Z at the identity (b = 0 would make every equation hold), lists of the wrong
+    length, a hand given in another order: each is refused, never a crash."""
+    r, s = Seat(b"r7"), Seat(b"s7")
+    c, proof, _ = _show(ctx, r, s)
+    zero = G - G
+    for bad in (replace(proof, a=zero), replace(proof, z=zero),
+                replace(proof, cp=proof.cp[:-1], up=proof.up[:-1])):
+        with pytest.raises(ProofRejected):
+            verify_commit_show(ctx, NAMED, r.hand_points, r.pub, s.pub, c, bad)
+    with pytest.raises(ProofRejected):
+        verify_commit_show(ctx, NAMED, r.hand_points[::-1], r.pub, s.pub, c, proof)
+    wire = proof.to_wire()
+    for key, value in (("ci", wire["ci"][:2]), ("ui", wire["ui"] * 2), ("up", wire["up"][:1]),
+                       ("cp", []), ("a", wire["up"][0][:31])):
+        with pytest.raises(PeerDataError):
+            CommitShowProof.from_wire({**wire, key: value})
+
+
+def test_the_proof_costs_what_the_spec_says(ctx: ProofContext) -> None:
+    """docs/protocol.md, 4b: verify 4h + 15 variable-base and 6 fixed-base multiplications;
+    prove 2h + 10 variable (its own check included) and h + 7 fixed."""
+    r, s = Seat(b"r8"), Seat(b"s8")
+    h = len(HAND)
+    MULT_COUNTER.reset()
+    c, proof, _ = _show(ctx, r, s)
+    assert (MULT_COUNTER.var, MULT_COUNTER.base) == (2 * h + 10, h + 7)
+    MULT_COUNTER.reset()
+    verify_commit_show(ctx, NAMED, r.hand_points, r.pub, s.pub, c, proof)
+    assert (MULT_COUNTER.var, MULT_COUNTER.base) == (4 * h + 15, 6)
 
 
 def test_a_wrong_opening_is_refused(ctx: ProofContext) -> None:
