@@ -27,9 +27,10 @@ CARD_SLUGS = (
     "lounge", "hall", "study",
 )
 
-# (guess made from the spec alone, resolution after reading p2pclue/crypto/commitshow.py,
-# context.py and engine/peer.py). Every guess matched the code; the spec now states each one
-# that it left open.
+# (guess made from the spec alone, resolution). The entries before the 4b redesign were
+# resolved after reading p2pclue/crypto/commitshow.py, context.py and engine/peer.py; every
+# one matched the code and the spec now states each one it left open. The redesign's were
+# resolved without the code (see the comment above them).
 GUESSES: tuple[tuple[str, str], ...] = (
     ("FS hash input = concatenation of the typed items (one SHA-512 stream)",
      "right (context.py streams into one sha512); spec was clear"),
@@ -37,14 +38,25 @@ GUESSES: tuple[tuple[str, str], ...] = (
     ("'hand' = list item of 32-byte points in increasing deal position", "right; clear"),
     ("S, P, C are data items labelled 'S', 'P', 'C', after the two lists", "right; spec now"
      " says 'data items ... in this order'"),
-    ("'T' = ONE flat list item of 9h points, three per branch, branch order", "right; spec said"
-     " 'list T = for every branch [...]' (flat or nested?): now explicit"),
-    ("challenge = label 'c', index 0; sum(c_b) mod L must equal it", "right; label/index and"
-     " 'mod L' now explicit"),
-    ("branch b = 3p + i: p = b div 3, i = b mod 3 (index into named)", "right; now explicit"),
     ("(t+1)*G = base point times the integer t+1, no hashing", "right; now explicit"),
-    ("received c/u/v scalars: canonical, non-zero (zero branch challenge refused)", "right"
+    ("received scalars: canonical, non-zero (zero branch challenge refused)", "right"
      " (scalars_from_wire); now stated for the branch challenges too"),
+    # Proof 4b redesigned (two ORs under one challenge): read from the spec alone, checked
+    # only against the vector (reproduced byte for byte from the spec's prover description
+    # and draw order) and the project's verifier, not against its code.
+    ("wire 'ci' holds the card branches' challenges, called d_i in the statement", "right"
+     " (vector); the spec never ties the name ci to d_i"),
+    ("wire 'a', 'z' are the points A, Z (not the secret scalar a)", "right (vector); the"
+     " spec writes 'proof {a: point, z: point}' next to the scalar a = b*s"),
+    ("data items labelled 'A', 'Z' (upper case) after S, P, C", "right (vector)"),
+    ("'TP' = one flat list of 2h points, position-major; 'TI' = one flat list of 9,"
+     " card-major", "right (vector); the counts 2h and 9 imply flat"),
+    ("challenge label 'c' index 0, compared with sum(cp) and sum(ci) mod L; no challenge on"
+     " the wire (unlike 'compact form: they carry the challenge')", "right (vector)"),
+    ("an identity commitment (e.g. real mask k = 0) is hashed as 01 00..00 and accepted",
+     "agrees with the project's verifier; the spec does not say"),
+    ("named cards in another order than suspect, weapon, room: not refused by the proof",
+     "agrees with the project's verifier; the spec lists the order but not who refuses"),
     ("opening card: an int 0..20, booleans refused", "right (type(card) is int); now stated"),
     ("show_rho: tag 'commit-rho', data item 'k' = the key scalar k (Y = k*G), challenge"
      " 'rho' index 0", "right (peer uses secrets.k); spec now says k, not s = k*r"),
@@ -187,43 +199,71 @@ def residue(c_point: bytes, t: int) -> bytes:
     return sub(c_point, base(t + 1))
 
 
+PROOF_FIELDS = ("a", "z", "cp", "up", "ci", "ui", "vi")
+"""The wire fields of proof 4b: the one-use key's two points, then the two ORs' scalars."""
+
+
+def _scalars(proof: dict[str, Any], name: str, count: int) -> list[int]:
+    """A list field of exactly `count` canonical non-zero scalars."""
+    values = proof[name]
+    if not isinstance(values, list) or len(values) != count:
+        raise Rejected(f"proof: {name} length")
+    return [scalar(x, name) for x in values]
+
+
+def _position_commitments(
+    s_key: bytes, hand: Sequence[bytes], a_point: bytes, z_point: bytes,
+    cp: Sequence[int], up: Sequence[int],
+) -> list[bytes]:
+    """TP: for each position p, [u_p*S - c_p*A, u_p*X_p - c_p*Z]."""
+    out: list[bytes] = []
+    for x_p, c, u in zip(hand, cp, up, strict=True):
+        out += [sub(mul(u, s_key), mul(c, a_point)), sub(mul(u, x_p), mul(c, z_point))]
+    return out
+
+
+def _card_commitments(
+    named: Sequence[int], p_key: bytes, c_point: bytes, a_point: bytes, z_point: bytes,
+    ci: Sequence[int], ui: Sequence[int], vi: Sequence[int],
+) -> list[bytes]:
+    """TI: for each named card i, [u_i*G - d_i*A, u_i*M_i - d_i*Z, v_i*P - d_i*(C - (t_i+1)*G)]."""
+    out: list[bytes] = []
+    for t, d, u, v in zip(named, ci, ui, vi, strict=True):
+        out += [
+            sub(base(u), mul(d, a_point)),
+            sub(mul(u, card_point(t)), mul(d, z_point)),
+            sub(mul(v, p_key), mul(d, residue(c_point, t))),
+        ]
+    return out
+
+
 def verify_commit_show(
     ctx: Context, named: Sequence[int], hand: Sequence[bytes], s_key: bytes,
     p_key: bytes, c_point: bytes, proof: dict[str, Any],
 ) -> None:
-    """Raise Rejected unless the proof 4b verifies."""
+    """Raise Rejected unless the proof 4b verifies (two CDS ORs under one challenge)."""
     if len(named) != 3 or len(set(named)) != 3 or not all(0 <= t < 21 for t in named):
         raise Rejected("named: not three distinct cards")
     if not hand:
         raise Rejected("hand: empty")
     hand = [point(x, "hand") for x in hand]
     s_key, p_key, c_point = point(s_key, "S"), point(p_key, "P"), point(c_point, "C")
-    if not isinstance(proof, dict) or set(proof) != {"c", "u", "v"}:
+    if not isinstance(proof, dict) or set(proof) != set(PROOF_FIELDS):
         raise Rejected("proof: wrong shape")
-    n = 3 * len(hand)
-    if any(not isinstance(proof[k], list) or len(proof[k]) != n for k in "cuv"):
-        raise Rejected("proof: branch count")
-    cs = [scalar(x, "c") for x in proof["c"]]
-    us = [scalar(x, "u") for x in proof["u"]]
-    vs = [scalar(x, "v") for x in proof["v"]]
-    t_items: list[bytes] = []
-    for b in range(n):
-        p, i = divmod(b, 3)
-        t = named[i]
-        m = card_point(t)
-        t_items += [
-            sub(base(us[b]), mul(cs[b], s_key)),
-            sub(mul(us[b], m), mul(cs[b], hand[p])),
-            sub(mul(vs[b], p_key), mul(cs[b], residue(c_point, t))),
-        ]
+    a_point, z_point = point(proof["a"], "a"), point(proof["z"], "z")
+    h = len(hand)
+    cp, up = _scalars(proof, "cp", h), _scalars(proof, "up", h)
+    ci, ui, vi = (_scalars(proof, name, 3) for name in ("ci", "ui", "vi"))
     tr = Transcript("commit-show", ctx)
     tr.list("named", [u64(t) for t in named])
     tr.list("hand", hand)
-    tr.data("S", s_key)
-    tr.data("P", p_key)
-    tr.data("C", c_point)
-    tr.list("T", t_items)
-    if tr.challenge("c", 0) != sum(cs) % L:
+    for label, value in (("S", s_key), ("P", p_key), ("C", c_point), ("A", a_point),
+                         ("Z", z_point)):
+        tr.data(label, value)
+    tr.list("TP", _position_commitments(s_key, hand, a_point, z_point, cp, up))
+    tr.list("TI", _card_commitments(named, p_key, c_point, a_point, z_point, ci, ui, vi))
+    c = tr.challenge("c", 0)
+    if c != sum(cp) % L or c != sum(ci) % L:
         raise Rejected("proof: challenge mismatch")
 
 
@@ -308,7 +348,7 @@ class SampleResult:
 def check_sample(data: bytes, tamper: int | None = None) -> SampleResult:
     """Verify every show's proof 4b in a sample, then (if present) the end-of-game openings.
 
-    tamper: index among the shows whose first response u_0 is replaced by u_0 + 1 before
+    tamper: index among the shows whose first position response u_0 is replaced by u_0 + 1 before
     verifying (so that the caller can see the verifier refuse it).
     """
     header, entries, footer = read_transcript(data)
@@ -367,7 +407,7 @@ def check_sample(data: bytes, tamper: int | None = None) -> SampleResult:
             hand = [current[p] for p in range(dealt) if p % n == sender]
             proof = dict(body["proof"])
             if tamper is not None and tamper == len(shows):
-                proof["u"] = [enc(scalar(proof["u"][0]) + 1), *proof["u"][1:]]
+                proof["up"] = [enc(scalar(proof["up"][0]) + 1), *proof["up"][1:]]
             ctx = Context(game_id, f"{index}:show", sender)
             rooms = [
                 room for room in range(12, 21)

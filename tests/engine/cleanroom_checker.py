@@ -486,12 +486,8 @@ class Game:
             if not self.queue:
                 self.stage = "turn"
         elif kind == "show":
-            h = self.hand_size(seat)
-            pr = body["proof"]
-            if not (isinstance(pr, dict) and set(pr) == {"c", "u", "v"} and all(
-                    isinstance(pr[k], list) and len(pr[k]) == 3 * h
-                    and all(scalar(x) is not None for x in pr[k]) for k in "cuv")):
-                return "proof:commit-show"  # the proof's shape: 3 branches per hand position
+            if not _show_proof_ok(body["proof"], self.hand_size(seat)):
+                return "proof:commit-show"  # the proof's shape (4b): see _show_proof_ok
             self.shows.append(Show(seat, self.suggester, body["C"], self.named))
             self.stage, self.queue = "answer", [self.suggester]
         elif kind == "ack":
@@ -544,6 +540,17 @@ class Game:
         elif kind == "secrets" and not self.queue:
             self.stage = "complete"
         return None
+
+
+def _show_proof_ok(pr: Any, h: int) -> bool:
+    """Proof 4b's wire shape: points a, z (A, Z of the one-use key), then per hand position
+    one challenge and one response (cp, up) and per named card one challenge and two
+    responses (ci, ui, vi), all canonical non-zero scalars."""
+    counts = {"cp": h, "up": h, "ci": 3, "ui": 3, "vi": 3}
+    return (isinstance(pr, dict) and set(pr) == {"a", "z", *counts}
+            and valid_point(pr["a"]) and valid_point(pr["z"])
+            and all(isinstance(pr[k], list) and len(pr[k]) == n
+                    and all(scalar(x) is not None for x in pr[k]) for k, n in counts.items()))
 
 
 def _opening_ok(o: Any) -> bool:

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from tests.engine.cleanroom_checker import names_game, verdict
+from tests.torsion import torsion
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "protocol" / "samples"
@@ -489,7 +490,8 @@ def test_games_with_a_leave_agree(n: int, rules: str, seed: int, leaver: int, af
 
 def complaint_cases() -> dict[str, tuple[bytes, dict[str, Any]]]:
     """The suggester complains about the first show; the refuter owes a public opening, taken
-    from its end-of-game `open` ("Deniable refutation")."""
+    from its end-of-game `open` ("Deniable refutation"). And that first show re-signed with
+    its proof's wire shape spoiled (proof 4b)."""
     import msgpack
     opening, entries, kinds = sample_parts("classic-3p.p2pclue")
     payloads = [msgpack.unpackb(msgpack.unpackb(e)[1], raw=False) for e in entries]
@@ -520,7 +522,23 @@ def complaint_cases() -> dict[str, tuple[bytes, dict[str, Any]]]:
             "evidence": [frame]}})
 
     blamed = {"valid": False, "result": "halted", "blamed": refuter}
+    before = entries[:show]
+    shown = payloads[show]["body"]
+    proof = shown["proof"]
+    misshapen = {  # proof 4b's wire shape spoiled, each is proof:commit-show
+        "the earlier form {c, u, v}": {"c": proof["ci"], "u": proof["ui"], "v": proof["vi"]},
+        "cp one short": {**proof, "cp": proof["cp"][:-1]},
+        "ci one too many": {**proof, "ci": [*proof["ci"], proof["ci"][0]]},
+        "z off the subgroup": {**proof, "z": torsion(proof["z"])},
+        "a the identity": {**proof, "a": b"\x01" + bytes(31)},
+    }
+    shape_cases = {
+        f"a show with {what} is proof:commit-show": (
+            halted_by(before, signed(refuter, before, "show", {**shown, "proof": bad}),
+                      "proof:commit-show"), {**blamed, "check": "proof:commit-show"})
+        for what, bad in misshapen.items()}
     return {
+        **shape_cases,
         "a public opening of another card is proof:opening": (
             halted_by(chain, wrong, "proof:opening"), {**blamed, "check": "proof:opening"}),
         "after the right public opening the refuter owes nothing: turn": (
