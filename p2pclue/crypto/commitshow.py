@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Self
+from typing import Any, Self
 
 from p2pclue.crypto.context import ProofContext, Transcript
 from p2pclue.crypto.errors import CryptoUsageError, MalformedProofError, ProofRejected
@@ -155,6 +155,8 @@ def prove_commit_show(
     if mul(secret, points[index]) != hand_points[shown_position]:
         raise CryptoUsageError("the shown card is not at that hand position")
     opening = Opening(shown_card, random_scalar(src) if rho is None else rho)
+    if opening.rho.value == 0:
+        raise CryptoUsageError("the commitment randomness must not be zero")
     commitment = commit_card(shown_card, opening.rho, suggester_pub)
     proof = prove_commit_show_unchecked(ctx, named, hand_points, secret, public_key,
                                         shown_position, index, opening.rho, suggester_pub,
@@ -237,17 +239,22 @@ def verify_commit_show(
         raise ProofRejected(TAG, "the refuter holds no cards")
     if len(proof.cp) != h or len(proof.up) != h:
         raise ProofRejected(TAG, f"expected {h} hand branches")
+    if not len(proof.ci) == len(proof.ui) == len(proof.vi) == 3:
+        raise ProofRejected(TAG, "expected 3 card branches")
     if public_key.is_identity or suggester_pub.is_identity:
         raise ProofRejected(TAG, "a public key is the identity")
     if proof.a.is_identity or proof.z.is_identity:
         raise ProofRejected(TAG, "A or Z is the identity")
     big_a, z = proof.a, proof.z
+    residues = _residues(named, commitment)
+    if any(r.is_identity for r in residues):  # rho = 0: the card in the clear, no opening
+        raise ProofRejected(TAG, "the commitment is a named card with no randomness")
     tp: list[Point] = []
     for p in range(h):
         c, u = proof.cp[p], proof.up[p]
         tp += [mul(u, public_key) - mul(c, big_a), mul(u, hand_points[p]) - mul(c, z)]
     ti: list[Point] = []
-    for i, residue in enumerate(_residues(named, commitment)):
+    for i, residue in enumerate(residues):
         d, u, v = proof.ci[i], proof.ui[i], proof.vi[i]
         ti += [base_mul(u) - mul(d, big_a), mul(u, points[i]) - mul(d, z),
                mul(v, suggester_pub) - mul(d, residue)]

@@ -42,7 +42,6 @@ from p2pclue.crypto.group import (
     Scalar,
     base_mul,
     current_owed,
-    inverse,
     mul,
     owing,
     own_points,
@@ -337,6 +336,9 @@ class Peer:
         # private state
         self._secrets = _Secrets()
         self.hand: tuple[int, ...] = ()
+        self._dealt: tuple[int, ...] = ()
+        """The hand in deal-position order (the order of ``_hand_points``), for the shows:
+        where a card sits is looked up, never searched for with secret-dependent work."""
         self.shown_to_me: list[tuple[int, int]] = []
         self._private: dict[int, tuple[int, P.Opening]] = {}
         """Per refuter seat: the last private opening it sent us (show index, opening)."""
@@ -1054,8 +1056,9 @@ class Peer:
             self._events.append(ev.LeftoversShown(self.leftovers))
         if self.seat is not None:
             mine = [p for p, o in enumerate(self.owners) if o == self.seat]
-            self.hand = tuple(sorted(P.reveal_to_owner(self.positions[p], self._secrets.s)
-                                     for p in mine))
+            self._dealt = tuple(P.reveal_to_owner(self.positions[p], self._secrets.s)
+                                for p in mine)
+            self.hand = tuple(sorted(self._dealt))
             self._events.append(ev.HandDealt(self.hand))
         if self.config.rules.weapons_random:
             self._start_random(None)
@@ -1541,7 +1544,7 @@ class Peer:
         me = self.seat
         points = self._hand_points(me)
         s = self._secrets.s
-        position = next(i for i, p in enumerate(points) if identify(mul(inverse(s), p)) == card)
+        position = self._dealt.index(card)
         ctx = self._ctx(len(self.entries), me, "show")
         assert self._secrets.k is not None
         c, proof, _ = P.prove_commit_show(ctx, triple, points, s, self.S[me], position, card,

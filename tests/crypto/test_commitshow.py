@@ -18,6 +18,8 @@ from p2pclue.crypto.cards import card_point
 from p2pclue.crypto.commitshow import (
     CommitShowProof,
     Opening,
+    _residues,
+    _transcript,
     check_opening,
     commit_card,
     equivocate,
@@ -129,6 +131,100 @@ def test_every_part_of_the_statement_is_needed(ctx: ProofContext) -> None:
                        ("cp", []), ("a", wire["up"][0][:31])):
         with pytest.raises(PeerDataError):
             CommitShowProof.from_wire({**wire, key: value})
+
+
+def _forge(ctx: ProofContext, r: Seat, suggester: Point, c_point: Point, a_point: Point,
+           z: Point, real_p: tuple[int, Scalar] | None, real_i: tuple[int, Scalar, Scalar] | None,
+           extra_ci: bool = False) -> CommitShowProof:
+    """A proof built from the spec's equations by someone who picks A, Z and which branch of
+    each OR to answer (position p with beta; card i with alpha and rho): the others are
+    simulated. An OR with no real branch gets random challenges (they will not sum to c),
+    unless ``extra_ci`` adds a fourth card challenge that takes up the difference."""
+    src = r.src
+    points = [card_point(t) for t in NAMED]
+    h = len(r.hand_points)
+    cp = [random_scalar(src) for _ in range(h)]
+    up = [random_scalar(src) for _ in range(h)]
+    ci = [random_scalar(src) for _ in range(3)]
+    ui = [random_scalar(src) for _ in range(3)]
+    vi = [random_scalar(src) for _ in range(3)]
+    k, w, v = random_scalar(src), random_scalar(src), random_scalar(src)
+    tp: list[Point] = []
+    for p in range(h):
+        if real_p is not None and p == real_p[0]:
+            tp += [mul(k, r.pub), mul(k, r.hand_points[p])]
+        else:
+            tp += [mul(up[p], r.pub) - mul(cp[p], a_point),
+                   mul(up[p], r.hand_points[p]) - mul(cp[p], z)]
+    ti: list[Point] = []
+    for i, residue in enumerate(_residues(NAMED, c_point)):
+        if real_i is not None and i == real_i[0]:
+            ti += [base_mul(w), mul(w, points[i]), mul(v, suggester)]
+        else:
+            ti += [base_mul(ui[i]) - mul(ci[i], a_point), mul(ui[i], points[i]) - mul(ci[i], z),
+                   mul(vi[i], suggester) - mul(ci[i], residue)]
+    c = _transcript(ctx, NAMED, r.hand_points, r.pub, suggester, c_point, a_point, z).points(
+        "TP", tp).points("TI", ti).challenge("c")
+    if real_p is not None:
+        p, beta = real_p
+        cp[p] = c - sum((x for q, x in enumerate(cp) if q != p), Scalar(0))
+        up[p] = k + cp[p] * beta
+    if real_i is not None:
+        i, alpha, rho = real_i
+        ci[i] = c - sum((x for j, x in enumerate(ci) if j != i), Scalar(0))
+        ui[i], vi[i] = w + ci[i] * alpha, v + ci[i] * rho
+    if extra_ci:
+        ci.append(c - sum(ci, Scalar(0)))
+        ui.append(ui[0])
+        vi.append(vi[0])
+    return CommitShowProof(a_point, z, tuple(cp), tuple(up), tuple(ci), tuple(ui), tuple(vi))
+
+
+def test_forgeries_that_only_a_missing_check_would_let_through(ctx: ProofContext) -> None:
+    """Each forgery satisfies every equation the verifier computes, and fails only on one
+    refusal of the spec: it is the test that this refusal is there (the hostile review of
+    the new form found that removing the identity check broke no earlier test)."""
+    r, s = Seat(b"r9"), Seat(b"s9")
+    rho = random_scalar(r.src)
+    b = random_scalar(r.src)
+    a = b * r.s
+    # the forger itself is right: honest values (Ballroom at position 2) are accepted
+    c = commit_card(13, rho, s.pub)
+    honest = _forge(ctx, r, s.pub, c, base_mul(a), mul(a, card_point(13)), (2, b), (2, a, rho))
+    verify_commit_show(ctx, NAMED, r.hand_points, r.pub, s.pub, c, honest)
+    # Dagger (named, not held) with A = Z = identity: beta = alpha = 0 answers both ORs
+    c = commit_card(7, rho, s.pub)
+    zero = G - G
+    forged = _forge(ctx, r, s.pub, c, zero, zero, (0, Scalar(0)), (1, Scalar(0), rho))
+    with pytest.raises(ProofRejected, match="identity"):
+        verify_commit_show(ctx, NAMED, r.hand_points, r.pub, s.pub, c, forged)
+    # only one OR answered: Study (held, not named) under Z and committed; or Dagger (named,
+    # not held), whose Z is no hand card
+    c = commit_card(20, rho, s.pub)
+    only_positions = _forge(ctx, r, s.pub, c, base_mul(a), mul(b, r.hand_points[3]), (3, b),
+                            None)
+    c7 = commit_card(7, rho, s.pub)
+    only_cards = _forge(ctx, r, s.pub, c7, base_mul(a), mul(a, card_point(7)), None,
+                        (1, a, rho))
+    for commitment, proof in ((c, only_positions), (c7, only_cards)):
+        with pytest.raises(ProofRejected, match="challenge"):
+            verify_commit_show(ctx, NAMED, r.hand_points, r.pub, s.pub, commitment, proof)
+    # a fourth card challenge that absorbs the difference (only a direct caller can pass one:
+    # the wire reader refuses it first)
+    four = _forge(ctx, r, s.pub, c, base_mul(a), mul(b, r.hand_points[3]), (3, b), None,
+                  extra_ci=True)
+    with pytest.raises(ProofRejected, match="3 card branches"):
+        verify_commit_show(ctx, NAMED, r.hand_points, r.pub, s.pub, c, four)
+    with pytest.raises(PeerDataError):
+        CommitShowProof.from_wire(four.to_wire())
+    # rho = 0: the commitment is the card in the clear
+    clear = base_mul(Scalar(14))
+    proof0 = prove_commit_show_unchecked(ctx, NAMED, r.hand_points, r.s, r.pub, 2, 2,
+                                         Scalar(0), s.pub, clear, r.src)
+    with pytest.raises(ProofRejected, match="no randomness"):
+        verify_commit_show(ctx, NAMED, r.hand_points, r.pub, s.pub, clear, proof0)
+    with pytest.raises(CryptoUsageError):
+        prove_commit_show(ctx, NAMED, r.hand_points, r.s, r.pub, 2, 13, s.pub, r.src, Scalar(0))
 
 
 def test_the_proof_costs_what_the_spec_says(ctx: ProofContext) -> None:
