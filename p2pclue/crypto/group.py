@@ -193,6 +193,14 @@ def point_sum(points: list[Point]) -> Point:
     return acc
 
 
+def scalar_sum(values: Iterable[Scalar]) -> Scalar:
+    """The sum mod L (an OR-proof's branch challenges, say)."""
+    acc = ZERO
+    for v in values:
+        acc = acc + v
+    return acc
+
+
 def lincomb(scalars: list[Scalar], points: list[Point]) -> Point:
     """``sum s_i * P_i`` (one variable-base multiplication per term)."""
     if len(scalars) != len(points):

@@ -24,11 +24,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Self
 
-from p2pclue.crypto.cards import card_point
 from p2pclue.crypto.context import ProofContext, Transcript
 from p2pclue.crypto.errors import CryptoUsageError, MalformedProofError, ProofRejected
 from p2pclue.crypto.group import Point, Scalar, base_mul, mul
 from p2pclue.crypto.rand import ScalarSource, random_scalar
+from p2pclue.crypto.show import check_named
 from p2pclue.crypto.wire import expect_dict, points_from_wire, points_to_wire, scalar_field
 
 TAG = "none"
@@ -68,12 +68,6 @@ class NoneProof:
                    scalar_field(d, "sa", _NAME), scalar_field(d, "sb", _NAME))
 
 
-def _named_points(named: Sequence[int]) -> list[Point]:
-    if len(named) != 3 or len(set(named)) != 3:
-        raise CryptoUsageError("a suggestion names three distinct cards")
-    return [card_point(i) for i in named]
-
-
 def _transcript(
     ctx: ProofContext, named: Sequence[int], hand_points: Sequence[Point], pub: Point,
     ys: Sequence[Point], qs: Sequence[Point],
@@ -102,7 +96,7 @@ def prove_none_unchecked(
     The prover knows its secret: the commitment of ``0 = a*G - b*S`` is computed as
     ``(alpha - beta*secret)*G``, one fixed-base multiplication (the same point whenever
     S = secret*G; if not, the proof fails either way)."""
-    points = _named_points(named)
+    points = check_named(named)
     r, alpha, beta = random_scalar(src), random_scalar(src), random_scalar(src)
     a = r * secret
     ys = [mul(a, m) for m in points]
@@ -119,7 +113,7 @@ def verify_none(
     proof: NoneProof,
 ) -> None:
     try:
-        points = _named_points(named)
+        points = check_named(named)
     except CryptoUsageError as exc:
         raise ProofRejected(TAG, str(exc)) from None
     if len(proof.y) != 3 or len(proof.q) != len(hand_points):

@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Self
 from p2pclue.crypto.cards import card_point, identify_strict
 from p2pclue.crypto.context import ProofContext, Transcript
 from p2pclue.crypto.errors import CryptoUsageError, MalformedProofError, ProofRejected
-from p2pclue.crypto.group import Point, Scalar, base_mul, mul
+from p2pclue.crypto.group import Point, Scalar, base_mul, mul, scalar_sum
 from p2pclue.crypto.rand import ScalarSource, random_scalar
 from p2pclue.crypto.wire import (
     expect_dict,
@@ -82,21 +82,18 @@ def check_named(named: Sequence[int]) -> list[Point]:
 
 
 def check_show_statement(
-    tag: str, named: Sequence[int], hand_points: Sequence[Point], proof: ShowProof,
-    public_key: Point, suggester_pub: Point,
+    tag: str, named: Sequence[int], hand_points: Sequence[Point], public_key: Point,
+    suggester_pub: Point,
 ) -> list[Point]:
-    """The verifier's refusals before any arithmetic (shared by both show proofs): three
-    distinct named cards (their points are returned), a non-empty hand, one (c, u, v) per
-    branch, no identity key."""
+    """The verifier's refusals of the statement before any arithmetic (shared by both show
+    proofs, whose proofs then check their own shapes): three distinct named cards (their
+    points are returned), a non-empty hand, no identity key."""
     try:
         points = check_named(named)
     except CryptoUsageError as exc:
         raise ProofRejected(tag, str(exc)) from None
-    n = 3 * len(hand_points)
     if not hand_points:
         raise ProofRejected(tag, "the refuter holds no cards")
-    if not (len(proof.challenges) == len(proof.u) == len(proof.v) == n):
-        raise ProofRejected(tag, f"expected {n} branches")
     if public_key.is_identity or suggester_pub.is_identity:
         raise ProofRejected(tag, "a public key is the identity")
     return points
@@ -184,11 +181,8 @@ def close_real_branch(total: Scalar, real_branch: int, cs: list[Scalar], us: lis
                       vs: list[Scalar], u_mask: tuple[Scalar, Scalar],
                       v_mask: tuple[Scalar, Scalar]) -> None:
     """CDS: the real branch takes the hash challenge minus the simulated ones (its slot in
-    ``cs`` still holds zero), and answers with each (mask, witness) pair: mask + c * witness.
-    Shared by the ElGamal show and the deniable commit-show (same branch layout)."""
-    c_real = total
-    for c in cs:
-        c_real = c_real - c
+    ``cs`` still holds zero), and answers with each (mask, witness) pair: mask + c * witness."""
+    c_real = total - scalar_sum(cs)
     cs[real_branch] = c_real
     us[real_branch] = u_mask[0] + c_real * u_mask[1]
     vs[real_branch] = v_mask[0] + c_real * v_mask[1]
@@ -198,19 +192,19 @@ def verify_show(
     ctx: ProofContext, named: Sequence[int], hand_points: Sequence[Point], public_key: Point,
     suggester_pub: Point, ciphertext: Ciphertext, proof: ShowProof,
 ) -> None:
-    points = check_show_statement(TAG, named, hand_points, proof, public_key, suggester_pub)
+    points = check_show_statement(TAG, named, hand_points, public_key, suggester_pub)
     n = 3 * len(hand_points)
+    if not (len(proof.challenges) == len(proof.u) == len(proof.v) == n):
+        raise ProofRejected(TAG, f"expected {n} branches")
     commitments: list[Point] = []
-    total = Scalar(0)
     for b in range(n):
         c = proof.challenges[b]
-        total = total + c
         commitments += _branch_commitments(
             c, proof.u[b], proof.v[b], points[b % 3], hand_points[b // 3], public_key,
             suggester_pub, ciphertext,
         )
     t = _transcript(ctx, named, hand_points, public_key, suggester_pub, ciphertext)
-    if t.points("T", commitments).challenge("c") != total:
+    if t.points("T", commitments).challenge("c") != scalar_sum(proof.challenges):
         raise ProofRejected(TAG, "challenge mismatch")
 
 
