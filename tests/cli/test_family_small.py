@@ -104,36 +104,57 @@ def test_plain_input_running_dry_in_the_lobby_says_so(tmp_path: Path) -> None:
 
 
 def test_watch_tells_each_arrival_once_and_wraps_between_words(tmp_path: Path) -> None:
+    """The watcher is at the table before the game can start, whatever the machine's load:
+    the table wants four players, and the fourth is sent only once the opener lists the
+    watcher. (Racing a three-bot table, which starts at once and plays a game in about three
+    seconds, failed on a loaded CI machine: the watcher found it as it closed.)"""
     from tests.cli.helpers import on_terminal
 
     env = cli_env(P2PCLUE_HOME=str(tmp_path))
     table = f"W{os.getpid()}"  # two runs at once on one machine must not meet each other
-    openers: list[subprocess.Popen[bytes]] = []
-    # The watcher is browsing before the table opens, and the bots think a while: a bot
-    # table fills at once and its game may be over before a late watcher (a loaded machine)
-    # finds and reaches it.
-    opener_log = tmp_path / "opener.log"
-    with opener_log.open("wb") as log:  # read back if the watcher fails: why it found none
-        opening = threading.Timer(3.0, lambda: openers.append(subprocess.Popen(
+    procs: list[subprocess.Popen[bytes]] = []
+    opener_log, late_log = tmp_path / "opener.log", tmp_path / "late.log"
+    watcher_seen = threading.Event()
+    stop = threading.Event()
+
+    def fill_the_last_seat() -> None:
+        while not stop.wait(0.2):
+            if "Watcher watching" in opener_log.read_text(errors="replace"):
+                watcher_seen.set()
+                with late_log.open("wb") as late:
+                    procs.append(subprocess.Popen(
+                        [sys.executable, "-m", "p2pclue", "join", "--bot", "random", "--table",
+                         table, "--profile", "late", "--name", "Late", "--wait", "60"],
+                        stdout=late, stderr=subprocess.STDOUT, env=env, cwd=ROOT))
+                return
+
+    with opener_log.open("wb") as log:  # read back if the watcher fails
+        procs.append(subprocess.Popen(
             [sys.executable, "-m", "p2pclue", "join", "--create", "--bot", "random", "--bots",
-             "2", "--players", "3", "--no-code", "--table", table, "--profile", "op",
-             "--bot-think", "0.3"], stdout=log, stderr=subprocess.STDOUT, env=env, cwd=ROOT)))
-        opening.start()
-        try:
-            status, out = on_terminal("watch", "--table", table, "--profile", "watcher",
-                                      "--wait", "60", "--lang", "en", P2PCLUE_HOME=str(tmp_path))
-        finally:
-            opening.join()
-            for opener in openers:
-                try:
-                    opener.wait(300)
-                finally:
-                    if opener.poll() is None:  # never left behind, even when the wait fails
-                        opener.kill()
-                        opener.wait()
+             "2", "--players", "4", "--no-code", "--table", table, "--profile", "op",
+             "--lang", "en"], stdout=log, stderr=subprocess.STDOUT, env=env, cwd=ROOT))
+    filler = threading.Thread(target=fill_the_last_seat)
+    filler.start()
+    try:
+        status, out = on_terminal("watch", "--table", table, "--profile", "watcher", "--name",
+                                  "Watcher", "--wait", "60", "--lang", "en",
+                                  P2PCLUE_HOME=str(tmp_path))
+    finally:
+        stop.set()
+        filler.join()
+        for proc in procs:
+            try:
+                proc.wait(60 if watcher_seen.is_set() else 1)
+            except subprocess.TimeoutExpired:  # never left behind, even when the test fails
+                proc.kill()
+                proc.wait()
+    told_by = ("\n--- the opener:\n" + opener_log.read_text()[-3000:]
+               + "\n--- the last player:\n"
+               + (late_log.read_text()[-2000:] if late_log.exists() else "(not started)"))
+    assert watcher_seen.is_set(), out[-2000:] + told_by
     lines = out.replace("\r", "").splitlines()
-    assert status == 0, out[-2000:] + "\n--- the opener:\n" + opener_log.read_text()[-3000:]
-    for who in ("Random bot", "Bot 1", "Bot 2"):
+    assert status == 0, out[-2000:] + told_by
+    for who in ("Random bot", "Bot 1", "Bot 2", "Late"):
         assert sum(line == f"{who} is here" for line in lines) == 1, out[:2000]
     told_lines = [ln for ln in lines if "transcript" not in ln]  # a path is not cut
     assert all(len(line) <= 79 for line in told_lines), max(told_lines, key=len)
