@@ -13,6 +13,7 @@ import pytest
 
 from tests.cli.helpers import ROOT, cli_env
 from tests.net.plain_person import PlainPerson
+from tests.tui.drive import PtyProgram, pty_env
 
 QUICK = 30
 """Seconds: a process that hangs (the old behaviour) fails the test instead."""
@@ -97,3 +98,25 @@ def test_a_persons_bot_that_fails_ends_the_plain_lobby(tmp_path: Path) -> None:
     assert status == 2, said[-2000:]
     assert "p2pclue join: local bot 2 (profile default.bot2) failed: " in said
     assert "Traceback" not in said and "never retrieved" not in said
+
+
+def test_a_persons_bot_that_fails_ends_the_lobby_screen(tmp_path: Path) -> None:
+    (tmp_path / "profiles" / "default.bot1" / "seen-sessions").mkdir(parents=True)
+    env = pty_env()
+    env.update(P2PCLUE_HOME=str(tmp_path), P2PCLUE_INTERFACES="127.0.0.1")
+    prog = PtyProgram([sys.executable, "-m", "p2pclue", "--lang", "en", "join", "--create",
+                       "--no-code", "--bots", "2", "--bot-think", "0", "--name", "Ann"],
+                      columns=200, env=env)
+    try:
+        end = time.monotonic() + QUICK
+        while prog.proc.poll() is None:
+            assert time.monotonic() < end, prog.text()
+            prog.pump(0.3)
+        prog.pump(0.5)
+        status = prog.proc.wait(10)
+    finally:
+        prog.close()
+    text = prog.text()
+    assert status == 2, text
+    assert "p2pclue join: local bot 1 (profile default.bot1) failed: " in text
+    assert "Traceback" not in text and "never retrieved" not in text

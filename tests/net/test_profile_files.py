@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from tests.cli.helpers import ROOT, cli_env
@@ -46,6 +47,10 @@ KEYS = {
     "secp112r1": (sec1_pem(bytes([0x2B, 0x81, 0x04, 0x00, 0x06])), "kind of key"),
     "brainpoolP160r1": (sec1_pem(bytes([0x2B, 0x24, 0x03, 0x03, 0x02, 0x08, 0x01, 0x01,
                                         0x01])), "kind of key"),
+    "SM2": (sec1_pem(bytes([0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D])), "kind of key"),
+    "RSA": (rsa.generate_private_key(65537, 1024).private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption()), "is not an Ed25519 key"),
 }
 
 
