@@ -158,6 +158,7 @@ def run_watch(args: argparse.Namespace) -> int:
     def watch() -> int:
         if args.peer and not args.table:
             raise UsageError(_("--peer needs --table NAME (the name on the opener's screen)"))
+        _check_table(args)
         if getattr(args, "transcript", None) is not None:
             check_new(args.transcript)
         return asyncio.run(_watch(args))
@@ -209,15 +210,20 @@ def _check_join(args: argparse.Namespace) -> None:
         _check_writable(args.timing, "--timing")
 
 
-def _check_table_and_profile(args: argparse.Namespace) -> None:
-    """Before anything opens: a table's name is checked by the rule its guests apply, and
-    the bots' profiles (``PROFILE.botK``) must be valid profile names."""
+def _check_table(args: argparse.Namespace) -> None:
+    """A table's name, checked by the rule every guest applies, before anything opens."""
     if args.table is not None:
         try:
             check_name(args.table)
         except LobbyError:
             raise UsageError(_("--table is 1-{most} printable characters: {name}").format(
                 most=MAX_NAME_CHARS, name=repr(args.table))) from None
+
+
+def _check_table_and_profile(args: argparse.Namespace) -> None:
+    """Before anything opens: the table's name, and the bots' profiles (``PROFILE.botK``)
+    must be valid profile names."""
+    _check_table(args)
     check_profile_name(args.profile)
     if args.bots:
         last = bot_profile_name(args.profile, args.bots - 1)

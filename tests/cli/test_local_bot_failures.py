@@ -44,6 +44,9 @@ def test_a_table_name_guests_would_refuse_is_refused_before_opening(
     assert done.returncode == 2
     assert done.stderr.startswith("p2pclue join: --table is 1-40 printable characters")
     assert "open at" not in done.stdout and "Traceback" not in done.stderr
+    done = run(tmp_path, "watch", "--table", table, "--peer", "127.0.0.1:9")
+    assert done.returncode == 2
+    assert done.stderr.startswith("p2pclue watch: --table is 1-40 printable characters")
 
 
 def test_a_profile_too_long_for_its_bots_is_refused(tmp_path: Path) -> None:
