@@ -14,9 +14,10 @@ import asyncio
 import contextlib
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 from p2pclue.bots.protocol import BOT_NAMES
 from p2pclue.bots.registry import BOTS
@@ -28,7 +29,7 @@ from p2pclue.i18n import _, default_table_name, ngettext
 from p2pclue.net import discovery
 from p2pclue.net.botplay import drive_bot
 from p2pclue.net.gamedir import GameDir, unfinished_games
-from p2pclue.net.lobby import LobbyView, table_check
+from p2pclue.net.lobby import LobbyError, LobbyView, table_check
 from p2pclue.net.pairing import new_table_code
 from p2pclue.net.play import (
     CodeNeeded,
@@ -40,8 +41,9 @@ from p2pclue.net.play import (
     parse_peer,
     resume_game,
 )
-from p2pclue.net.profile import load
+from p2pclue.net.profile import ProfileError, bot_profile_name, load
 from p2pclue.net.session import HUMAN_PASS_DELAY, NetSession
+from p2pclue.net.store import StoreError
 from p2pclue.net.table import LobbyAction, Ready, TableClosed
 from p2pclue.rules.state import GameState
 from p2pclue.rules.variants import preset
@@ -52,6 +54,76 @@ BOT_THINK = 0.8
 """Seconds a bot seated for a person waits before acting, so the story can be followed."""
 BOTS_FINISH = 600.0
 """At most this long for the person's bots to finish a game the person left."""
+BAD_INPUT: tuple[type[Exception], ...] = (ProfileError, StoreError, LobbyError, TableClosed,
+                                          OSError)
+"""What a local bot meets that people mend (its profile, its files, the table's name):
+exit 2 as for the command's own bad input; anything else is exit 1."""
+
+OWN_FAILURE_WAIT = 0.5
+"""Seconds an opener's wait may still end by its own failure once one of its bots failed."""
+
+_T = TypeVar("_T")
+
+
+class BotFailed(Exception):
+    """One of this process's bots could not sit down or play: its opener stops waiting."""
+
+    def __init__(self, line: str, status: int) -> None:
+        super().__init__(line)
+        self.status = status
+
+
+class LocalBots:
+    """The bots this process seats at its own table. The first one that fails ends
+    whatever its opener waits for (``guard``) with a ``BotFailed`` naming it; each
+    task's failure is read here, so none is left "never retrieved"."""
+
+    def __init__(self) -> None:
+        self.tasks: list[asyncio.Task[Any]] = []
+        self.failed: asyncio.Future[BotFailed] = asyncio.get_running_loop().create_future()
+
+    def add(self, k: int, profile: str, bot: Coroutine[Any, Any, object]) -> None:
+        task = asyncio.ensure_future(bot)
+        task.add_done_callback(lambda t: self._done(k, profile, t))
+        self.tasks.append(task)
+
+    def _done(self, k: int, profile: str, task: asyncio.Task[Any]) -> None:
+        if task.cancelled():
+            return
+        exc = task.exception()
+        if exc is None or self.failed.done():
+            return
+        why = str(exc) or type(exc).__name__
+        self.failed.set_result(BotFailed(
+            _("local bot {number} (profile {profile}) failed: {error}").format(
+                number=k + 1, profile=profile, error=why),
+            2 if isinstance(exc, BAD_INPUT) else 1))
+
+    async def finish(self) -> None:
+        """Wait for every bot to end its game; the first failure is raised."""
+        if self.tasks:
+            await asyncio.wait(self.tasks)
+        if self.failed.done():
+            raise self.failed.result()
+
+    async def guard(self, waited: Awaitable[_T]) -> _T:
+        """``waited``'s result, unless a bot fails first: then ``waited`` is cancelled
+        and the bot's failure raised."""
+        task = asyncio.ensure_future(waited)
+        either: set[asyncio.Future[Any]] = {task, self.failed}
+        try:
+            await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+        except BaseException:
+            task.cancel()
+            raise
+        if not task.done():  # the opener's own failure (its bots' table closed) tells more
+            await asyncio.wait({task}, timeout=OWN_FAILURE_WAIT)
+        if task.done():
+            return task.result()
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task
+        raise self.failed.result()
 
 
 def can_draw() -> bool:
@@ -102,11 +174,12 @@ async def play_human(args: argparse.Namespace, environ: dict[str, str],
     feed = LineFeed() if args.plain else None
     front: LobbyScreen | PlainLobby = (PlainLobby(model, actions, feed) if feed is not None
                                        else LobbyScreen(model, actions))
-    bots: list[asyncio.Task[None]] = []
+    local = LocalBots()
+    bots = local.tasks
     think = Think(args.bot_think)
     front.start()
     try:
-        session = await _seat(args, seat, front, model, actions, interfaces, bots, think)
+        session = await _seat(args, seat, front, model, actions, interfaces, local, think)
         if session is None:
             await front.close()
             await _stop(bots)
@@ -131,7 +204,7 @@ async def play_human(args: argparse.Namespace, environ: dict[str, str],
         await _after_the_person(session, bots, think, plain=args.plain)
 
 
-async def _after_the_person(session: NetSession, bots: list[asyncio.Task[None]],
+async def _after_the_person(session: NetSession, bots: list[asyncio.Task[Any]],
                             think: Think, *, plain: bool) -> None:
     """The person's table closed. Its bots live in this process: after a graceful leave
     they play the game to its end without the person (quickly, nobody watches them); after
@@ -209,7 +282,7 @@ def _local_bot_games(args: argparse.Namespace, games: Path,
 
 async def _seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | PlainLobby,
                 model: LobbyModel, actions: asyncio.Queue[LobbyAction], interfaces: list[str],
-                bots: list[asyncio.Task[None]], think: Think) -> NetSession | None:
+                bots: LocalBots, think: Think) -> NetSession | None:
     """From the command line to a signed start (None: the person left the lobby)."""
     if args.create:
         table_name = args.table or default_table_name(seat.name)
@@ -221,14 +294,14 @@ async def _seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | Plain
                 model.message = _("could not announce the table on the LAN ({error}): "
                                   "others join with --peer").format(error=o.announce_error)
             for k in range(args.bots):
-                bots.append(asyncio.ensure_future(_bot_guest(
-                    args, k, o.host, o.port, table_name, code, interfaces, think)))
+                bots.add(k, bot_profile(args, k), _bot_guest(
+                    args, k, o.host, o.port, table_name, code, interfaces, think))
             front.refresh()
 
-        return await front.seated(open_table(
+        return await front.seated(bots.guard(open_table(
             seat, table_name, preset(args.rules), args.players, code, on_opened=opened,
             on_view=_shows(model, front),
-            actions=actions, transcript=args.transcript))
+            actions=actions, transcript=args.transcript)))
     return await _join_seat(args, seat, front, model, actions, interfaces)
 
 
@@ -390,7 +463,7 @@ async def _drive(session: NetSession, args: argparse.Namespace, think: Think) ->
 
 def bot_profile(args: argparse.Namespace, k: int) -> str:
     """The profile of the person's k-th local bot (0-based): own keys, own game folders."""
-    return f"{args.profile}.bot{k + 1}"
+    return bot_profile_name(args.profile, k)
 
 
 async def _resumed_bot(args: argparse.Namespace, profile_name: str, game: GameDir,
@@ -444,7 +517,7 @@ class _Paced:
         await self._session.close()
 
 
-async def _stop(bots: list[asyncio.Task[None]], grace: float = 0.0) -> None:
+async def _stop(bots: list[asyncio.Task[Any]], grace: float = 0.0) -> None:
     """Let the bots finish (their game ended too), then cancel what is left."""
     if bots and grace:
         await asyncio.wait(bots, timeout=grace)

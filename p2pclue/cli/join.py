@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import resource
 import shutil
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from p2pclue.bots.registry import BOTS, DEFAULT_LEVEL, LEVEL_NAMES
+from p2pclue.cli.human import BotFailed, LocalBots
 from p2pclue.cli.narrate import Narrator
 from p2pclue.cli.result import result_object
 from p2pclue.crypto.group import MULT_COUNTER
@@ -39,7 +41,7 @@ from p2pclue.i18n import (
 from p2pclue.net import api, discovery, guesses, links
 from p2pclue.net.botplay import drive_bot, follow, is_private
 from p2pclue.net.gamedir import unfinished_games
-from p2pclue.net.lobby import LobbyError, LobbyView, table_check
+from p2pclue.net.lobby import LobbyError, LobbyView, check_name, table_check
 from p2pclue.net.pairing import new_table_code
 from p2pclue.net.play import (
     NoTable,
@@ -50,7 +52,14 @@ from p2pclue.net.play import (
     parse_peer,
     resume_game,
 )
-from p2pclue.net.profile import DEFAULT_PROFILE, ProfileError, load
+from p2pclue.net.profile import (
+    DEFAULT_PROFILE,
+    MAX_PROFILE_CHARS,
+    ProfileError,
+    bot_profile_name,
+    check_profile_name,
+    load,
+)
 from p2pclue.net.session import NetSession
 from p2pclue.net.store import StoreError, check_new
 from p2pclue.net.table import TableClosed, describe
@@ -149,6 +158,7 @@ def run_watch(args: argparse.Namespace) -> int:
     def watch() -> int:
         if args.peer and not args.table:
             raise UsageError(_("--peer needs --table NAME (the name on the opener's screen)"))
+        _check_table(args)
         if getattr(args, "transcript", None) is not None:
             check_new(args.transcript)
         return asyncio.run(_watch(args))
@@ -160,6 +170,10 @@ def _guarded(command: str, run: Callable[[], int]) -> int:
     """Every failure people can cause or meet (usage, network, disk) is one line, exit 2."""
     try:
         return run()
+    except BotFailed as exc:
+        print((_("p2pclue join: {error}") if command == "join"
+               else _("p2pclue watch: {error}")).format(error=exc), file=sys.stderr)
+        return exc.status
     except (UsageError, NoTable, TableClosed, LobbyError, ProfileError, StoreError,
             links.LinkError, discovery.DiscoveryError, OSError) as exc:
         line = (_("p2pclue join: {error}") if command == "join"
@@ -191,6 +205,48 @@ def _check_join(args: argparse.Namespace) -> None:
             check_new(args.transcript)
         except StoreError as exc:
             raise UsageError(str(exc)) from None
+    _check_table_and_profile(args)
+    if args.timing is not None:
+        _check_writable(args.timing, "--timing")
+
+
+def _check_table(args: argparse.Namespace) -> None:
+    """A table's name, checked by the rule every guest applies, before anything opens."""
+    if args.table is not None:
+        try:
+            check_name(args.table)
+        except LobbyError:
+            raise UsageError(_("--table is 1-{most} printable characters: {name}").format(
+                most=MAX_NAME_CHARS, name=repr(args.table))) from None
+
+
+def _check_table_and_profile(args: argparse.Namespace) -> None:
+    """Before anything opens: the table's name, and the bots' profiles (``PROFILE.botK``)
+    must be valid profile names."""
+    _check_table(args)
+    check_profile_name(args.profile)
+    if args.bots:
+        last = bot_profile_name(args.profile, args.bots - 1)
+        try:
+            check_profile_name(last)
+        except ProfileError:
+            raise UsageError(_("--profile {name} is too long for its bots' profiles ({bot}): "
+                               "with --bots, use a profile name of at most {most} "
+                               "characters").format(
+                name=repr(args.profile), bot=repr(last),
+                most=MAX_PROFILE_CHARS - (len(last) - len(args.profile)))) from None
+
+
+def _check_writable(path: Path, option: str) -> None:
+    """A file written at the end of a game can be written: said before the game."""
+    folder = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        raise UsageError(_("{option} {path} is a folder; give a file name").format(
+            option=option, path=path))
+    if (path.exists() and not os.access(path, os.W_OK)) or not folder.is_dir() \
+            or not os.access(folder, os.W_OK | os.X_OK):
+        raise UsageError(_("{option} {path} cannot be written; give a file in a folder you "
+                           "can write to").format(option=option, path=path))
 
 
 def _run_human(args: argparse.Namespace) -> int:
@@ -246,7 +302,7 @@ async def _join(args: argparse.Namespace) -> int:
         name=name, key=discovery.fingerprint(profile.public)))
     _offer_resume(profile.games, say)
     views = _view_printer(say)
-    bots: list[asyncio.Task[tuple[NetSession, api.Ended]]] = []
+    bots = LocalBots()
     if args.create:
         table_name = args.table or default_table_name(name)
         code = None if args.no_code else (args.code or new_table_code())
@@ -267,21 +323,20 @@ async def _join(args: argparse.Namespace) -> int:
             say(_("others join with: {command}  (or --peer {address})").format(
                 command=command, address=address))
             for k in range(args.bots):
-                bots.append(asyncio.ensure_future(_bot_guest(
-                    args, k, o.host, o.port, table_name, code, interfaces)))
+                bots.add(k, bot_profile_name(args.profile, k), _bot_guest(
+                    args, k, o.host, o.port, table_name, code, interfaces))
 
-        session = await open_table(seat, table_name, preset(args.rules), args.players, code,
-                                   on_opened=opened, on_view=views,
-                                   transcript=args.transcript)
+        session = await bots.guard(open_table(
+            seat, table_name, preset(args.rules), args.players, code, on_opened=opened,
+            on_view=views, transcript=args.transcript))
     else:
         table_name, host, port, opener = await _locate(args, interfaces, say)
         session = await join_table(seat, table_name, host, port, args.code, on_view=views,
                                    transcript=args.transcript, wait=args.wait, opener=opener)
     say(_("the game starts; table check: {check} (compare it aloud: every screen shows the "
           "same)").format(check=table_check(session.config)))
-    ended = await _play(session, args, say)
-    for task in bots:
-        await task
+    ended = await bots.guard(_play(session, args, say))
+    await bots.finish()
     return _report(session, ended, args)
 
 
@@ -352,7 +407,7 @@ async def _locate(args: argparse.Namespace, interfaces: list[str],
 
 async def _bot_guest(args: argparse.Namespace, k: int, host: str, port: int, table_name: str,
                      code: str | None, interfaces: list[str]) -> tuple[NetSession, api.Ended]:
-    profile = load(f"{args.profile}.bot{k + 1}")
+    profile = load(bot_profile_name(args.profile, k))
     seat = Seat(profile, f"Bot {k + 1}", interfaces=interfaces)
     session = await join_table(seat, table_name, host, port, code, on_view=lambda v: None,
                                wait=10.0)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from p2pclue.engine.config import MAX_NAME_CHARS
 from p2pclue.i18n.translate import _, pgettext
 
 
@@ -21,10 +22,17 @@ def listing(items: Sequence[str]) -> str:
 
 def default_table_name(player: str) -> str:
     """The name of a table its opener did not name ("Anne's table"), in the opener's
-    language: others see it as typed, like any name a person chose."""
+    language: others see it as typed, like any name a person chose. A table's name is at
+    most ``MAX_NAME_CHARS`` long, as a player's is: a long player name is clipped ("…") so
+    that the table's fits."""
     # Translators: the name a table gets when its opener gives none; {player} is the
     # opener's name, never declined ("tavolo di Anne", "chez Anne", "Anne 님의 테이블").
-    return pgettext("the default name of a table", "{player}'s table").format(player=player)
+    pattern = pgettext("the default name of a table", "{player}'s table")
+    name = pattern.format(player=player)
+    over = len(name) - MAX_NAME_CHARS
+    if over > 0:
+        name = pattern.format(player=player[:max(1, len(player) - over - 1)] + "…")
+    return name[:MAX_NAME_CHARS]
 
 
 def outcome_word(code: str) -> str:

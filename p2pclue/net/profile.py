@@ -12,6 +12,7 @@ Seen session ids are kept so that a replayed old game is refused even across res
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 from collections.abc import Mapping
@@ -19,19 +20,55 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import platformdirs
+from cryptography.exceptions import UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from p2pclue.engine.config import MAX_NAME_CHARS
 from p2pclue.i18n import _
 
-PROFILE_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,40}$")
+MAX_PROFILE_CHARS = 40
+PROFILE_NAME = re.compile(rf"^[A-Za-z0-9_.-]{{1,{MAX_PROFILE_CHARS}}}$")
 DEFAULT_PROFILE = "default"
 MAX_SEEN = 100_000
 
 
 class ProfileError(Exception):
     """A profile that cannot be used (bad name, unreadable or foreign key file)."""
+
+
+def check_profile_name(name: str) -> str:
+    """A profile's name becomes a folder's: letters, digits and ``._-``, never ``.``/``..``."""
+    if not PROFILE_NAME.match(name) or name in (".", ".."):
+        raise ProfileError(_("a profile name is 1-40 letters, digits, '.', '_' or '-' (not "
+                             "'.' or '..'): {name}").format(name=repr(name)))
+    return name
+
+
+def bot_profile_name(profile: str, k: int) -> str:
+    """The profile of the k-th (0-based) bot a process seats beside the player ``profile``:
+    its own keys, its own game folders."""
+    return f"{profile}.bot{k + 1}"
+
+
+def file_error(path: Path, exc: OSError) -> ProfileError:
+    """An OS error on one of a profile's files, in words: which file, what is wrong, what
+    to do."""
+    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        text = _("{path} cannot be read or written by you; let your user read and write it "
+                 "(chmod u+rw), or use another --profile")
+    elif exc.errno == errno.EISDIR:
+        text = _("{path} is a folder where p2pclue keeps a file; move it away, or use "
+                 "another --profile")
+    elif exc.errno in (errno.ENOTDIR, errno.EEXIST):
+        text = _("{path} (or a folder above it) is a file where p2pclue keeps a folder; "
+                 "move it away, or use another --profile")
+    elif exc.errno == errno.ENOSPC:
+        text = _("{path} cannot be written: the disk is full; free some space")
+    else:
+        return ProfileError(_("{path} cannot be used ({error}); check it, or use another "
+                              "--profile").format(path=path, error=exc.strerror or exc))
+    return ProfileError(text.format(path=path))
 
 
 def data_root(environ: Mapping[str, str] | None = None) -> Path:
@@ -58,7 +95,10 @@ class Profile:
 
     def game_dir(self, session: bytes) -> Path:
         path = self.games / session.hex()[:16]
-        path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        try:
+            path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        except OSError as exc:
+            raise file_error(path, exc) from None
         return path
 
     # -- the player's name, asked once
@@ -88,30 +128,32 @@ class Profile:
             text = self._seen_path().read_text(encoding="ascii", errors="replace")
         except FileNotFoundError:
             return False
+        except OSError as exc:
+            raise file_error(self._seen_path(), exc) from None
         return session.hex() in text.split()
 
     def remember(self, session: bytes) -> None:
         """Record a session id before its first message is sent (fsynced)."""
-        fd = os.open(self._seen_path(), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         try:
-            os.write(fd, session.hex().encode("ascii") + b"\n")
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+            fd = os.open(self._seen_path(), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+            try:
+                os.write(fd, session.hex().encode("ascii") + b"\n")
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        except OSError as exc:
+            raise file_error(self._seen_path(), exc) from None
 
 
 def load(name: str = DEFAULT_PROFILE, environ: Mapping[str, str] | None = None) -> Profile:
     """Open a profile, creating its directory and identity key on first use."""
-    if not PROFILE_NAME.match(name):
-        raise ProfileError(_("a profile name is 1-40 letters, digits, '.', '_' or '-': "
-                             "{name}").format(name=repr(name)))
+    check_profile_name(name)
     root = data_root(environ) / "profiles" / name
     try:
         root.mkdir(parents=True, exist_ok=True, mode=0o700)
         return Profile(name, root, _identity(root / "identity.pem"))
     except OSError as exc:
-        raise ProfileError(_("cannot use the profile directory {folder}: {error}").format(
-            folder=root, error=exc.strerror)) from None
+        raise file_error(Path(exc.filename) if exc.filename else root, exc) from None
 
 
 def _identity(path: Path) -> Ed25519PrivateKey:
@@ -136,9 +178,19 @@ def _read_identity(path: Path) -> Ed25519PrivateKey:
             path=path))
     try:
         key = serialization.load_pem_private_key(path.read_bytes(), password=None)
+    except TypeError:  # "Password was not given but private key is encrypted"
+        raise ProfileError(_("{path} is protected by a password, which p2pclue cannot use; "
+                             "decrypt it (openssl pkey -in {path} -out {path}.new), or move "
+                             "it away to get a new identity").format(path=path)) from None
+    except UnsupportedAlgorithm:
+        raise ProfileError(_("{path} holds a kind of key this system cannot read; p2pclue "
+                             "needs an Ed25519 key: move it away to get a new identity").format(
+            path=path)) from None
     except ValueError:
-        raise ProfileError(_("{path} is not a p2pclue identity key").format(path=path)) from None
+        raise ProfileError(_("{path} is not a p2pclue identity key; move it away to get a new "
+                             "identity").format(path=path)) from None
     if not isinstance(key, Ed25519PrivateKey):
-        raise ProfileError(_("{path} is not an Ed25519 key").format(path=path))
+        raise ProfileError(_("{path} is not an Ed25519 key; p2pclue needs one: move it away "
+                             "to get a new identity").format(path=path))
     return key
 

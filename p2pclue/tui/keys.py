@@ -161,8 +161,8 @@ def _key_move(model: UIModel, key: str) -> list[Command]:
     if key == "escape":
         model.mode = Mode.TURN
         return []
-    if len(key) == 1 and key.isdigit() and key != "0":
-        return _room_by_number(model, int(key))
+    if len(key) == 1 and (number := small_number(key)):
+        return _room_by_number(model, number)
     if len(key) == 1 and key.isalpha():
         picked = moves.room_by_initial(model.destinations, model.cursor, key)
         if picked is not None:
@@ -241,8 +241,8 @@ def _key_pick(model: UIModel, key: str) -> list[Command]:
     elif key == "h" and p.purpose == "suggest" and p.room is not None:
         model.hint = _("Thinking...")
         return [NeedHint(p.room)]
-    elif key.isdigit() and 1 <= int(key) <= len(options):
-        p.cursor = int(key) - 1
+    elif (number := small_number(key)) is not None and 1 <= number <= len(options):
+        p.cursor = number - 1
     return []
 
 
@@ -281,8 +281,8 @@ def _key_show(model: UIModel, key: str) -> list[Command]:
         model.show_cursor = (model.show_cursor - 1) % n
     elif key in ("down", "right", "j"):
         model.show_cursor = (model.show_cursor + 1) % n
-    elif key.isdigit() and 1 <= int(key) <= n:
-        model.show_cursor = int(key) - 1
+    elif (number := small_number(key)) is not None and 1 <= number <= n:
+        model.show_cursor = number - 1
     elif key == "enter":
         c = model.show_options[model.show_cursor]
         model.knowledge.i_showed(c)
@@ -308,3 +308,16 @@ def _key_notepad(model: UIModel, key: str) -> list[Command]:
         model.explanation = "..."
         return [NeedExplain(*model.selected_cell())]
     return []
+
+
+SMALL_NUMBER_DIGITS = 4
+"""Longer than any number a person types to pick from a list."""
+
+
+def small_number(text: str) -> int | None:
+    """A typed number of a few ASCII digits ("3", "12"), or None: other digits ("²", "٣"),
+    signs, spaces and endless numbers are not numbers to pick by (asked again, as any
+    other wrong answer)."""
+    if 0 < len(text) <= SMALL_NUMBER_DIGITS and text.isascii() and text.isdigit():
+        return int(text)
+    return None

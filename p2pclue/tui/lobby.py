@@ -36,6 +36,7 @@ from p2pclue.net.play import Opened
 from p2pclue.net.table import LobbyAction, Pick, Ready
 from p2pclue.rules.cards import SUSPECTS, card
 from p2pclue.tui.app import MONO_STYLE, STYLE, wants_color
+from p2pclue.tui.keys import small_number
 from p2pclue.tui.text import centre, fit, wrap
 
 _T = TypeVar("_T")
@@ -147,8 +148,8 @@ class LobbyModel:
             self.cursor = (self.cursor - 1) % len(SUSPECTS)
         elif key in ("down", "j"):
             self.cursor = (self.cursor + 1) % len(SUSPECTS)
-        elif key.isdigit() and 1 <= int(key) <= len(SUSPECTS):
-            self.cursor = int(key) - 1
+        elif (number := small_number(key)) is not None and 1 <= number <= len(SUSPECTS):
+            self.cursor = number - 1
         else:
             return False
         return True
@@ -203,13 +204,13 @@ class LobbyModel:
                 self.ask_wish(ad)
             else:
                 self.chosen = ad
-        elif key.isdigit() and 1 <= int(key) <= len(self.tables):
-            self.table_cursor = int(key) - 1
+        elif (number := small_number(key)) is not None and 1 <= number <= len(self.tables):
+            self.table_cursor = number - 1
         return []
 
     def _key_lobby(self, key: str) -> list[LobbyAction]:
         if self._suspect_cursor(key):
-            return self._pick() if key.isdigit() else []
+            return self._pick() if small_number(key) is not None else []
         if key == "enter":
             return self._pick()
         if key == "r":
@@ -576,8 +577,9 @@ class PlainLobby:
             if line == "" or answer == "q":
                 self.input_ended = line == ""
                 return None
-            if answer.isdigit() and 1 <= int(answer) <= len(self.model.tables):
-                ad = self.model.tables[int(answer) - 1]
+            number = small_number(answer)
+            if number is not None and 1 <= number <= len(self.model.tables):
+                ad = self.model.tables[number - 1]
                 if not ad.playing:
                     if self.model.last_seat(ad) and not await self.wish(ad):
                         return None
@@ -616,9 +618,10 @@ class PlainLobby:
             if line == "" or answer == "q":
                 self.input_ended = line == ""
                 return False
-            if answer == "" or (answer.isdigit() and 1 <= int(answer) <= len(SUSPECTS)):
-                if answer:
-                    self.model.wish = SUSPECTS[int(answer) - 1].index
+            number = small_number(answer)
+            if answer == "" or (number is not None and 1 <= number <= len(SUSPECTS)):
+                if number is not None:
+                    self.model.wish = SUSPECTS[number - 1].index
                 self.model.phase = "lobby"
                 return True
 
@@ -631,9 +634,10 @@ class PlainLobby:
                 continue
             key = "q" if line == "" else line.strip()
             self.input_ended = line == ""
-            keys = [key if key in ("q", "r") or key.isdigit() else "?"]
+            number = small_number(key) is not None
+            keys = [key if key in ("q", "r") or number else "?"]
             if self.model.phase == "wish" and key != "q":  # the late last-seat question:
-                keys = [key, "enter"] if key.isdigit() else ["enter"]  # Enter keeps it
+                keys = [key, "enter"] if number else ["enter"]  # Enter keeps it
             for typed in keys:
                 for action in self.model.press(typed):
                     self.actions.put_nowait(action)

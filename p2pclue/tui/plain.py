@@ -28,6 +28,7 @@ from p2pclue.rules.board import classic_board
 from p2pclue.rules.cards import ROOMS, SUSPECTS, WEAPONS, Card, CardNameError
 from p2pclue.rules.state import Phase
 from p2pclue.tui import knowledge as kn
+from p2pclue.tui.keys import small_number
 from p2pclue.tui.model import UIModel
 from p2pclue.tui.story import square_words
 from p2pclue.tui.view import quit_question, rules_summary
@@ -126,8 +127,9 @@ class PlainUI:
             prompt = (_("number or name (n notepad, h hint, ? help, q quit): ") if cards
                       else _("number (n notepad, h hint, ? help, q quit): "))
             answer = (await self.ask(prompt))
-            if answer.isdigit() and 1 <= int(answer) <= len(options):
-                return int(answer) - 1
+            number = small_number(answer)
+            if number is not None and 1 <= number <= len(options):
+                return number - 1
             if cards and len(answer) > 1:
                 try:
                     index = parse_card(answer)
