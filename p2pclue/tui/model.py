@@ -354,7 +354,10 @@ class UIModel:
             self.mode_before_notepad = Mode.WATCH
             if self.mode is not Mode.NOTEPAD:
                 self.mode = Mode.WATCH
-        elif isinstance(e, ev.DiceRolled) and e.seat == self.seat and self.state is not None:
+        elif isinstance(e, ev.DiceRolled) and e.seat == self.seat and self._moving_now():
+            # Only a roll this seat moves with now: the events of a resumed game are
+            # replayed with the state as it is at the end of the replay, not after them.
+            assert self.state is not None
             self.destinations = dict(rg.legal_destinations(self.state))
             self.cursor = moves.first_destination(self.destinations)
             if not self.destinations:
@@ -370,6 +373,10 @@ class UIModel:
             self.destinations, self.cursor = {}, None
             self.hint, self.hint_pick = "", None  # a hint was for the room left behind
         return out
+
+    def _moving_now(self) -> bool:
+        st = self.state
+        return st is not None and st.current_seat == self.seat and st.phase is Phase.AWAIT_MOVE
 
     def _your_choice(self, choice: Choice) -> list[Command]:
         self.choice = choice
