@@ -38,6 +38,7 @@ from p2pclue.tui.panel import (
     last_suggestion_lines,
     panel,
     picker_lines,
+    picking,
     quit_lines,
     quit_question,
     show_lines,
@@ -77,7 +78,7 @@ def _window(fragments: Callable[[], StyleAndTextTuples], width: int | None = Non
 def shape(model: UIModel, width: int, height: int) -> tuple[object, ...]:
     """What decides the layout's structure (the windows read everything else live)."""
     return (width, height, model.screen, model.overlay is Overlay.HELP,
-            hand_height(model, bd.board_width()))
+            hand_height(model, bd.board_width()), picking(model))
 
 
 def root(model: UIModel, width: int, height: int, on_click: OnClick) -> Container:
@@ -108,11 +109,20 @@ def game_body(model: UIModel, width: int, height: int, on_click: OnClick) -> Con
     right_w = width - bw - 1
     hand_h = hand_height(model, bw)
     panel_h = height - bh - hand_h
-    left = HSplit([
-        _window(lambda: board_fragments(model, tall, on_click), width=bw, height=bh),
-        _window(lambda: hand_lines(model, bw, hand_h), width=bw, height=hand_h),
-        _window(lambda: panel(model, bw, panel_h, tall=tall), width=bw, height=panel_h),
-    ])
+    pick = picking(model)
+
+    def left_pane(story: bool) -> Container:
+        if pick:  # the board and the hand give their lines to the list
+            return _window(lambda: panel(model, bw, height, story=story, tall=tall), width=bw,
+                           height=height)
+        return HSplit([
+            _window(lambda: board_fragments(model, tall, on_click), width=bw, height=bh),
+            _window(lambda: hand_lines(model, bw, hand_h), width=bw, height=hand_h),
+            _window(lambda: panel(model, bw, panel_h, story=story, tall=tall), width=bw,
+                    height=panel_h),
+        ])
+
+    left = left_pane(True)
     sep = Window(width=1, char="│", style="class:sep")
     note_h = NOTEPAD_LINES + 1
     if height - note_h >= STORY_PANE_MIN:
@@ -125,12 +135,7 @@ def game_body(model: UIModel, width: int, height: int, on_click: OnClick) -> Con
             _window(lambda: story_lines(model, right_w, height - note_h - 1, story_only=True),
                     width=right_w, height=height - note_h - 1),
         ])
-        left = HSplit([
-            _window(lambda: board_fragments(model, tall, on_click), width=bw, height=bh),
-            _window(lambda: hand_lines(model, bw, hand_h), width=bw, height=hand_h),
-            _window(lambda: panel(model, bw, panel_h, story=False, tall=tall), width=bw,
-                    height=panel_h),
-        ])
+        left = left_pane(False)
     else:
         right = _window(lambda: notepad(model, right_w, height, tall), width=right_w,
                         height=height)
@@ -252,5 +257,5 @@ __all__ = ["CARD_SHORT", "CARD_TINY", "HAND_LINES", "MIN_HEIGHT", "MIN_WIDTH", "
            "SPINNER", "STORY_PANE_MIN", "action_bar", "board_fragments", "confirm_lines",
            "crowded_lines", "dealing", "end_screen", "game_body", "hand_height", "hand_lines",
            "help_text", "is_tall", "last_suggestion_lines", "notepad", "panel", "picker_lines",
-           "quit_lines", "quit_question", "root", "rules_summary", "shape", "show_lines",
+           "picking", "quit_lines", "quit_question", "root", "rules_summary", "shape", "show_lines",
            "status_line", "story_lines", "story_page", "transcript_lines", "waiting_words"]
