@@ -63,8 +63,9 @@ def crowded_lines(model: UIModel, width: int, tall: bool = False) -> list[tuple[
 
 def picking(model: UIModel) -> bool:
     """A list of cards is picked (a suggestion, an accusation, a card to show): the panel
-    takes the board's lines too, so that every card's name, odds and the hint show whole
-    (under the board, at 80 x 24, a list had seven lines of 48 columns)."""
+    takes the board's lines (the hand stays, above it), so that every card's name, odds
+    and the hint show whole (under the board, at 80 x 24, a list had seven lines of 48
+    columns)."""
     return model.screen is Screen.GAME and model.mode in (Mode.PICK, Mode.SHOW)
 
 

@@ -112,9 +112,12 @@ def game_body(model: UIModel, width: int, height: int, on_click: OnClick) -> Con
     pick = picking(model)
 
     def left_pane(story: bool) -> Container:
-        if pick:  # the board and the hand give their lines to the list
-            return _window(lambda: panel(model, bw, height, story=story, tall=tall), width=bw,
-                           height=height)
+        if pick:  # the board gives its lines to the list; the hand stays, on top
+            return HSplit([
+                _window(lambda: hand_lines(model, bw, hand_h), width=bw, height=hand_h),
+                _window(lambda: panel(model, bw, height - hand_h, story=story, tall=tall),
+                        width=bw, height=height - hand_h),
+            ])
         return HSplit([
             _window(lambda: board_fragments(model, tall, on_click), width=bw, height=bh),
             _window(lambda: hand_lines(model, bw, hand_h), width=bw, height=hand_h),
