@@ -360,6 +360,7 @@ class UIModel:
                 out.append(NeedNotepad())
         elif isinstance(e, ev.Accepted) and e.sender == self.seat:
             self.choice = None
+            self.hint, self.hint_pick = "", None  # the turn moved on: its hint is spent
             self.mode_before_notepad = Mode.WATCH
             if self.mode is not Mode.NOTEPAD:
                 self.mode = Mode.WATCH

@@ -12,7 +12,7 @@ import dataclasses
 
 from p2pclue.engine import events as ev
 from p2pclue.engine.peer import Choice
-from p2pclue.net.api import YourChoice
+from p2pclue.net.api import Engine, YourChoice
 from p2pclue.rules.state import Phase, Suggestion
 from p2pclue.tui import view
 from p2pclue.tui.commands import NeedHint, Submit
@@ -54,6 +54,8 @@ def test_a_suggestions_hint_is_gone_when_the_turn_ends_without_it() -> None:
     assert "Hint: suggest Colonel Mustard" in "".join(
         t for _s, t, *_ in view.story_lines(model, 48, 8))
     assert model.press("e") == [Submit(ev.EndTurn())]
+    model.on_event(Engine(ev.Accepted(30, 0, "end")), state, HAND)  # others play now
+    assert model.hint == "" and model.hint_pick is None
     next_turn = dataclasses.replace(state, phase=Phase.AWAIT_TURN_START, entered_room=None,
                                     entry_allows_suggestion=False)
     model.on_event(YourChoice(Choice("turn")), next_turn, HAND)
