@@ -31,7 +31,7 @@ from p2pclue.net.api import Waiting
 from p2pclue.rules.board import Square
 from p2pclue.tui import board as bd
 from p2pclue.tui.model import Mode, Overlay, Screen, UIModel
-from p2pclue.tui.notepad_view import CARD_SHORT, CARD_TINY, notepad
+from p2pclue.tui.notepad_view import CARD_SHORT, CARD_TINY, natural_width, notepad
 from p2pclue.tui.panel import (
     confirm_lines,
     crowded_lines,
@@ -106,17 +106,21 @@ def game_body(model: UIModel, width: int, height: int, on_click: OnClick) -> Con
     tall = is_tall(width, height + 2)
     bw = bd.board_width()
     bh = bd.board_height(tall)
-    right_w = width - bw - 1
     hand_h = hand_height(model, bw)
     panel_h = height - bh - hand_h
     pick = picking(model)
+    # A list to pick on a wide terminal takes the columns the notepad does not need.
+    lw = max(bw, width - 1 - natural_width(model)) if pick else bw
+    right_w = width - lw - 1
+    pick_hand_h = min(hand_h, hand_height(model, lw))
 
     def left_pane(story: bool) -> Container:
         if pick:  # the board gives its lines to the list; the hand stays, on top
             return HSplit([
-                _window(lambda: hand_lines(model, bw, hand_h), width=bw, height=hand_h),
-                _window(lambda: panel(model, bw, height - hand_h, story=story, tall=tall),
-                        width=bw, height=height - hand_h),
+                _window(lambda: hand_lines(model, lw, pick_hand_h), width=lw,
+                        height=pick_hand_h),
+                _window(lambda: panel(model, lw, height - pick_hand_h, story=story, tall=tall),
+                        width=lw, height=height - pick_hand_h),
             ])
         return HSplit([
             _window(lambda: board_fragments(model, tall, on_click), width=bw, height=bh),

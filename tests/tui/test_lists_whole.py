@@ -111,3 +111,17 @@ def test_the_card_to_show_and_its_hint_are_whole(lang: str) -> None:
                    _("{card}  (tells {player} least)").format(card=card_word(16), player=who),
                    _("Hint: {hint}").format(hint=_("show {card:the}: it tells {player} least")
                                             .format(card=card_word(16), player=who))])
+
+
+def test_a_wider_terminal_gives_the_list_more_columns() -> None:
+    """The list takes the columns the notepad (and its legend, on one line) leaves."""
+    model, state = _model()
+    asked = dataclasses.replace(state, current_seat=1, phase=Phase.AWAIT_REFUTATION,
+                                pending_suggestion=Suggestion(1, 3, 6, 16))
+    model.on_event(YourChoice(Choice("show", (3, 6, 16))), asked, HAND)
+    model.set_quiet_card(16)
+    quiet = "> " + _("{card}  (tells {player} least)").format(
+        card=card_word(16), player="Chiara (medium bot)")
+    narrow = [ln.partition("│")[0].rstrip() for ln in screen_of(model, 80, 24)]
+    wide = [ln.partition("│")[0].rstrip() for ln in screen_of(model, 120, 40)]
+    assert quiet not in narrow and quiet in wide, "\n".join(wide)  # one line, not two
