@@ -13,6 +13,7 @@ import argparse
 import asyncio
 import contextlib
 import random
+import shutil
 import sys
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
@@ -49,6 +50,7 @@ from p2pclue.rules.state import GameState
 from p2pclue.rules.variants import preset
 from p2pclue.tui import NOT_A_TERMINAL, run_ui
 from p2pclue.tui.lobby import LineFeed, LobbyModel, LobbyScreen, PlainLobby
+from p2pclue.tui.text import wrap
 
 BOT_THINK = 0.8
 """Seconds a bot seated for a person waits before acting, so the story can be followed."""
@@ -147,7 +149,7 @@ def ask_first(args: argparse.Namespace) -> Asked | int:
         return 2
     profile = load(args.profile)
     unfinished = unfinished_games(profile.games)
-    if unfinished and _wants_to_resume(unfinished[0]):
+    if unfinished and _wants_to_resume(unfinished[0], default=not args.create):
         return Asked(unfinished[0], "")
     return Asked(None, player_name(profile, args.name))
 
@@ -223,17 +225,20 @@ async def _after_the_person(session: NetSession, bots: list[asyncio.Task[Any]],
               file=sys.stderr, flush=True)
 
 
-def _wants_to_resume(game: GameDir) -> bool:
-    """Ask before the lobby opens: after a crash, coming back is what people want."""
-    print(_("An unfinished game can be resumed ({game}): the table may be waiting for "
-            "you.").format(game=game.name), flush=True)
+def _wants_to_resume(game: GameDir, *, default: bool) -> bool:
+    """Ask before the lobby opens: after a crash, coming back is what people want; with
+    --create they asked for a new table, so Enter opens it (``default``: Enter resumes)."""
+    print("\n".join(wrap(_("An unfinished game can be resumed ({game}): the table may be "
+                           "waiting for you.").format(game=game.name),
+                         shutil.get_terminal_size().columns - 1)), flush=True)
     try:
-        answer = input(_("Resume it now? [Y/n] "))
+        answer = input(_("Resume it now? [Y/n] ") if default else _("Resume it now? [y/N] "))
     except EOFError:
         return False
     # Translators: the word for "yes"; its first letter answers the question too.
     word = _("yes").lower()
-    return answer.strip().lower() in ("", "y", "yes", word, word[:1])
+    yes = ("y", "yes", word, word[:1])
+    return answer.strip().lower() in (("", *yes) if default else yes)
 
 
 async def resume_human(args: argparse.Namespace, environ: dict[str, str],

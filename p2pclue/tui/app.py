@@ -220,6 +220,8 @@ class TableApp:
 
     async def _hint(self, room: int) -> None:
         best = await asyncio.to_thread(kn.best_suggestion, self.model.view.notepad, room)
+        if not self.model.hint_offered():  # the suggestion went by while it was thought
+            return
         if best is None:
             self.model.hint = _("no hint yet: the notepad is still starting")
         else:

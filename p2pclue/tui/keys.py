@@ -86,9 +86,12 @@ def _common(model: UIModel, key: str) -> list[Command]:
         model.mode = Mode.NOTEPAD
         return [NeedExplain(*model.selected_cell())]
     if key == "h":
+        if model.mode is Mode.SHOW:  # which card tells the suggester least
+            model.show_hint = True
+            return []
         room = model.my_room()
-        if room is None:
-            model.hint = _("Hints name the best suggestion in the room you are in.")
+        if not model.hint_offered() or room is None:  # never a hint for a later turn
+            model.message = _("Hints come when you may suggest, or have a card to show.")
             return []
         model.hint = _("Thinking...")
         return [NeedHint(room)]

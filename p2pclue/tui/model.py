@@ -105,6 +105,9 @@ class UIModel:
         self.hint = ""
         self.hint_pick: tuple[int, int] | None = None
         """The hint's (suspect, weapon): the picker's cursor follows it."""
+        self.show_hint = False
+        """h was pressed while a card is to be shown: the show panel names the card that
+        tells the suggester least (``quiet_card``)."""
         self.message = ""
         self.end = EndInfo()
         self.left = False
@@ -191,19 +194,25 @@ class UIModel:
         elif mode is Mode.NOTEPAD:
             out += [Action(_("arrows"), _("cell")), Action("n", _("back"))]
         # n and h only where they work: a list pick or a confirmation keeps its keys
-        # (in a confirmation n means "back"), a suggestion's pick keeps its hint.
+        # (in a confirmation n means "back"); h where there is a hint to give.
         if mode in (Mode.WATCH, Mode.TURN, Mode.MOVE, Mode.SHOW) and self.screen is Screen.GAME:
             out.append(Action("n", _("notepad")))
-        hall_in_reach = mode is Mode.MOVE and moves.room_by_initial(
-            self.destinations, self.cursor, "h") is not None
-        if self.screen is Screen.GAME and not hall_in_reach and (  # then h picks the Hall
-                mode in (Mode.WATCH, Mode.TURN, Mode.MOVE, Mode.SHOW)
-                or (mode is Mode.PICK and self.picker is not None
-                    and self.picker.purpose == "suggest")):
+        if self.hint_offered():
             out.append(Action("h", _("hint")))
         if self.vote_offered():
             out += [Action("w", _("wait more")), Action("x", _("end as abandoned"))]
         return out
+
+    def hint_offered(self) -> bool:
+        """h gives a hint now: the suggestion to make (the turn's suggestion may be made,
+        or its list is being picked), or the card to show."""
+        if self.screen is not Screen.GAME or self.state is None:
+            return False
+        if self.mode is Mode.SHOW:
+            return True
+        if self.mode is Mode.PICK:
+            return self.picker is not None and self.picker.purpose == "suggest"
+        return self.mode is Mode.TURN and rg.can_suggest(self.state)
 
     def leave_offered(self) -> bool:
         """The graceful leave is there: a seated player still at the table, in play. Also
@@ -351,10 +360,14 @@ class UIModel:
                 out.append(NeedNotepad())
         elif isinstance(e, ev.Accepted) and e.sender == self.seat:
             self.choice = None
+            self.hint, self.hint_pick = "", None  # the turn moved on: its hint is spent
             self.mode_before_notepad = Mode.WATCH
             if self.mode is not Mode.NOTEPAD:
                 self.mode = Mode.WATCH
-        elif isinstance(e, ev.DiceRolled) and e.seat == self.seat and self.state is not None:
+        elif isinstance(e, ev.DiceRolled) and e.seat == self.seat and self._moving_now():
+            # Only a roll this seat moves with now: the events of a resumed game are
+            # replayed with the state as it is at the end of the replay, not after them.
+            assert self.state is not None
             self.destinations = dict(rg.legal_destinations(self.state))
             self.cursor = moves.first_destination(self.destinations)
             if not self.destinations:
@@ -371,10 +384,17 @@ class UIModel:
             self.hint, self.hint_pick = "", None  # a hint was for the room left behind
         return out
 
+    def _moving_now(self) -> bool:
+        st = self.state
+        return st is not None and st.current_seat == self.seat and st.phase is Phase.AWAIT_MOVE
+
     def _your_choice(self, choice: Choice) -> list[Command]:
         self.choice = choice
         self.screen = Screen.GAME
         self.message = ""
+        self.show_hint = False
+        if choice.kind == "show" or self.state is None or not rg.can_suggest(self.state):
+            self.hint, self.hint_pick = "", None  # a hint is for the suggestion of this turn
         target = Mode.TURN
         out: list[Command] = []
         st = self.state

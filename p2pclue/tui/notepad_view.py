@@ -81,6 +81,12 @@ def notepad(model: UIModel, width: int, height: int, tall: bool) -> StyleAndText
     return lines
 
 
+def natural_width(model: UIModel) -> int:
+    """The columns the notepad uses in full: its longest names, every seat, the odds, and
+    its legend on one line."""
+    return max(18 + model.n * 3 + 5, get_cwidth(_legend()))
+
+
 def _legend() -> str:
     return _("✓ held  · not held  ? unknown  Env: odds in the envelope")
 

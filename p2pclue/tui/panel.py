@@ -61,11 +61,19 @@ def crowded_lines(model: UIModel, width: int, tall: bool = False) -> list[tuple[
     return [("class:dim", ln) for line in lines for ln in wrap(line, width, "  ")]
 
 
+def picking(model: UIModel) -> bool:
+    """A list of cards is picked (a suggestion, an accusation, a card to show): the panel
+    takes the board's lines (the hand stays, above it), so that every card's name, odds
+    and the hint show whole (under the board, at 80 x 24, a list had seven lines of 48
+    columns)."""
+    return model.screen is Screen.GAME and model.mode in (Mode.PICK, Mode.SHOW)
+
+
 def panel(model: UIModel, width: int, height: int, *, story: bool = True, tall: bool = False
           ) -> StyleAndTextTuples:
     """Below the board: what the board cannot hold, then the current question, or the
     notepad's reason, or the story."""
-    crowded = crowded_lines(model, width, tall)[:max(0, height - 3)]
+    crowded = [] if picking(model) else crowded_lines(model, width, tall)[:max(0, height - 3)]
     if not crowded:
         return _panel(model, width, height, story=story)
     rest = _panel(model, width, height - len(crowded), story=story)
@@ -97,9 +105,7 @@ def story_lines(model: UIModel, width: int, height: int, *, with_story: bool = T
     head: list[tuple[str, str]] = []
     if model.message:
         head += [("class:warn", ln) for ln in wrap(model.message, width)]
-    if model.hint:
-        head += [("class:hint", ln) for ln in wrap(
-            _("Hint: {hint}").format(hint=model.hint), width)]
+    head += _hint_lines(model, width)
     waiting = waiting_words(model)
     head += [("class:warn", ln) for ln in wrap(waiting, width) if waiting]
     if model.mode is Mode.TURN:
@@ -181,88 +187,118 @@ def _odds(model: UIModel, c: int) -> str:
     return "" if p is None else f"{p:4.0%}"
 
 
-def _columns(items: list[tuple[str, str]], width: int, height: int) -> list[tuple[str, str]]:
-    """Lay list items in as many columns as needed to fit ``height`` lines."""
-    if height <= 0:
-        return []
-    cols = max(1, math.ceil(len(items) / height))
-    col_w = width // cols
-    rows = math.ceil(len(items) / cols)
-    out: list[tuple[str, str]] = []
-    for r in range(rows):
-        row_items = [items[c * rows + r] for c in range(cols) if c * rows + r < len(items)]
-        style = next((s for s, _text in row_items if s), "")
-        if len(row_items) == 1:
-            out.append(row_items[0])
-        else:
-            out.append((style, "".join(pad(t, col_w) for _style, t in row_items)))
-    return out
+LIST_GAP = 1
+"""Cells between two columns of a list."""
 
 
-def _list_fragments(title: list[tuple[str, str]], items: list[tuple[str, str]], cursor: int,
+def _list_layout(cells: list[str], width: int, room: int) -> int:
+    """How many columns a list of ``cells`` (marks included) takes: the fewest that fit
+    ``room`` lines among those whose every cell fits whole; 0 when even one column has to
+    wrap its longest cell."""
+    widest = max((get_cwidth(c) for c in cells), default=0)
+    whole = [k for k in range(1, len(cells) + 1) if k * widest + (k - 1) * LIST_GAP <= width]
+    if not whole:
+        return 0
+    return next((k for k in whole if math.ceil(len(cells) / k) <= room), whole[-1])
+
+
+def _list_rows(items: list[str], cursor: int, width: int, room: int,
+               columns: int | None = None) -> list[StyleAndTextTuples]:
+    """The list's lines: every item whole, in as many columns as fit (one column, with a
+    long item wrapped between words, when no other fits); the lines around the cursor
+    when they are more than ``room``."""
+    cells = [("> " if k == cursor else "  ") + t for k, t in enumerate(items)]
+    cols = _list_layout(cells, width, room) if columns is None else columns
+    rows: list[StyleAndTextTuples] = []
+    at = 0
+    if cols <= 1:
+        for k, cell in enumerate(cells):
+            style = "class:cursor" if k == cursor else ""
+            if k == cursor:
+                at = len(rows)
+            lines = [cell] if get_cwidth(cell) <= width else wrap(cell, width, "      ")
+            rows += [[(style, pad(ln, width))] for ln in lines]
+    else:
+        col_w = width // cols
+        height = math.ceil(len(cells) / cols)
+        for r in range(height):
+            row: StyleAndTextTuples = []
+            for c in range(cols):
+                k = c * height + r
+                if k < len(cells):
+                    row.append(("class:cursor" if k == cursor else "", pad(cells[k], col_w)))
+                    at = r if k == cursor else at
+            used = sum(get_cwidth(t) for _s, t, *_r in row)
+            rows.append([*row, ("", " " * (width - used))])
+    if room > 0 and len(rows) > room:  # the page of lines that holds the cursor
+        first = min(max(0, at - room // 2), len(rows) - room)
+        rows = rows[first:first + room]
+    return rows
+
+
+def _list_fragments(head: list[tuple[str, str]], rows: list[StyleAndTextTuples],
                     width: int, height: int) -> StyleAndTextTuples:
-    room = height - len(title)
-    cols = max(1, math.ceil(len(items) / max(1, room)))
-    col_w = width // cols
-    rows = math.ceil(len(items) / cols)
+    lines: list[StyleAndTextTuples] = [[(style, pad(text, width))] for style, text in head]
     out: StyleAndTextTuples = []
-    for i, (style, text) in enumerate(title):
+    for i, line in enumerate([*lines, *rows][:height]):
         if i:
             out.append(("", "\n"))
-        out.append((style, pad(text, width)))
-    for r in range(rows):
-        out.append(("", "\n"))
-        used = 0
-        for c in range(cols):
-            k = c * rows + r
-            if k >= len(items):
-                continue
-            style, text = items[k]
-            mark = "class:cursor" if k == cursor else style
-            cell = pad(("> " if k == cursor else "  ") + text, col_w)
-            out.append((mark, cell))
-            used += col_w
-        out.append(("", " " * (width - used)))
+        out += line
     return out
+
+
+def _hint_lines(model: UIModel, width: int) -> list[tuple[str, str]]:
+    if not model.hint:
+        return []
+    return [("class:hint", ln) for ln in wrap(_("Hint: {hint}").format(hint=model.hint),
+                                               width, "  ")]
 
 
 def picker_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     p = model.picker
     assert p is not None
-    # Translators: a picker's title and the room the suggestion is made in.
-    title = [("class:title", p.title if p.room is None else _("{title} (in {room:the})").format(
-        title=p.title, room=card_word(p.room)))]
+    title = [("class:title", ln) for ln in wrap(
+        p.title if p.room is None
+        # Translators: a picker's title and the room the suggestion is made in.
+        else _("{title} (in {room:the})").format(title=p.title, room=card_word(p.room)),
+        width)]
     if p.chosen:
-        title.append(("", _("so far: {cards}").format(
-            cards=", ".join(card_name(c) for c in p.chosen))))
-    hint: list[str] = []
-    if model.hint and p.purpose == "suggest":
-        hint_text = _("Hint: {hint}").format(hint=model.hint)
-        hint = wrap(hint_text, width, "  ")
-        if height - len(title) - len(hint) < len(p.options):  # keep the list in one column
-            hint = [fit(hint_text, width)]
-    spare = height - len(title) - math.ceil(len(p.options) / 2)
-    # What was just asked and shown first (two lines in short), then the hint, which the
-    # cursor follows anyway, in what is left.
-    last = last_suggestion_lines(model, width, spare - len(hint))
-    if model.last_suggestion and len(last) < min(2, spare):
-        last = last_suggestion_lines(model, width, min(2, spare))
-    title += [("class:dim", ln) for ln in last]
-    title += [("class:hint", ln) for ln in hint[:max(0, spare - len(last))]]
+        title += [("", ln) for ln in wrap(_("so far: {cards}").format(
+            cards=", ".join(card_name(c) for c in p.chosen)), width, "  ")]
+    hint = _hint_lines(model, width) if p.purpose == "suggest" else []
     names = [_("{card} (yours)").format(card=card_word(c)) if c in model.hand
              else card_name(c) for c in p.options]
-    one_column = height - len(title) >= len(names)
-    name_w = max(get_cwidth(n) for n in names) if one_column else 0
-    items = []
-    for i, (c, name) in enumerate(zip(p.options, names, strict=True)):
-        # the odds in a column of their own, right-aligned: easy to compare down the list
-        # in two columns a card of one's hand shows no odds: "(yours)" says 0%, and the
-        # longest name ("Candlestick (yours) 0%") was cut at 80 columns
-        odds = (_odds(model, c) if one_column else "" if c in model.hand
-                else _odds(model, c).strip())
-        items.append(("", f"{i + 1} {name}{' ' * max(0, name_w - get_cwidth(name))} "
-                          f"{odds}".rstrip()))
-    return _list_fragments(title, items, p.cursor, width, height)
+    name_w = max(get_cwidth(n) for n in names)
+    # In one column the odds have a column of their own, right-aligned (easy to compare
+    # down the list); side by side each follows its card, and a card of one's own hand
+    # shows none ("(yours)" says 0%).
+    aligned = [f"{k + 1} {n}{' ' * (name_w - get_cwidth(n))} {_odds(model, c)}".rstrip()
+               for k, (c, n) in enumerate(zip(p.options, names, strict=True))]
+    side = [f"{k + 1} {n} {'' if c in model.hand else _odds(model, c).strip()}".rstrip()
+            for k, (c, n) in enumerate(zip(p.options, names, strict=True))]
+    # What is asked, the list whole, the hint, then what was just asked and shown (two
+    # lines in short at least); short of lines the last suggestion goes first, then the
+    # hint, and only then does the list show the page that holds the cursor.
+    last_min = min(2, len(model.last_suggestion))
+    for keep_hint, keep_last in ((True, True), (True, False), (False, False)):
+        room = height - len(title) - (len(hint) if keep_hint else 0) - (
+            last_min if keep_last else 0)
+        rows = _pick_rows(aligned, side, p.cursor, width, room)
+        if len(rows) <= room or not keep_hint:
+            break
+    spare = max(0, height - len(title) - len(rows))
+    hint = hint[:spare]
+    last = last_suggestion_lines(model, width, spare - len(hint))
+    head = [*title, *(("class:dim", ln) for ln in last), *hint]
+    return _list_fragments(head, rows, width, height)
+
+
+def _pick_rows(aligned: list[str], side: list[str], cursor: int, width: int, room: int
+               ) -> list[StyleAndTextTuples]:
+    """One column with the odds lined up when it fits, else the cards side by side."""
+    if len(aligned) <= room and max(get_cwidth("> " + a) for a in aligned) <= width:
+        return _list_rows(aligned, cursor, width, room, columns=1)
+    return _list_rows(side, cursor, width, room)
 
 
 def last_suggestion_lines(model: UIModel, width: int, room: int) -> list[str]:
@@ -299,6 +335,19 @@ def confirm_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples
     return line_fragments([*lines[:max(0, height - 1)], keys][:height], width)
 
 
+def show_hint(model: UIModel) -> str:
+    """The show's hint (h): the card that tells the suggester least, or that there is
+    only one to show."""
+    if len(model.show_options) == 1:
+        return _("{card:the} is the only one of the three in your hand: it is the card to "
+                 "show.").format(card=card_word(model.show_options[0]))
+    st = model.state
+    if model.quiet_card is None or st is None or st.pending_suggestion is None:
+        return _("Thinking...")
+    return _("show {card:the}: it tells {player} least").format(
+        card=card_word(model.quiet_card), player=model.name(st.pending_suggestion.suggester))
+
+
 def show_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     st = model.state
     title: list[tuple[str, str]] = []
@@ -310,10 +359,12 @@ def show_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
             _("{player} suggests {suspect}, {weapon}, {room}. Show which card?").format(
                 player=model.name(s.suggester).capitalize(), suspect=card_word(s.suspect),
                 weapon=card_word(s.weapon), room=card_word(s.room)), width)]
+    if model.show_hint:
+        title += [("class:hint", ln) for ln in wrap(_("Hint: {hint}").format(
+            hint=show_hint(model)), width, "  ")]
     who = model.name(suggester) if suggester is not None else _("them")
-    items = []
-    for c in model.show_options:
-        items.append(("", _("{card}  (tells {player} least)").format(card=card_word(c), player=who)
-                      if c == model.quiet_card and len(model.show_options) > 1
-                      else card_name(c)))
-    return _list_fragments(title, items, model.show_cursor, width, height)
+    items = [_("{card}  (tells {player} least)").format(card=card_word(c), player=who)
+             if c == model.quiet_card and len(model.show_options) > 1 else card_name(c)
+             for c in model.show_options]
+    rows = _list_rows(items, model.show_cursor, width, height - len(title))
+    return _list_fragments(title, rows, width, height)

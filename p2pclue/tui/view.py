@@ -31,13 +31,14 @@ from p2pclue.net.api import Waiting
 from p2pclue.rules.board import Square
 from p2pclue.tui import board as bd
 from p2pclue.tui.model import Mode, Overlay, Screen, UIModel
-from p2pclue.tui.notepad_view import CARD_SHORT, CARD_TINY, notepad
+from p2pclue.tui.notepad_view import CARD_SHORT, CARD_TINY, natural_width, notepad
 from p2pclue.tui.panel import (
     confirm_lines,
     crowded_lines,
     last_suggestion_lines,
     panel,
     picker_lines,
+    picking,
     quit_lines,
     quit_question,
     show_lines,
@@ -77,7 +78,7 @@ def _window(fragments: Callable[[], StyleAndTextTuples], width: int | None = Non
 def shape(model: UIModel, width: int, height: int) -> tuple[object, ...]:
     """What decides the layout's structure (the windows read everything else live)."""
     return (width, height, model.screen, model.overlay is Overlay.HELP,
-            hand_height(model, bd.board_width()))
+            hand_height(model, bd.board_width()), picking(model))
 
 
 def root(model: UIModel, width: int, height: int, on_click: OnClick) -> Container:
@@ -105,14 +106,30 @@ def game_body(model: UIModel, width: int, height: int, on_click: OnClick) -> Con
     tall = is_tall(width, height + 2)
     bw = bd.board_width()
     bh = bd.board_height(tall)
-    right_w = width - bw - 1
     hand_h = hand_height(model, bw)
     panel_h = height - bh - hand_h
-    left = HSplit([
-        _window(lambda: board_fragments(model, tall, on_click), width=bw, height=bh),
-        _window(lambda: hand_lines(model, bw, hand_h), width=bw, height=hand_h),
-        _window(lambda: panel(model, bw, panel_h, tall=tall), width=bw, height=panel_h),
-    ])
+    pick = picking(model)
+    # A list to pick on a wide terminal takes the columns the notepad does not need.
+    lw = max(bw, width - 1 - natural_width(model)) if pick else bw
+    right_w = width - lw - 1
+    pick_hand_h = min(hand_h, hand_height(model, lw))
+
+    def left_pane(story: bool) -> Container:
+        if pick:  # the board gives its lines to the list; the hand stays, on top
+            return HSplit([
+                _window(lambda: hand_lines(model, lw, pick_hand_h), width=lw,
+                        height=pick_hand_h),
+                _window(lambda: panel(model, lw, height - pick_hand_h, story=story, tall=tall),
+                        width=lw, height=height - pick_hand_h),
+            ])
+        return HSplit([
+            _window(lambda: board_fragments(model, tall, on_click), width=bw, height=bh),
+            _window(lambda: hand_lines(model, bw, hand_h), width=bw, height=hand_h),
+            _window(lambda: panel(model, bw, panel_h, story=story, tall=tall), width=bw,
+                    height=panel_h),
+        ])
+
+    left = left_pane(True)
     sep = Window(width=1, char="│", style="class:sep")
     note_h = NOTEPAD_LINES + 1
     if height - note_h >= STORY_PANE_MIN:
@@ -125,12 +142,7 @@ def game_body(model: UIModel, width: int, height: int, on_click: OnClick) -> Con
             _window(lambda: story_lines(model, right_w, height - note_h - 1, story_only=True),
                     width=right_w, height=height - note_h - 1),
         ])
-        left = HSplit([
-            _window(lambda: board_fragments(model, tall, on_click), width=bw, height=bh),
-            _window(lambda: hand_lines(model, bw, hand_h), width=bw, height=hand_h),
-            _window(lambda: panel(model, bw, panel_h, story=False, tall=tall), width=bw,
-                    height=panel_h),
-        ])
+        left = left_pane(False)
     else:
         right = _window(lambda: notepad(model, right_w, height, tall), width=right_w,
                         height=height)
@@ -252,5 +264,5 @@ __all__ = ["CARD_SHORT", "CARD_TINY", "HAND_LINES", "MIN_HEIGHT", "MIN_WIDTH", "
            "SPINNER", "STORY_PANE_MIN", "action_bar", "board_fragments", "confirm_lines",
            "crowded_lines", "dealing", "end_screen", "game_body", "hand_height", "hand_lines",
            "help_text", "is_tall", "last_suggestion_lines", "notepad", "panel", "picker_lines",
-           "quit_lines", "quit_question", "root", "rules_summary", "shape", "show_lines",
+           "picking", "quit_lines", "quit_question", "root", "rules_summary", "shape", "show_lines",
            "status_line", "story_lines", "story_page", "transcript_lines", "waiting_words"]

@@ -36,7 +36,8 @@ def _words(text: str) -> str:
 def _hand_on_screen(t: Table) -> str:
     rows = t.term.screen.display
     height = view.hand_height(t.model, 48)
-    return _words(" ".join(r[:48] for r in rows[1 + BOARD_LINES:1 + BOARD_LINES + height]))
+    top = 1 if view.picking(t.model) else 1 + BOARD_LINES  # a list to pick: no board
+    return _words(" ".join(r[:48] for r in rows[top:top + height]))
 
 
 async def _play(t: Table) -> tuple[int, int]:
