@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from p2pclue.bots.registry import BOTS, DEFAULT_LEVEL, LEVEL_NAMES
+from p2pclue.cli import argtypes
 from p2pclue.cli.human import BotFailed, LocalBots
 from p2pclue.cli.narrate import Narrator
 from p2pclue.cli.result import result_object
@@ -79,8 +80,9 @@ class UsageError(Exception):
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--table", metavar="NAME", help=_("the table's name (join or watch it by "
                    "name; with --create, the name of the new table)"))
-    p.add_argument("--peer", metavar="HOST:PORT", help=_("reach the table directly, without "
-                   "multicast discovery (needs --table NAME)"))
+    p.add_argument("--peer", type=argtypes.peer, metavar="HOST:PORT",
+                   help=_("reach the table directly, without multicast discovery (needs "
+                          "--table NAME)"))
     p.add_argument("--code", metavar="CODE",
                    help=_("the table code shown on the opener's screen"))
     p.add_argument("--interface", action="append", metavar="ADDR", default=[],
@@ -88,7 +90,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--profile", default=DEFAULT_PROFILE, metavar="NAME",
                    help=_("a separate identity and game folder (several players on one "
                           "machine)"))
-    p.add_argument("--wait", type=float, default=30.0, metavar="SECONDS",
+    p.add_argument("--wait", type=argtypes.seconds, default=30.0, metavar="SECONDS",
                    help=_("how long to wait for the table to appear (default 30)"))
     p.add_argument("--transcript", type=Path, metavar="PATH",
                    help=_("save the transcript here (default: in the profile's game folder)"))

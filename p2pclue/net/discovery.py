@@ -124,10 +124,17 @@ def fingerprint(identity_public: bytes) -> str:
 def interfaces(cli_values: list[str], environ: Mapping[str, str]) -> list[str]:
     """The IPv4 addresses to use: ``--interface`` values, else ``P2PCLUE_INTERFACES``.
 
-    An empty list means every interface (a player's normal LAN machine). Raises
-    ``InterfaceError`` for anything that is not an IPv4 address of this machine.
+    An empty list means every interface (a player's normal LAN machine): no flag, and the
+    variable unset or blank. Raises ``InterfaceError`` for anything that is not an IPv4
+    address of this machine, and for a list given but naming none (``--interface ""``,
+    ``P2PCLUE_INTERFACES=","``): that is never "every interface".
     """
-    raw = list(cli_values) or environ.get(ENV_INTERFACES, "").split(",")
+    env = environ.get(ENV_INTERFACES, "")
+    raw = list(cli_values) or ([] if not env.strip() else env.split(","))
+    if raw and not any(v.strip() for v in raw):
+        source = "--interface" if cli_values else ENV_INTERFACES
+        raise InterfaceError(_("{source} names no address (leave it out to use every "
+                               "interface)").format(source=source))
     chosen: list[str] = []
     local = set(local_addresses())
     for value in (v.strip() for v in raw):

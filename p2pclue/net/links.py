@@ -16,7 +16,8 @@ Additions to the agreed API (all optional): ``dial(..., local_host=, expect_iden
 binds the source address and checks who answered; ``listen(..., backoff_base=,
 max_pending=, max_pending_per_address=)``; ``Listener.dropped`` counts connections ended
 for garbage or silence; ``Link.handshake_hash`` identifies the session; ``Link.closed``;
-``Refused`` (and its ``Busy``), ``Unreachable`` (also a ``ConnectionError``) and
+``Refused`` (and its ``Busy``), ``Unreachable`` (also a ``ConnectionError``), ``BadAddress``
+(also a ``ValueError``: a host no resolver takes) and
 ``FrameTooLarge`` are further ``LinkError`` subclasses.
 
 Back-off is per address, loopback included: on a machine where several players run, a
@@ -38,6 +39,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from p2pclue.engine.wire import MAX_FRAME_BYTES
 from p2pclue.i18n import _
+from p2pclue.net import hosts
 from p2pclue.net.framing import FrameDecoder, FramingError
 from p2pclue.net.pairing import (
     MAX_HANDSHAKE_RECORD,
@@ -95,6 +97,16 @@ class Busy(Refused):
 
 class Unreachable(LinkError, ConnectionError):
     """Nothing answered at that address (not open yet, or gone): retrying may help."""
+
+
+class BadAddress(LinkError, ValueError):
+    """The host is not one any resolver can take (``a..b``, a label over 63 characters):
+    no retry can help. Raised before any connection is tried."""
+
+
+def _bad_address(host: str) -> BadAddress:
+    return BadAddress(_("{host} is not a host name or IP address that can be dialled")
+                      .format(host=repr(host)))
 
 
 class FrameTooLarge(LinkError):
@@ -276,6 +288,8 @@ async def dial(
     this side let the other test the code raises ``WrongCode``, whatever the other side
     said (it may just hang up): that was a guess spent, and the caller counts it."""
     _check_code(code)
+    if not hosts.dialable(host):
+        raise _bad_address(host)
     hs = Handshake(Role.DIALER, identity, table_id, code, MAX_FRAME_BYTES, game=game)
     decoder = FrameDecoder(MAX_HANDSHAKE_RECORD, min_frame=1)
     try:
@@ -285,6 +299,8 @@ async def dial(
     except (OSError, TimeoutError) as exc:
         why = "no answer" if isinstance(exc, TimeoutError) else exc.strerror or str(exc)
         raise Unreachable(f"cannot reach {host}:{port}: {why}") from None
+    except ValueError:  # the resolver refused the text (what dialable() does not foresee)
+        raise _bad_address(host) from None
     try:
         async with asyncio.timeout(timeout):
             established, pending = await _run_handshake(reader, writer, hs, decoder)

@@ -28,6 +28,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from p2pclue.engine.config import MAX_NAME_CHARS, MAX_PLAYERS, MIN_PLAYERS, GameConfig, PlayerInfo
 from p2pclue.engine.errors import WireError
+from p2pclue.net import hosts
 from p2pclue.rules.cards import SUSPECTS
 from p2pclue.rules.variants import Rules
 
@@ -188,6 +189,8 @@ class Address:
         if not isinstance(host, str) or len(host) > 64 or not isinstance(port, int) \
                 or isinstance(port, bool) or not 0 < port < 65536:
             raise LobbyError("bad address")
+        if host and not hosts.ip_literal(host):  # the host wrote what a socket reported
+            raise LobbyError(f"bad address: {host!r} is not an IP address")
         return cls(ident, role, host, port)
 
 

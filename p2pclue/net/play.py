@@ -19,7 +19,7 @@ from pathlib import Path
 
 from p2pclue import PROTOCOL_VERSION
 from p2pclue.i18n import _
-from p2pclue.net import discovery
+from p2pclue.net import discovery, hosts
 from p2pclue.net.gamedir import GameDir, SavedStart
 from p2pclue.net.lobby import GuestLobby, HostLobby, LobbyView, TableInfo
 from p2pclue.net.mesh import Mesh
@@ -61,9 +61,18 @@ def table_id(name: str) -> bytes:
 
 
 def parse_peer(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` as typed; ``ValueError`` (one clear line) for anything that cannot be
+    dialled: the port is ASCII digits 1-65535 (``'²'.isdigit()`` is true, ``int`` refuses
+    it), the host one the resolver can take (a DNS name is fine, ``a..b`` is not)."""
     host, sep, port = text.rpartition(":")
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+    if not sep or not host or not port:
         raise ValueError(_("--peer wants HOST:PORT, not {text}").format(text=repr(text)))
+    if not (port.isascii() and port.isdigit() and len(port) <= 5 and 0 < int(port) < 65536):
+        raise ValueError(_("the port in {text} must be a number from 1 to 65535").format(
+            text=repr(text)))
+    if not hosts.dialable(host):
+        raise ValueError(_("{host} in {text} is not a host name or IP address").format(
+            host=repr(host), text=repr(text)))
     return host, int(port)
 
 
@@ -308,10 +317,10 @@ async def join_table(
                                            opener=opener)
                 break
             except (OSError, links.Unreachable, links.HandshakeTimeout, links.LinkClosed,
-                    links.Busy) as exc:
+                    links.Busy, links.BadAddress) as exc:
                 if isinstance(exc, links.Busy):  # it slows this address after a wrong
                     end = max(end, loop.time() + BUSY_PATIENCE)  # code: wait it out once
-                if loop.time() + delay > end:
+                if isinstance(exc, links.BadAddress) or loop.time() + delay > end:
                     raise NoTable(_("cannot reach the table at {address}: {error}").format(
                         address=f"{host}:{port}", error=exc)) from None
                 await asyncio.sleep(delay)

@@ -656,6 +656,9 @@ class NetSession:
                     continue
                 try:
                     await self._mesh.dial(host, address.port, timeout=2.0, expect=ident)
+                except links.BadAddress as exc:  # no re-dial can help: say so, once
+                    log.warning("seat %s cannot be re-dialled: %s", self._seats.get(ident), exc)
+                    return
                 except (links.Unreachable, links.HandshakeTimeout, links.LinkClosed,
                         links.Busy, OSError, TimeoutError):
                     pass  # nobody there yet (the player's process is restarting), or busy

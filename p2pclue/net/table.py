@@ -269,6 +269,8 @@ async def _dial_until(mesh: Mesh, ident: bytes, host: str, port: int) -> None:
             return
         try:
             await mesh.dial(host, port, timeout=5.0, expect=ident)
+        except links.BadAddress:
+            return  # no retry can help (the start names IP addresses only: the --peer host)
         except (links.LinkError, OSError):
             await asyncio.sleep(delay)
             delay *= 2
