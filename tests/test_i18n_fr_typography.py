@@ -38,3 +38,33 @@ def test_the_rule_sees_what_the_review_saw() -> None:
                  "h:conseil ?:aide q:quitter", "--peer 127.0.0.1:4000", "## : portes ; :: où",
                  "? affiche les touches"):
         assert not MISSING_SPACE.search(fine), fine
+
+
+def test_labels_the_code_builds_are_spaced_in_french() -> None:
+    """A refusal's rule id and a crowded room's list were joined by ": " in code."""
+    import dataclasses
+
+    from p2pclue.i18n import install, refusal_text
+    from p2pclue.rules.actions import EndTurn
+    from p2pclue.rules.errors import RuleError
+    from p2pclue.rules.game import apply
+    from p2pclue.tui import view
+    from tests.rules.helpers import start
+    from tests.tui.test_ux import _model
+
+    install("fr")
+    try:
+        state = start()
+        try:
+            apply(state, EndTurn(state.current_seat))
+        except RuleError as error:
+            said = refusal_text(error)
+        else:
+            raise AssertionError("ending the turn before rolling is refused")
+        assert re.match(r"R\d+ : ", said), said
+        model, game = _model()
+        model.state = dataclasses.replace(game, weapons=(16,) * 6)  # one crowded room
+        listed = " ".join(t for _s, t in view.crowded_lines(model, 48))
+        assert "Salle de billard : " in listed, listed
+    finally:
+        install("en")

@@ -56,6 +56,13 @@ def rules_label(preset: str) -> str:
     return labels.get(preset, preset)
 
 
+def labelled(label: str, text: str) -> str:
+    """``label: text`` punctuated as the language does ("R23 : ..." in French)."""
+    # Translators: a label and what it labels ("R23: ...", "Billiard Room: Cs Dg Pi");
+    # French puts a space before the colon.
+    return _("{label}: {text}").format(label=label, text=text)
+
+
 def key_name(key: str) -> str:
     """A key as keyboards in the reader's language label it ("Invio", "Entrée", "Échap"):
     the footer says it with this word, and the help and prompts write the same one."""
