@@ -27,7 +27,7 @@ from p2pclue.engine import events as ev
 from p2pclue.engine.cheats import CHEATS, PHASED, impossible
 from p2pclue.engine.config import GameConfig
 from p2pclue.engine.peer import Peer, Status
-from p2pclue.i18n import N_, _, listing, ngettext
+from p2pclue.i18n import N_, _, listing, ngettext, rules_label
 from p2pclue.net.store import StoreError, TranscriptFile, check_new
 from p2pclue.rules.variants import preset
 
@@ -142,7 +142,8 @@ def _play(args: argparse.Namespace, seed: int, cheater: int | None, config: Game
     quiet = args.quiet
     style = Style(wants_colour(sys.stdout))
     if not quiet:
-        fields = {"players": args.players, "rules": args.rules, "bot": args.bot, "seed": seed,
+        fields = {"players": args.players, "rules": rules_label(args.rules), "bot": args.bot,
+                  "seed": seed,
                   "cheater": config.players[cheater].name if cheater is not None else "",
                   "seat": cheater, "kind": args.cheat}
         print((_("p2pclue simulate: {players} players, rules {rules}, bots {bot}, seed {seed}; "

@@ -13,7 +13,7 @@ Machine-readable output must never pass through these functions.
 
 from __future__ import annotations
 
-from p2pclue.i18n.cards import card_form, card_name, fold, local_names, parse_card
+from p2pclue.i18n.cards import board_label, card_form, card_name, fold, local_names, parse_card
 from p2pclue.i18n.languages import (
     DEFAULT_LANGUAGE,
     LANGUAGES,
@@ -35,6 +35,8 @@ from p2pclue.i18n.rules_text import rules_summary
 from p2pclue.i18n.text import (
     check_words,
     default_table_name,
+    key_name,
+    labelled,
     listing,
     outcome_word,
     rules_label,
@@ -54,6 +56,7 @@ __all__ = [
     "_",
     "add_lang_option",
     "apply_language",
+    "board_label",
     "card_form",
     "card_name",
     "card_phrase",
@@ -65,6 +68,8 @@ __all__ = [
     "fit",
     "fold",
     "install",
+    "key_name",
+    "labelled",
     "language_code",
     "listing",
     "local_names",

@@ -37,6 +37,9 @@ class LocalName:
     """Form name -> the card as a sentence needs it ("def": "la corda", "ins": "lanem")."""
     quote: str | None = None
     note: str | None = None
+    board: str | None = None
+    """The card's label on the board where its name is too long: a short form that still
+    names it ("Biliardo", "Clé angl.", 파이프), never a word that reads as something else."""
 
     def form(self, which: str) -> str:
         """The card in form ``which`` (the bare name for ``""``); ``CardFormError`` if absent."""
@@ -93,10 +96,10 @@ def _entry(card: Card, lang: str, spec: dict[str, Any]) -> LocalName:
         forms = korean_forms(name) | forms
     return LocalName(card.index, name, aliases, source, gender=spec.get("gender"),
                      forms=MappingProxyType(forms), quote=spec.get("quote"),
-                     note=spec.get("note"))
+                     note=spec.get("note"), board=spec.get("board"))
 
 
-_KEYS = {"name", "source", "quote", "note", "aliases", "gender", "forms"}
+_KEYS = {"name", "source", "quote", "note", "aliases", "gender", "forms", "board"}
 
 
 def _check_forms(lang: str, names: tuple[LocalName, ...]) -> None:
@@ -132,6 +135,12 @@ def _lang(lang: str | None) -> str:
 def card_name(index: int, lang: str | None = None) -> str:
     """The card's name in ``lang`` (default: the installed language), as its card shows it."""
     return local_names(_lang(lang))[index].name
+
+
+def board_label(index: int, lang: str | None = None) -> str:
+    """The card's short label on the board (``board`` in cards.toml), or its name."""
+    entry = local_names(_lang(lang))[index]
+    return entry.board or entry.name
 
 
 def card_form(index: int, form: str, lang: str | None = None) -> str:

@@ -236,6 +236,8 @@ SAME_AS_ENGLISH: dict[tuple[str, str], str] = {
     ("*", "r / p"): "keys, which are the same whatever the language",
     ("*", "s / a"): "keys, which are the same whatever the language",
     ("*", "? F1 / q"): "keys, which are the same whatever the language",
+    ("*", "Enter"): "a key as keyboards label it: English on Czech, Albanian and Korean ones",
+    ("*", "Esc"): "a key as keyboards label it: English on most (French ones say Échap)",
     ("fr", "VIOLATION"): "the same word in French (the audit's verdict)",
     ("fr", "options"): "the same word in French",
     ("fr", "passage"): "the same word in French (the secret passage)",

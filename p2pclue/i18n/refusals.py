@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from p2pclue.engine.errors import LocalProtocolError
 from p2pclue.i18n.phrases import card_word
-from p2pclue.i18n.text import outcome_word
+from p2pclue.i18n.text import labelled, outcome_word
 from p2pclue.i18n.translate import _, pgettext
 from p2pclue.rules.errors import CardNo, RuleError, SeatNo
 
@@ -40,4 +40,4 @@ def refusal_text(error: RuleError | LocalProtocolError, names: Sequence[str] = (
     else:
         text = _(error.template).format(
             **{k: _value(k, v, names) for k, v in error.values.items()})
-    return f"{error.rule}: {text}" if error.rule else text
+    return labelled(error.rule, text) if error.rule else text

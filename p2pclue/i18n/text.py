@@ -49,10 +49,39 @@ def outcome_word(code: str) -> str:
 
 
 def rules_label(preset: str) -> str:
-    """A rules preset as people read it: presets by the name typed on the command line
-    (``classic``, ``cz``), rules matching none of them as "custom" in their language."""
-    # Translators: rules that match no preset (the table chose its own variants).
-    return pgettext("rules preset", "custom") if preset == "custom" else preset
+    """A rules preset as people read it, in their language ("classiche", "tchèques"), and
+    rules matching no preset as "custom"; ``--json``, transcripts and the LAN announcement
+    keep the preset's name as typed on the command line (``classic``, ``cz``)."""
+    labels = {
+        # Translators: the rules of the Italian and French rule texts (--rules classic); it
+        # stands alone ("Rules: classic.") and after the word rules ("classic rules").
+        "classic": pgettext("rules preset", "classic"),
+        # Translators: the rules of the Czech rule text (--rules cz), said as for "classic".
+        "cz": pgettext("rules preset", "cz"),
+        # Translators: rules that match no preset (the table chose its own variants).
+        "custom": pgettext("rules preset", "custom"),
+    }
+    return labels.get(preset, preset)
+
+
+def labelled(label: str, text: str) -> str:
+    """``label: text`` punctuated as the language does ("R23 : ..." in French)."""
+    # Translators: a label and what it labels ("R23: ...", "Billiard Room: Cs Dg Pi");
+    # French puts a space before the colon.
+    return _("{label}: {text}").format(label=label, text=text)
+
+
+def key_name(key: str) -> str:
+    """A key as keyboards in the reader's language label it ("Invio", "Entrée", "Échap"):
+    the footer says it with this word, and the help and prompts write the same one."""
+    names = {
+        # Translators: the Enter key as your keyboards label it; write the same word in
+        # the help and prompts ("arrows, Enter", "Where to? ...; Enter goes.").
+        "Enter": pgettext("key", "Enter"),
+        # Translators: the Escape key as your keyboards label it, as the help writes it.
+        "Esc": pgettext("key", "Esc"),
+    }
+    return names.get(key, key)
 
 
 def check_words(check: str) -> str:

@@ -18,9 +18,10 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.utils import get_cwidth
 
-from p2pclue.i18n import card_name, current_language
+from p2pclue.i18n import board_label, card_name, current_language
 from p2pclue.i18n.initials import token_codes, weapon_codes
 from p2pclue.rules.board import Board, Square, classic_board
+from p2pclue.rules.cards import WEAPONS
 from p2pclue.rules.state import GameState
 
 CELL = 2
@@ -28,10 +29,8 @@ TOKEN_CODES = ("Sc", "Mu", "Wh", "Gr", "Pe", "Pl")
 """The English codes (``token_code`` gives the reader's language's)."""
 TOKEN_COLOURS = ("#d70000", "#d7af00", "#eeeeee", "#00af00", "#0087ff", "#af5fd7")
 TOKEN_TEXT = ("#ffffff", "#000000", "#000000", "#000000", "#000000", "#000000")
-WEAPON_SHORT = {6: "Candle", 7: "Dagger", 8: "Pipe", 9: "Revolver", 10: "Rope", 11: "Wrench"}
 WEAPON_TINY = {6: "Cs", 7: "Dg", 8: "Pi", 9: "Rv", 10: "Ro", 11: "Wr"}
-ROOM_SHORT = {16: "Billiard", 15: "Dining", 14: "Conservatory"}
-"""English short labels; other languages shorten a name to its first word."""
+"""English weapon codes (``weapon_tiny`` gives the reader's language's)."""
 
 
 def token_code(suspect: int) -> str:
@@ -41,10 +40,19 @@ def token_code(suspect: int) -> str:
 
 
 def weapon_tiny(weapon: int) -> str:
-    """A weapon's two-column code in the reader's language (English keeps its own)."""
-    if current_language() == "en":
-        return WEAPON_TINY[weapon]
-    return weapon_codes(current_language())[weapon]
+    """A weapon's code in a crowded room, in the reader's language (English keeps its own):
+    two letters, which the help's legend explains. Where a code would be one wide syllable
+    (Korean: 밧, 파) it would say nothing, so the weapon's short label stands instead."""
+    code = WEAPON_TINY[weapon] if current_language() == "en" else weapon_codes(
+        current_language())[weapon]
+    return code if get_cwidth(code) == CELL and get_cwidth(code[0]) == 1 else weapon_short(weapon)
+
+
+def weapon_legend() -> list[tuple[str, int]]:
+    """(code, weapon) for the weapon codes the board may draw that are not a word of the
+    weapon's name: what the help's legend has to explain."""
+    return [(weapon_tiny(w.index), w.index) for w in WEAPONS
+            if weapon_tiny(w.index) not in card_name(w.index).split()]
 
 
 def _pair_code(upper: int, lower: int) -> str:
@@ -55,10 +63,15 @@ def _pair_code(upper: int, lower: int) -> str:
 
 
 def weapon_short(weapon: int) -> str:
-    """A weapon's label on the board, in the reader's language."""
-    if current_language() == "en":
-        return WEAPON_SHORT[weapon]
-    return card_name(weapon).split()[0]
+    """A weapon's label on the board, in the reader's language (``board_label``)."""
+    return board_label(weapon)
+
+
+def room_label(room: int, widest: int) -> str:
+    """A room's label: its name where one of its runs of cells holds it (``widest``
+    columns), else its short board label ("Biliardo", never the ambiguous "Sala")."""
+    name = card_name(room)
+    return name if get_cwidth(name) <= widest else board_label(room)
 
 OFF = ""
 CORRIDOR = "#d7c58f"
@@ -183,10 +196,7 @@ def _lay_rooms(pic: BoardPicture, tall: bool, color: bool
     board = classic_board()
     for room, all_slots in label_slots(tall).items():
         slots = [sl for sl in all_slots if sl[2] >= 3] or list(all_slots)
-        name = card_name(room)
-        if not any(sl[2] * CELL >= get_cwidth(name) for sl in slots):
-            short = ROOM_SHORT.get(room) if current_language() == "en" else None
-            name = short or name.split()[0]
+        name = room_label(room, max(sl[2] for sl in slots) * CELL)
         first = next((sl for sl in slots if sl[2] * CELL >= get_cwidth(name)),
                      max(slots, key=lambda sl: sl[2]))
         rest = [sl for sl in slots if sl != first]

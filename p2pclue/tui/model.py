@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from p2pclue.engine import events as ev
 from p2pclue.engine.config import GameConfig
 from p2pclue.engine.peer import Choice
-from p2pclue.i18n import _
+from p2pclue.i18n import _, key_name
 from p2pclue.net import guesses
 from p2pclue.net.api import (
     Ended,
@@ -178,19 +178,19 @@ class UIModel:
                 out.append(Action("m", _("move")))
         elif mode is Mode.MOVE and st is not None:
             if self.destinations:  # blocked in: offer only what works (stay)
-                out += [Action(_("arrows"), _("pick")), Action("Enter", _("go"))]
+                out += [Action(_("arrows"), _("pick")), Action(key_name("Enter"), _("go"))]
             if rg.may_stay(st):
                 out.append(Action("e", _("stay")))
             if rg.can_accuse(st):
                 out.append(Action("a", _("accuse")))
-            out.append(Action("Esc", _("back")))
+            out.append(Action(key_name("Esc"), _("back")))
         elif mode is Mode.PICK:
-            out += [Action(_("arrows"), _("pick")), Action("Enter", _("choose")),
-                    Action("Esc", _("back"))]
+            out += [Action(_("arrows"), _("pick")), Action(key_name("Enter"), _("choose")),
+                    Action(key_name("Esc"), _("back"))]
         elif mode is Mode.CONFIRM:
             out += [Action("y", _("accuse")), Action("n", _("back"))]
         elif mode is Mode.SHOW:
-            out += [Action(_("arrows"), _("pick")), Action("Enter", _("show"))]
+            out += [Action(_("arrows"), _("pick")), Action(key_name("Enter"), _("show"))]
         elif mode is Mode.NOTEPAD:
             out += [Action(_("arrows"), _("cell")), Action("n", _("back"))]
         # n and h only where they work: a list pick or a confirmation keeps its keys

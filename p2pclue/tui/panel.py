@@ -16,6 +16,7 @@ from p2pclue.i18n import (
     _,
     card_name,
     card_word,
+    labelled,
     triple_word,
 )
 from p2pclue.rules.cards import ROOMS
@@ -54,9 +55,9 @@ def crowded_lines(model: UIModel, width: int, tall: bool = False) -> list[tuple[
     """The rooms too crowded to show all their tokens and weapons on the board, in full, and
     corridor tokens stacked in one cell that cannot show both (Korean codes)."""
     pic = bd.picture(model.state, frozenset(), None, None)
-    lines = [f"{card_name(room)}: {things}"
+    lines = [labelled(card_name(room), things)
              for room, things in sorted(bd.crowded(pic, tall).items())]
-    lines += [f"{_('the corridor')}: {bd.token_code(upper)} {bd.token_code(lower)}"
+    lines += [labelled(_("the corridor"), f"{bd.token_code(upper)} {bd.token_code(lower)}")
               for upper, lower in bd.stacked(pic, tall)]
     return [("class:dim", ln) for line in lines for ln in wrap(line, width, "  ")]
 

@@ -362,7 +362,8 @@ class PlainUI:
         assert isinstance(st, GameState)
         options: list[tuple[str, Callable[[], object]]] = []
         if st.phase is Phase.AWAIT_TURN_START:
-            options.append((_("roll the dice"), lambda: ev.RollDice()))
+            options.append((_("roll the dice") if st.rules.two_dice else _("roll the die"),
+                            lambda: ev.RollDice()))
             if rg.can_take_passage(st):
                 there = classic_board().passages[st.token_of(st.current_seat)]  # type: ignore[index]
                 options.append((_("take the secret passage into {room:the}").format(

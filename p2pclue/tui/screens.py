@@ -125,7 +125,8 @@ def rules_summary(rules: Rules) -> list[str]:
 
 def help_text(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     keys = [
-        (_("r / p"), _("roll the dice / take the secret passage")),
+        (_("r / p"), _("roll the dice / take the secret passage") if model.config.rules.two_dice
+         else _("roll the die / take the secret passage")),
         (_("arrows"), _("pick a destination after a roll (or click it); Enter goes")),
         ("1-9", _("after a roll: the room of that number (the numbers are shown)")),
         ("e", _("end the turn (after a roll: stay where you are)")),
@@ -150,6 +151,11 @@ def help_text(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
         _("Board: {codes} are the suspects' tokens (yours underlined); {marks}. "
           "Notepad: ✓ held, · not held, ? unknown.").format(
             codes=" ".join(bd.token_code(s) for s in range(len(SUSPECTS))), marks=marks), width)]
+    weapons = bd.weapon_legend()  # a crowded room shows its weapons by these codes
+    if weapons:
+        lines += [("class:dim", ln) for ln in wrap(
+            _("Weapon codes on the board: {codes}.").format(codes=", ".join(
+                f"{code} {card_name(w)}" for code, w in weapons)), width)]
     lines.append(("", ""))
     lines.append(("class:title", _("Rules in short")))
     for para in rules_summary(model.config.rules):

@@ -205,10 +205,14 @@ def action_bar(model: UIModel, width: int) -> StyleAndTextTuples:
         return [("class:bar", pad(" " + _("Esc or any letter: back to the game"), width))]
     tail = _("?:help") if model.screen is Screen.END else _("?:help q:quit")
     actions = model.actions()
-    if 1 + sum(get_cwidth(f"{a.key}:{a.label}") + 1 for a in actions) + get_cwidth(tail) > width:
-        # Short of room (80 columns in most languages while moving): the arrows go
-        # first, as everybody tries them anyway and the panel says what they do.
-        actions = [a for a in actions if a.key != _("arrows")]
+    for spare in ("h", "n", _("arrows")):
+        if 1 + sum(get_cwidth(f"{a.key}:{a.label}") + 1 for a in actions) + get_cwidth(tail) \
+                <= width:
+            break
+        # Short of room (80 columns in Italian and French while moving): the hint and the
+        # notepad go first (the help lists them; neither is what this step is about), the
+        # arrows only last: without them the bar's "Enter:go" says nothing of how to pick.
+        actions = [a for a in actions if a.key != spare]
     pieces = [f"{a.key}:{a.label}" for a in actions]
     out: StyleAndTextTuples = [("class:bar", " ")]
     used = 1

@@ -176,12 +176,12 @@ def test_plain_input_running_dry_in_the_game_says_how_to_come_back(tmp_path: Pat
     try:
         seen = ""
         deadline = time.monotonic() + 90
-        while "roll the dice" not in seen and time.monotonic() < deadline:
+        while "roll the die" not in seen and time.monotonic() < deadline:
             line = proc.stdout.readline()
             if not line:
                 break
             seen += line.decode(errors="replace")
-        assert "roll the dice" in seen, seen[-2000:]
+        assert "roll the die" in seen, seen[-2000:]
         proc.stdin.close()  # the input ends on this person's turn
         rest = proc.stdout.read().decode(errors="replace")
         assert proc.wait(60) == 0, rest

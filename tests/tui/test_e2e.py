@@ -51,7 +51,7 @@ def test_plain_mode_plays_by_typed_numbers(tmp_path: Path) -> None:
     out = proc.stdout
     assert proc.returncode == 0, out[-2000:] + proc.stderr
     assert "Dealing: " in out
-    assert "Your turn:" in out and "1. roll the dice" in out
+    assert "Your turn:" in out and "1. roll the die" in out
     assert "audit: valid" in out
     assert len(list(tmp_path.glob("*.p2pclue"))) == 1
 

@@ -96,7 +96,7 @@ class Person:
         if not new.endswith("): "):
             return None
         options: dict[str, str] = {text: number for number, text in OPTION.findall(new)}
-        for wanted in ("end your turn", "stay where you are", "roll the dice"):
+        for wanted in ("end your turn", "stay where you are", "roll the die"):
             if wanted in options:
                 return options[wanted]
         return "1"

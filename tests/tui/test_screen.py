@@ -115,7 +115,7 @@ def test_help_and_quit_prompt_on_screen(tmp_path: Path) -> None:
             await t.until(lambda: t.model.overlay is Overlay.HELP, what="help")
             await t.settle()
             assert "Rules in short" in t.term.text()
-            assert "roll the dice" in t.term.text()
+            assert "roll the die /" in t.term.text()  # one die: the rules' R12
             t.press("x")
             t.press("q")
             await t.until(lambda: t.model.overlay is Overlay.QUIT, what="the quit prompt")
