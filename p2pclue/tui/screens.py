@@ -17,6 +17,7 @@ from p2pclue.i18n import (
 )
 from p2pclue.i18n import rules_summary as rules_in_short
 from p2pclue.net.api import Ended
+from p2pclue.net.lobby import table_check
 from p2pclue.rules.cards import SUSPECTS
 from p2pclue.rules.variants import Rules
 from p2pclue.tui import board as bd
@@ -138,7 +139,12 @@ def help_text(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
         ("w / x", _("a player is silent: vote to wait more / to end the game as abandoned")),
         (_("? F1 / q"), _("this help / leave (asks first)")),
     ]
-    lines: list[tuple[str, str]] = [("class:title", _("Keys"))]
+    # The table check first: on the game screen it scrolls out of the story within a turn or
+    # two, and a latecomer to the table must still be able to compare it aloud.
+    check = _("Table check: {check} (compare it aloud: every screen here shows the "
+              "same).").format(check=table_check(model.config))
+    lines: list[tuple[str, str]] = [("class:dim", ln) for ln in wrap(check, width)]
+    lines.append(("class:title", _("Keys")))
     widest = max(get_cwidth(k) for k, _what in keys)  # never cut a key (fr, sq: 17-19)
     key_w = min(max(16, widest), width // 3) if width < 100 else 30
     for k, what in keys:

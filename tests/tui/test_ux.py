@@ -267,6 +267,22 @@ def test_help_at_80x24_keeps_the_goal_and_the_board_legend() -> None:
     assert "##: doors" in text and "orange" not in text
 
 
+def test_the_help_shows_the_table_check_on_its_first_page_in_every_language() -> None:
+    """The check scrolls out of the story within a turn or two; a person who wants to compare
+    it aloud later finds it first thing under ?."""
+    from p2pclue.net.lobby import table_check
+
+    config, _ = make_config(preset("classic"), 4, seed=3)
+    check = table_check(config)
+    try:
+        for lang in LANGUAGES:
+            install(lang)
+            first_page = "".join(t for _s, t, *_ in view.help_text(UIModel(config, 0), 80, 22))
+            assert check in first_page, (lang, first_page[:300])
+    finally:
+        install("en")
+
+
 def test_two_weapons_in_a_small_room_are_never_cut_mid_word() -> None:
     from p2pclue.tui import board as bd
 
