@@ -14,6 +14,8 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
+import stat
 import sys
 from pathlib import Path
 from typing import Any
@@ -55,7 +57,14 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     raw: bytes | None = None
     try:
-        with args.transcript.open("rb") as handle:
+        # Without blocking, then checked: a pipe would wait forever for a writer.
+        fd = os.open(args.transcript, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        with os.fdopen(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return _unreadable(args, N_("{path} is not a regular file (a pipe, a device "
+                                            "or a folder is no transcript)"),
+                                   {"path": args.transcript}, None)
+            os.set_blocking(fd, True)
             raw = handle.read(MAX_TRANSCRIPT_BYTES + 1)  # an endless file is not held
         if len(raw) > MAX_TRANSCRIPT_BYTES:
             raw = None  # not hashed: only its first bytes were read

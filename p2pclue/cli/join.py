@@ -346,7 +346,10 @@ async def _resume(args: argparse.Namespace) -> int:
     """``join --resume [GAME]``: rebuild an unfinished game from its directory and play on."""
     say = Printer(args.quiet, to_stderr=args.json)
     profile = load(args.profile)
-    games = unfinished_games(profile.games)
+    skipped: list[str] = []
+    games = unfinished_games(profile.games, skipped)
+    for note in skipped:  # a game folder holding a pipe, a device or a huge file
+        print(note, file=sys.stderr)
     if args.resume == "list":
         for g in games:
             print(f"{g.name}  {g.path}")
@@ -365,8 +368,9 @@ async def _resume(args: argparse.Namespace) -> int:
         return await resume_human(args, _environ(), chosen[0])
     interfaces = discovery.interfaces(args.interface, _environ())
     saved = chosen[0].load_start()
-    me = saved.start.config.players[
-        [p.identity for p in saved.start.config.players].index(profile.public)]
+    me = next((p for p in saved.start.config.players if p.identity == profile.public), None)
+    if me is None:  # as for a person's seat (cli.human.resume_human)
+        raise TableClosed(_("this game directory is not one of this profile's seats"))
     seat = Seat(profile, args.name or me.name, interfaces=interfaces)
     say(_("resuming game {game} from {path}").format(game=chosen[0].name, path=chosen[0].path))
     session = await resume_game(seat, chosen[0])

@@ -7,6 +7,10 @@ Under the profile's ``games/`` folder (``profile.game_dir``), each game keeps:
   before the first message;
 - ``transcript.p2pclue``: the append-only transcript of the exact signed frames
   (``store.TranscriptFile``), own frames fsynced before any link sees them;
+- ``transcript.path``, only for a game played with ``--transcript PATH``: the transcript's
+  absolute path (the file system's bytes, at most 4 KiB), written atomically when the
+  transcript is created and before ``secrets.bin``; the transcript is then that file, and
+  the game folder holds none of its own;
 - ``secrets.bin`` (mode 0600): this player's game secrets (``PeerSecrets``), a log of
   records, each the whole secrets as they were then (``secrets_record``); the last whole
   record counts. Created atomically (write, fsync, rename, fsync the folder) with the
@@ -14,8 +18,9 @@ Under the profile's ``games/`` folder (``profile.game_dir``), each game keeps:
   fsync) before any frame that depends on a new secret is sent. A record torn by a crash
   is ignored, and cut off before the next one is appended.
 
-A game is unfinished while its transcript has no footer. Nothing here ever prints a
-secret; every failure is a ``StoreError`` with a one-line message.
+A game is unfinished while its transcript has no footer. Every file here is read only if
+it is a regular file, and never more of it than its limit (``store.read_regular``). Nothing
+here ever prints a secret; every failure is a ``StoreError`` with a one-line message.
 """
 
 from __future__ import annotations
@@ -33,11 +38,13 @@ from p2pclue.engine.peer_secrets import MAX_SECRETS_BYTES, PeerSecrets, SecretsE
 from p2pclue.engine.wire import pack, unpack_canonical
 from p2pclue.i18n import _
 from p2pclue.net.lobby import LobbyError, Start, verify_start
-from p2pclue.net.store import StoreError
+from p2pclue.net.store import StoreError, read_regular
 
 START_NAME = "start.bin"
 SECRETS_NAME = "secrets.bin"
 TRANSCRIPT_NAME = "transcript.p2pclue"
+TRANSCRIPT_PATH_NAME = "transcript.path"
+MAX_PATH_BYTES = 4096
 LEFT_NAME = "left"
 """Written once this player asked to leave for good (its leave queued until the table next
 awaits it, as for a player out after a wrong accusation, who is awaited only to refute) or
@@ -47,6 +54,8 @@ SECRETS_LOG_MAX = 256 * 1024
 """A secrets log longer than this is rewritten (atomically) as its last record alone."""
 _RECORD_HEAD = 4 + 32
 """A secrets record: the length of the data (4 bytes, big-endian), its SHA-256, the data."""
+_MAX_SECRETS_LOG = SECRETS_LOG_MAX + _RECORD_HEAD + MAX_SECRETS_BYTES
+"""The longest secrets log there can be: one record appended to a log just under the limit."""
 
 
 @dataclass(frozen=True)
@@ -122,7 +131,23 @@ class GameDir:
 
     @property
     def transcript(self) -> Path:
-        return self.path / TRANSCRIPT_NAME
+        """Where this game's transcript is: the path ``transcript.path`` records, else
+        ``transcript.p2pclue`` in the folder (``StoreError`` if the record is damaged)."""
+        record = self.path / TRANSCRIPT_PATH_NAME
+        if not record.exists():
+            return self.path / TRANSCRIPT_NAME
+        raw = read_regular(record, MAX_PATH_BYTES)
+        where = Path(os.fsdecode(raw))
+        if not raw or b"\x00" in raw or not where.is_absolute():
+            raise StoreError(_("{path} is damaged: {error}").format(
+                path=record, error="not an absolute path"))
+        return where
+
+    def record_transcript(self, path: Path) -> None:
+        """Say where the transcript is, when it is not the folder's own file."""
+        where = Path(os.path.abspath(path))
+        if where != Path(os.path.abspath(self.path / TRANSCRIPT_NAME)):
+            write_atomic(self.path / TRANSCRIPT_PATH_NAME, os.fsencode(where), 0o600)
 
     @property
     def name(self) -> str:
@@ -136,7 +161,10 @@ class GameDir:
     def load_start(self) -> SavedStart:
         path = self.path / START_NAME
         try:
-            obj: Any = unpack_canonical(path.read_bytes(), MAX_START_BYTES)
+            if not path.exists():
+                raise FileNotFoundError(path)
+            obj: Any = unpack_canonical(read_regular(path, MAX_START_BYTES),
+                                        MAX_START_BYTES)
             if not isinstance(obj, dict) or set(obj) != {"start", "table", "code", "host",
                                                          "port"}:
                 raise WireError("wrong fields")
@@ -192,8 +220,8 @@ class GameDir:
     def _whole_records(self, path: Path) -> int | None:
         """Where the whole records of an existing log end (None: rewrite it whole)."""
         try:
-            data = path.read_bytes()
-        except OSError:
+            data = read_regular(path, _MAX_SECRETS_LOG)
+        except StoreError:
             return None
         last, end = last_secrets_record(data)
         return None if last is None else end
@@ -204,7 +232,7 @@ class GameDir:
             if path.stat().st_mode & 0o077:
                 raise StoreError(_("{path} is readable by others; run: chmod 600 {path}")
                                  .format(path=path))
-            data = path.read_bytes()
+            data = read_regular(path, _MAX_SECRETS_LOG)
             last, _end = last_secrets_record(data)
             if last is None:
                 try:  # a game saved before the log: the whole file was one secrets blob
@@ -239,16 +267,27 @@ class GameDir:
         shutil.rmtree(self.path, ignore_errors=True)
 
 
-def unfinished_games(games: Path) -> list[GameDir]:
+def unfinished_games(games: Path, skipped: list[str] | None = None) -> list[GameDir]:
     """Games under ``games`` that started and never closed, newest first (not those this
-    player left gracefully: the table plays them on without it)."""
+    player left gracefully: the table plays them on without it). A game whose transcript
+    cannot be read (not a regular file, too large, unreadable) is left out, and the reason
+    appended to ``skipped`` (one line each) when it is given."""
     if not games.is_dir():
         return []
-    found = []
+    found: list[tuple[float, GameDir]] = []
     for child in games.iterdir():
         gd = GameDir(child)
-        if (child / START_NAME).exists() and (child / SECRETS_NAME).exists() \
-                and gd.transcript.exists() and not gd.left() and not gd.finished():
-            found.append(gd)
-    found.sort(key=lambda g: g.transcript.stat().st_mtime, reverse=True)
-    return found
+        if not (child / START_NAME).exists() or not (child / SECRETS_NAME).exists() \
+                or gd.left():
+            continue
+        try:
+            transcript = gd.transcript
+            if not transcript.exists() or gd.finished():
+                continue
+            found.append((transcript.stat().st_mtime, gd))
+        except (StoreError, OSError) as exc:
+            if skipped is not None:
+                skipped.append(_("game {game} left out: {error}").format(game=gd.name,
+                                                                         error=exc))
+    found.sort(key=lambda g: g[0], reverse=True)
+    return [gd for _mtime, gd in found]

@@ -188,6 +188,9 @@ class NetSession:
         else:
             self._store = TranscriptFile.create(transcript_path, self.config)
             if self._game is not None and self.seat is not None:
+                # The game folder says where its transcript is (``--transcript`` puts it
+                # elsewhere), before the secrets that make it a resumable game.
+                self._game.record_transcript(transcript_path)
                 # Saved at once (no secret drawn yet): a crash before this seat's first step
                 # still leaves a game that ``join --resume`` finds, and it draws them then.
                 self._game.save_secrets(self.peer.export_secrets())
@@ -220,6 +223,8 @@ class NetSession:
         if self._game is None or self.seat is None:
             raise StoreError(_("only a player's own game directory can be resumed"))
         secrets = self._game.load_secrets()
+        # Nothing on disk changes before the file is known to be this game's: the config
+        # matches and every entry replays; only then is a torn last entry cut off.
         store, config, entries = TranscriptFile.reopen(self.transcript_path)
         if config != self.config:
             store.abandon()
@@ -232,6 +237,7 @@ class NetSession:
             raise StoreError(_("cannot resume from {path}: {error} (the transcript was "
                                "damaged or changed by another program)").format(
                 path=self._game.path, error=exc)) from None
+        store.keep_whole()
         self._saved_secrets = -1  # saved again before the first send, whatever changed
         for event in self.resumed_events:  # front ends and bots rebuild their view
             self.events.put_nowait(api.Engine(event))

@@ -73,10 +73,12 @@ def test_bad_transcript_paths_fail_before_the_game(places: dict[str, Path]) -> N
     assert list(places["locked"].iterdir()) == []
 
 
-def test_a_full_disk_is_a_clear_message() -> None:
+def test_a_device_is_no_transcript() -> None:
+    """/dev/full is refused before the game (only regular files are transcripts); a write
+    that fails mid-game is the next test, with a real write failure."""
     done = p2pclue("simulate", "--players", "3", "--seed", "1", "--transcript", "/dev/full")
-    assert done.returncode == 2 and "disk is full" in done.stderr
-    assert "Traceback" not in done.stderr
+    assert done.returncode == 2 and "not a regular file" in done.stderr
+    assert "Traceback" not in done.stderr and done.stdout == ""
 
 
 def test_a_write_failing_mid_game_is_a_clear_message(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ import os
 import resource
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -28,15 +29,20 @@ def _capped() -> None:
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
-def test_an_endless_file_is_refused_without_holding_it() -> None:
-    proc = subprocess.run(
-        [sys.executable, "-m", "p2pclue", "audit", "--json", "/dev/zero"],
-        capture_output=True, text=True, env=cli_env(), timeout=120, preexec_fn=_capped)
-    assert proc.returncode == 2, proc.stderr[-2000:]
-    assert "Traceback" not in proc.stderr
-    verdict = last_json(proc.stdout)
-    assert verdict["result"] == "unreadable" and "larger than any transcript" in verdict["error"]
-    assert verdict["transcript_sha256"] is None
+def test_an_endless_file_is_refused_without_holding_it(tmp_path: Path) -> None:
+    huge = tmp_path / "huge.p2pclue"
+    with open(huge, "wb") as f:  # sparse: 3 GB on paper, nothing on disk
+        f.truncate(3 * 2**30)
+    for path, error in (("/dev/zero", "not a regular file"),  # a device: not even opened
+                        (str(huge), "larger than any transcript")):
+        proc = subprocess.run(
+            [sys.executable, "-m", "p2pclue", "audit", "--json", path],
+            capture_output=True, text=True, env=cli_env(), timeout=120, preexec_fn=_capped)
+        assert proc.returncode == 2, proc.stderr[-2000:]
+        assert "Traceback" not in proc.stderr
+        verdict = last_json(proc.stdout)
+        assert verdict["result"] == "unreadable" and error in verdict["error"]
+        assert verdict["transcript_sha256"] is None
 
 
 def test_the_parsers_refuse_more_than_the_limit() -> None:

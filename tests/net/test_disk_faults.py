@@ -43,6 +43,8 @@ def test_a_torn_last_record_is_dropped_on_reopen(tmp_path: Path) -> None:
         f.write(len(entries[10]).to_bytes(4, "big") + entries[10][:7])
     store, config, got = TranscriptFile.reopen(path)
     assert got == entries[:10] and config == peers[0].config
+    assert path.stat().st_size == whole + 11, "nothing is cut before the caller says so"
+    store.keep_whole()  # the file is this game's: the torn entry goes
     assert path.stat().st_size == whole
     store.append(entries[10], sync=True)  # and the game goes on appending
     store.abandon()
@@ -131,6 +133,7 @@ def test_resuming_from_a_modified_transcript_is_a_clear_error(tmp_path: Path) ->
     assert "cannot resume" in str(info.value) and "changed by another program" in str(
         info.value)
     # the same directory, unmodified, resumes to the same verified state
+    game.transcript.unlink()
     store = TranscriptFile.create(game.transcript, me.config)
     for raw in me.entries:
         store.append(raw, sync=True)

@@ -141,10 +141,17 @@ def test_bad_paths_fail_before_writing(
     assert list(locked.iterdir()) == []
 
 
-@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
-def test_a_full_disk_is_a_store_error() -> None:
-    with pytest.raises(StoreError, match="disk is full"):
-        TranscriptFile.create(Path("/dev/full"), game().peers[0].config)
+def test_a_device_or_a_pipe_is_refused_before_it_is_opened(tmp_path: Path) -> None:
+    """A pipe would block the open until a reader came; a device is no transcript (a full
+    disk is tested with a real write failure in tests/net/test_disk_faults.py)."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    config = game().peers[0].config
+    for path in (fifo, Path("/dev/null")):
+        with pytest.raises(StoreError, match="not a regular file"):
+            TranscriptFile.create(path, config)
+        with pytest.raises(StoreError, match="not a regular file"):
+            read_unfinished(path)
 
 
 def test_check_writable_accepts_a_new_file(tmp_path: Path) -> None:
