@@ -24,13 +24,13 @@ from p2pclue.bots.protocol import BOT_NAMES
 from p2pclue.bots.registry import BOTS
 from p2pclue.cli.whoami import player_name
 from p2pclue.engine import events as ev
-from p2pclue.engine.config import MAX_PLAYERS
+from p2pclue.engine.config import MAX_PLAYERS, table_check
 from p2pclue.engine.peer import Choice
 from p2pclue.i18n import _, default_table_name, ngettext
 from p2pclue.net import discovery
 from p2pclue.net.botplay import drive_bot
 from p2pclue.net.gamedir import GameDir, unfinished_games
-from p2pclue.net.lobby import LobbyError, LobbyView, table_check
+from p2pclue.net.lobby import LobbyError, LobbyView
 from p2pclue.net.pairing import new_table_code
 from p2pclue.net.play import (
     CodeNeeded,

@@ -30,7 +30,7 @@ from p2pclue.cli.narrate import Narrator
 from p2pclue.cli.result import result_object
 from p2pclue.crypto.group import MULT_COUNTER
 from p2pclue.engine import events as ev
-from p2pclue.engine.config import MAX_NAME_CHARS, MIN_PLAYERS
+from p2pclue.engine.config import MAX_NAME_CHARS, MIN_PLAYERS, table_check
 from p2pclue.i18n import (
     _,
     check_words,
@@ -42,7 +42,7 @@ from p2pclue.i18n import (
 from p2pclue.net import api, discovery, guesses, links
 from p2pclue.net.botplay import drive_bot, follow, is_private
 from p2pclue.net.gamedir import unfinished_games
-from p2pclue.net.lobby import LobbyError, LobbyView, check_name, table_check
+from p2pclue.net.lobby import LobbyError, LobbyView, check_name
 from p2pclue.net.pairing import new_table_code
 from p2pclue.net.play import (
     NoTable,

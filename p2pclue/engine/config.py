@@ -138,3 +138,14 @@ def _check_players(players: Sequence[PlayerInfo]) -> None:
         raise WireError("two players chose the same suspect", "config.players")
     if len({p.identity for p in players}) != len(players):
         raise WireError("two players share an identity key", "config.players")
+
+
+CHECK_PREFIX = b"p2pclue/v1/table-check\x00"
+
+
+def table_check(config: GameConfig) -> str:
+    """Nine digits from the config digest, for people in the room to compare aloud (here, not
+    in ``net``, because the game screen's help shows it as well as the lobby)."""
+    value = int.from_bytes(sha256(CHECK_PREFIX + config.digest())[:8], "big")
+    digits = f"{value % 10**9:09d}"
+    return f"{digits[:3]} {digits[3:6]} {digits[6:]}"

@@ -26,7 +26,14 @@ from typing import Any
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from p2pclue.engine.config import MAX_NAME_CHARS, MAX_PLAYERS, MIN_PLAYERS, GameConfig, PlayerInfo
+from p2pclue.engine.config import (
+    MAX_NAME_CHARS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    GameConfig,
+    PlayerInfo,
+    table_check,
+)
 from p2pclue.engine.errors import WireError
 from p2pclue.net import hosts
 from p2pclue.rules.cards import SUSPECTS
@@ -37,7 +44,6 @@ MAX_SPECTATORS = 8
 NONCE_BYTES = 32
 START_PREFIX = b"p2pclue/v1/start\x00"
 SESSION_PREFIX = b"p2pclue/v1/session\x00"
-CHECK_PREFIX = b"p2pclue/v1/table-check\x00"
 ROLES = ("player", "spectator")
 
 
@@ -59,13 +65,6 @@ def session_id(nonces: list[bytes]) -> bytes:
 def start_message(config: GameConfig) -> bytes:
     """What each player signs to agree to start exactly this game."""
     return START_PREFIX + config.digest()
-
-
-def table_check(config: GameConfig) -> str:
-    """Nine digits from the config digest, for people in the room to compare aloud."""
-    value = int.from_bytes(hashlib.sha256(CHECK_PREFIX + config.digest()).digest()[:8], "big")
-    digits = f"{value % 10**9:09d}"
-    return f"{digits[:3]} {digits[3:6]} {digits[6:]}"
 
 
 def seat_order(players: list[PlayerInfo]) -> tuple[PlayerInfo, ...]:

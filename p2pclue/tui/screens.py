@@ -8,6 +8,7 @@ import time
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.utils import get_cwidth
 
+from p2pclue.engine.config import table_check
 from p2pclue.i18n import (
     _,
     card_name,
@@ -17,7 +18,6 @@ from p2pclue.i18n import (
 )
 from p2pclue.i18n import rules_summary as rules_in_short
 from p2pclue.net.api import Ended
-from p2pclue.net.lobby import table_check
 from p2pclue.rules.cards import SUSPECTS
 from p2pclue.rules.variants import Rules
 from p2pclue.tui import board as bd

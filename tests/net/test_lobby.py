@@ -11,6 +11,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from p2pclue.engine.config import table_check
 from p2pclue.net.lobby import (
     SUSPECT_IDS,
     GuestLobby,
@@ -20,7 +21,6 @@ from p2pclue.net.lobby import (
     Start,
     TableInfo,
     session_id,
-    table_check,
     verify_start,
 )
 from p2pclue.rules.variants import preset

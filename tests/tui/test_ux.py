@@ -270,7 +270,7 @@ def test_help_at_80x24_keeps_the_goal_and_the_board_legend() -> None:
 def test_the_help_shows_the_table_check_on_its_first_page_in_every_language() -> None:
     """The check scrolls out of the story within a turn or two; a person who wants to compare
     it aloud later finds it first thing under ?."""
-    from p2pclue.net.lobby import table_check
+    from p2pclue.engine.config import table_check
 
     config, _ = make_config(preset("classic"), 4, seed=3)
     check = table_check(config)
