@@ -26,7 +26,6 @@ import msgpack
 from p2pclue.engine.config import GameConfig
 from p2pclue.engine.errors import TranscriptError
 from p2pclue.engine.transcript import (
-    MAX_ENTRIES,
     MAX_TRANSCRIPT_BYTES,
     Footer,
     closing_bytes,
@@ -304,44 +303,14 @@ def _too_big(path: Path, limit: int) -> str:
 
 
 def is_finished(path: Path) -> bool:
-    """Whether the transcript file carries its end marker and footer.
-
-    Reads only the opening, each entry's length prefix and the end (the entries are
-    skipped): a long game costs a few small reads. ``StoreError`` when ``path`` is not a
-    regular file, is over ``MAX_TRANSCRIPT_BYTES`` or cannot be read; a file that is no
-    finished transcript is simply not finished.
-    """
-    fd, size = _open_regular(path, MAX_TRANSCRIPT_BYTES)
+    """Whether the transcript file carries its end marker and footer (the one parser reads
+    it). ``StoreError`` when ``path`` is not a regular file, is over
+    ``MAX_TRANSCRIPT_BYTES`` or cannot be read (checked before anything is read); a file
+    that is no finished transcript is simply not finished."""
     try:
-        def length(at: int) -> int | None:
-            raw = os.pread(fd, 4, at)
-            return int.from_bytes(raw, "big") if len(raw) == 4 else None
-
-        head = length(10)  # magic (8 bytes) and version (2) come first
-        if head is None or head > size:
-            return False
-        pos = opened = 14 + head
-        for _index in range(MAX_ENTRIES + 1):
-            n = length(pos)
-            if n is None or n > MAX_FRAME_BYTES:
-                return False
-            if n == 0:
-                break
-            pos += 4 + n
-        else:
-            return False
-        footer = length(pos + 4)
-        if footer is None or pos + 8 + footer != size:
-            return False
-        # The opening and the closing alone make a well-formed file of no entries: parse
-        # checks both (the footer's entry count is the audit's business, not parse's).
-        parse(os.pread(fd, opened, 0) + os.pread(fd, size - pos, pos))
-    except OSError as exc:
-        raise StoreError(_os_message(path, exc, "read")) from None
+        parse(read_regular(path, MAX_TRANSCRIPT_BYTES))
     except TranscriptError:
         return False
-    finally:
-        os.close(fd)
     return True
 
 
