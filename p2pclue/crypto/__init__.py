@@ -2,7 +2,8 @@
 
 Modules: ``group`` (points, scalars, validation), ``errors``, ``rand`` (secret
 randomness sources), ``context`` (Fiat-Shamir transcripts), ``cards`` (card points),
-``keys``, ``dleq``, ``shuffleproof``, ``show``, ``holdnone``, ``pet`` (one per proof),
+``keys``, ``dleq``, ``shuffleproof``, ``show``, ``commitshow``, ``heldopening``,
+``sealedopening``, ``holdnone``, ``pet`` (one per proof),
 ``proofs`` (facade over all proofs), ``randomness`` (dice, weapon placement),
 ``deck`` (a whole deal in one process), ``vectors`` (test-vector generator).
 Proof types and functions are imported from ``p2pclue.crypto.proofs``.

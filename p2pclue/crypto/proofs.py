@@ -28,6 +28,13 @@ from p2pclue.crypto.dleq import (
     verify_dleq_batch,
     verify_unlayer,
 )
+from p2pclue.crypto.heldopening import (
+    HeldProof,
+    PublicOpening,
+    prove_public_opening,
+    verify_held,
+    verify_public_opening,
+)
 from p2pclue.crypto.holdnone import NoneProof, prove_none, prove_none_unchecked, verify_none
 from p2pclue.crypto.keys import KeyProof, keypair, prove_key, verify_key
 from p2pclue.crypto.pet import (
@@ -38,6 +45,12 @@ from p2pclue.crypto.pet import (
     pet_weights,
     verify_pet_step,
 )
+from p2pclue.crypto.sealedopening import (
+    SealedOpening,
+    open_sealed,
+    seal_opening,
+    verify_sealed_opening,
+)
 from p2pclue.crypto.show import Ciphertext, ShowProof, decrypt_shown, prove_show, verify_show
 from p2pclue.crypto.shuffleproof import ShuffleProof, prove_shuffle, shuffle, verify_shuffle
 
@@ -46,10 +59,13 @@ __all__ = [
     "CommitShowProof",
     "DleqBatchProof",
     "DleqProof",
+    "HeldProof",
     "KeyProof",
     "NoneProof",
     "Opening",
     "PetStepProof",
+    "PublicOpening",
+    "SealedOpening",
     "ShowProof",
     "ShuffleProof",
     "check_opening",
@@ -59,6 +75,7 @@ __all__ = [
     "find_opening",
     "keypair",
     "open_public",
+    "open_sealed",
     "pet_result",
     "pet_start",
     "pet_step",
@@ -69,18 +86,23 @@ __all__ = [
     "prove_key",
     "prove_none",
     "prove_none_unchecked",
+    "prove_public_opening",
     "prove_show",
     "prove_shuffle",
     "reveal_to_owner",
+    "seal_opening",
     "show_rho",
     "shuffle",
     "unlayer",
     "verify_commit_show",
     "verify_dleq",
     "verify_dleq_batch",
+    "verify_held",
     "verify_key",
     "verify_none",
     "verify_pet_step",
+    "verify_public_opening",
+    "verify_sealed_opening",
     "verify_show",
     "verify_shuffle",
     "verify_unlayer",

@@ -24,8 +24,10 @@ from typing import Any
 
 from p2pclue import PROTOCOL_VERSION
 from p2pclue.crypto.cards import CARD_POINTS, card_point, generator, product_base
+from p2pclue.crypto.commitshow import Opening
 from p2pclue.crypto.context import ProofContext
 from p2pclue.crypto.group import G, Point, Scalar, base_mul, mul
+from p2pclue.crypto.heldopening import prove_held_unchecked
 from p2pclue.crypto.proofs import (
     equivocate,
     pet_start,
@@ -37,13 +39,16 @@ from p2pclue.crypto.proofs import (
     prove_key,
     prove_none,
     prove_none_unchecked,
+    prove_public_opening,
     prove_show,
+    seal_opening,
     show_rho,
     shuffle,
     unlayer,
 )
 from p2pclue.crypto.rand import SeededRandom, random_scalar
 from p2pclue.crypto.randomness import HashChain, random_dice, random_weapon_rooms
+from p2pclue.crypto.sealedopening import seal_unchecked
 from p2pclue.rules.cards import CARDS
 
 GAME_ID = bytes.fromhex("00112233445566778899aabbccddeeff" * 2)
@@ -172,6 +177,7 @@ def generate() -> dict[str, Any]:
 
     out["randomness"] = _randomness(src)
     out["commit_show"] = _commit_show(keys, pubs)
+    out.update(_openings(keys, pubs, out["commit_show"]))
     # A false "cannot refute" made honestly from the witness: two of the named cards are in
     # the hand, so two Y equal two Q and every verifier must refuse it (its own source, so
     # that the vectors above keep their bytes).
@@ -203,6 +209,52 @@ def _commit_show(keys: Sequence[Scalar], pubs: Sequence[Point]) -> dict[str, Any
             "opening": hexify(opening.to_wire()),
             "equivocated": hexify(equivocate(opening, keys[0], 4).to_wire()),
             "show_rho": bytes(show_rho(keys[1], ctx)).hex()}
+
+
+def _openings(
+    keys: Sequence[Scalar], pubs: Sequence[Point], show: dict[str, Any],
+) -> dict[str, Any]:
+    """Proofs 4c and 4d for the ``commit_show`` vector's show (seat 1 showed the Ballroom to
+    seat 0), each from its own seeded source so that every other vector keeps its bytes.
+
+    ``held_opening``: the refuter's public opening at the end (step ``70:open``).
+    ``held_opening_false``: the attack 4c closes: a refuter that knows the suggester's key
+    opens the same C to the Dagger (named, not held), which passes ``check_opening``; its
+    proof, answered at position 1, must be refused. ``sealed_opening``: the answer to a
+    complaint (step ``42:sealed``), which seat 0 decrypts to the Ballroom.
+    ``sealed_opening_false``: the same R answered for Peacock (index 0), which C does not
+    open to with rho: must be refused."""
+    named = tuple(show["named"])
+    hand_points = [mul(keys[1], card_point(i)) for i in (4, 8, 13)]
+    commitment = Point(bytes.fromhex(show["C"]))
+    opening = Opening.from_wire(unhexify(show["opening"]))
+    statement = {"named": list(named), "hand_points": _pts(hand_points),
+                 "S": pubs[1].data.hex(), "suggester_pub": pubs[0].data.hex(),
+                 "C": commitment.data.hex()}
+    ctx, c = _ctx("70:open", 1)
+    public = prove_public_opening(ctx, named, hand_points, keys[1], pubs[1], pubs[0],
+                                  commitment, opening, 2, SeededRandom(SEED + b"/held-opening"))
+    forged = equivocate(opening, keys[0], 7)
+    false_held = prove_held_unchecked(ctx, named, hand_points, keys[1], pubs[1], pubs[0],
+                                      commitment, forged, 1,
+                                      SeededRandom(SEED + b"/held-opening-false"))
+    false_public = {**forged.to_wire(), "held": false_held.to_wire()}
+    sctx, sc = _ctx("42:sealed", 1)
+    sealed = seal_opening(sctx, named, pubs[0], commitment, opening,
+                          SeededRandom(SEED + b"/sealed-opening"))
+    false_sealed = seal_unchecked(sctx, named, pubs[0], commitment, opening.rho, 0,
+                                  SeededRandom(SEED + b"/sealed-opening-false"))
+    sealed_statement = {k: statement[k] for k in ("named", "suggester_pub", "C")}
+    return {
+        "held_opening": {"context": c, **statement, "public_opening": hexify(public.to_wire()),
+                         "position": 2},
+        "held_opening_false": {"context": c, **statement,
+                               "public_opening": hexify(false_public), "valid": False},
+        "sealed_opening": {"context": sc, **sealed_statement,
+                           "sealed": hexify(sealed.to_wire()), "card": 13},
+        "sealed_opening_false": {"context": sc, **sealed_statement,
+                                 "sealed": hexify(false_sealed.to_wire()), "valid": False},
+    }
 
 
 def _randomness(src: SeededRandom) -> dict[str, Any]:
