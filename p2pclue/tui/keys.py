@@ -289,7 +289,7 @@ def _key_show(model: UIModel, key: str) -> list[Command]:
     elif key == "enter":
         c = model.show_options[model.show_cursor]
         model.knowledge.i_showed(c)
-        model.story_teller.shown = c
+        model.story_teller.i_show(c)
         model.mode = Mode.WATCH
         return [Submit(ev.ShowCard(c))]
     else:

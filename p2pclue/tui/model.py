@@ -355,6 +355,9 @@ class UIModel:
             out.append(NeedNotepad())
         if isinstance(e, ev.WeaponsPlaced):
             self.screen = Screen.GAME
+            if self.seat is not None:  # the first screen says what the game is about
+                self._tell(_("Find the three cards in the envelope: who, with which weapon, "
+                             "in which room. ? shows the keys and rules."))
             if self.state is not None:
                 self.knowledge.hand_sizes = self.state.hand_sizes
                 out.append(NeedNotepad())
