@@ -352,7 +352,7 @@ class PlainUI:
                       if c == quiet else card_name(c) for c in choice.options]
             k = await self.choose(_("{player} asks you to refute. Show which card?").format(
                 player=who.capitalize()), labels, cards=list(choice.options))
-            self.model.knowledge.i_showed(choice.options[k])
+            self.model.i_show(choice.options[k])
             return ev.ShowCard(choice.options[k])
         return await self.turn(st)
 
