@@ -268,9 +268,9 @@ class PlainUI:
                 suspect=card_word(best[0]), weapon=card_word(best[1])))
 
     def tell_story(self) -> None:
-        for line in self.model.story[self._told:]:
+        for line in self.model.story_since(self._told):
             self.say(line)
-        self._told = len(self.model.story)
+        self._told = self.model.story_told
 
     async def run(self) -> int:
         runner = asyncio.ensure_future(self.session.run())

@@ -61,6 +61,9 @@ class UIState:
         self.mode = Mode.WATCH
         self.mode_before_notepad = Mode.WATCH
         self.story: list[str] = []
+        self.story_told = 0
+        """Entries ever told (``story`` keeps the newest ``STORY_KEEP``): a reader that
+        prints the story as it grows counts from it, past the trimming."""
         self.progress: Progress | None = None
         self.progress_text = _("Waiting for the table...")
         self.waiting: Waiting | None = None
@@ -230,6 +233,7 @@ class UIState:
 
     def _tell(self, line: str) -> None:
         self.story.append(line)
+        self.story_told += 1
         del self.story[:-STORY_KEEP]
         if self.story_back:  # reading back: the page stays where it is
             self.story_back = min(self.story_back + 1, len(self.story) - 1)
@@ -250,6 +254,10 @@ class UIState:
         if self.screen is Screen.END:
             self.reading_story = oldest or self.reading_story
         self.story_back = len(self.story) if oldest else 0
+
+    def story_since(self, told: int) -> list[str]:
+        """The entries told after the first ``told`` (those still kept)."""
+        return self.story[len(self.story) - min(len(self.story), self.story_told - told):]
 
     def i_show(self, card: int) -> None:
         """The local player chose to show ``card``: its notepad and its story learn which
