@@ -50,6 +50,7 @@ def test_a_move_into_the_corridor_says_where_the_token_is() -> None:
     """Italian "verso" and French "vers" said "towards": the token is in the corridor."""
     for lang in ("it", "fr"):
         moved = [text for msgid, text in _strings(lang)
-                 if msgid in ("You moved to {place}.", "{player} moved to {place}.")]
-        assert len(moved) == 2
+                 if msgid in ("You move {n} square, stopping {place}.",
+                              "{player} moves {n} square, stopping {place}.")]
+        assert len(moved) == 6  # both sentences, in the three plural forms of it and fr
         assert not any(re.search(r"\bvers[oa]?\b", text) for text in moved), moved

@@ -38,19 +38,14 @@ from p2pclue.bots.plan import DISCOUNT, Planner, steps_from
 from p2pclue.deduce import (
     ENVELOPE,
     Fact,
-    Leftovers,
     Mark,
     Notepad,
-    OwnHand,
-    Passed,
     Refuted,
-    ShownByMe,
-    ShownToMe,
     Triple,
-    WrongAccusation,
     least_revealing,
     view_of,
 )
+from p2pclue.deduce.feed import SeatFeed
 from p2pclue.rules.actions import Accuse, CannotRefute, EndTurn, Move, Refute, Suggest, TakePassage
 from p2pclue.rules.board import classic_board
 from p2pclue.rules.cards import CARDS, ROOMS
@@ -143,9 +138,8 @@ class DetectiveBot:
         suggestion, every bot at once, on the critical path of a LAN game on few cores."""
         self.model = SuggestionModel(seat)
         self._pending: list[Fact] = []
-        self._turn = 0
-        self._my_last: Triple | None = None
-        self._shown_by_me: int | None = None
+        self.feed = SeatFeed(seat)
+        """What this seat learns, as facts: the same feed a person's notepad reads."""
         self._advice: Advice | None = None
         self._values: dict[int, float] | None = None
 
@@ -194,35 +188,32 @@ class DetectiveBot:
         return self.style.forget > 0 and self.rng.random() < self.style.forget
 
     def observe(self, event: Observation) -> None:
+        feed = self.feed
         match event:
             case HandDealt(seat, cards) if seat == self.seat:
                 self.hand = tuple(cards)
-                self._learn([OwnHand(tuple(cards))])
+                self._learn(feed.own_hand(cards))
             case LeftoversShown(cards):
-                self._learn([Leftovers(tuple(cards))])
+                self._learn(feed.leftovers(cards))
             case SuggestionAnswered(suggester, s, w, r, passed, shower):
-                self._turn += 1
                 triple = (s, w, r)
+                feed.suggestion(suggester, triple)
                 mine = suggester == self.seat
-                facts: list[Fact] = [Passed(p, triple, self._turn, suggester) for p in passed
-                                     if mine or not self._missed()]
-                if shower == self.seat and self._shown_by_me is not None:
-                    facts.append(ShownByMe(suggester, self._shown_by_me, self._turn, triple))
-                elif shower is not None and shower != self.seat and (mine or not self._missed()):
-                    facts.append(Refuted(shower, suggester, triple, self._turn))
-                self._shown_by_me = None
-                if mine:
-                    self._my_last = triple
-                elif self.style.model:
-                    self.model.saw_suggestion(suggester, s, w, self._turn)
+                # a forgetful style misses public facts about others, never its own answers
+                facts = [f for p in passed for f in feed.passed(p, suggester, triple)
+                         if mine or not self._missed()]
+                if shower is not None:
+                    facts += [f for f in feed.refuted(shower, suggester, triple)
+                              if mine or not isinstance(f, Refuted) or not self._missed()]
+                if not mine and self.style.model:
+                    self.model.saw_suggestion(suggester, s, w, feed.turn)
                 self._learn(facts)
             case CardShown(suggester, shower, card) if suggester == self.seat:
-                self._learn([ShownToMe(shower, card, self._turn, self._my_last)])
-            case HandOpened(seat, cards) if seat != self.seat:
-                # what it holds, seen by all: no suggestion's triple to tie the cards to
-                self._learn([ShownToMe(seat, card, self._turn, None) for card in cards])
-            case AccusationMade(seat, s, w, r, correct) if not correct:
-                self._learn([WrongAccusation(seat, (s, w, r), self._turn)])
+                self._learn(feed.shown_to_me(shower, card))
+            case HandOpened(seat, cards):
+                self._learn(feed.hand_laid_down(seat, cards))
+            case AccusationMade(seat, s, w, r, correct):
+                self._learn(feed.accusation(seat, (s, w, r), correct))
             case _:
                 pass
 
@@ -282,7 +273,7 @@ class DetectiveBot:
                 card = _widest_open(notepad, held, s.suggester)
             else:
                 card = least_revealing(notepad, held, s.suggester)
-        self._shown_by_me = card
+        self.feed.i_show(card)
         return Refute(self.seat, card)
 
     def _room_values(self) -> dict[int, float]:

@@ -1,13 +1,16 @@
 """Detective notepad: complete deduction over consistent deals, with explanations.
 
 Pure code (no I/O, clocks or randomness). Build a ``Notepad`` for one seat,
-``add`` facts as they are observed, then ask ``cell``, ``explain``,
-``envelope_probabilities``, ``solution`` and ``my_exposure``.
+``add`` facts as they are observed (``feed.SeatFeed`` turns a seat's game events into
+them), then ask ``cell``, ``explain``, ``envelope_probabilities`` and ``solution``;
+``exposure`` says what the others know of the seat's own hand.
 """
 
 from p2pclue.deduce.exposure import exposure, least_revealing, view_of
 from p2pclue.deduce.facts import (
+    EnvelopeOpened,
     Fact,
+    HandLaidDown,
     Lacks,
     Leftovers,
     OwnHand,
@@ -42,7 +45,9 @@ __all__ = [
     "Contradiction",
     "ContradictionError",
     "DeductionError",
+    "EnvelopeOpened",
     "Fact",
+    "HandLaidDown",
     "IncompleteDeductionError",
     "Lacks",
     "Leftovers",

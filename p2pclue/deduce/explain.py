@@ -9,15 +9,37 @@ re-running the solver with facts removed.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from fractions import Fraction
+from typing import Protocol
 
-from p2pclue.deduce.facts import describe
+from p2pclue.deduce.facts import Fact, describe
 from p2pclue.deduce.marks import Mark
-from p2pclue.deduce.propagate import NO, YES, Cell
+from p2pclue.deduce.propagate import NO, YES, Cell, Reason
+from p2pclue.deduce.table import Table
 from p2pclue.deduce.words import N_, CardV, Said, said
 
-if TYPE_CHECKING:
-    from p2pclue.deduce.notepad import Notepad
+
+class Notepad(Protocol):
+    """What an explanation reads of a notepad (``deduce.notepad.Notepad`` is one): named
+    here so that the notepad can explain itself without the two modules importing each
+    other."""
+
+    @property
+    def table(self) -> Table: ...
+
+    @property
+    def me(self) -> int: ...
+
+    @property
+    def complete(self) -> bool: ...
+
+    def cell(self, card: int, owner: int) -> Mark: ...
+
+    def probability(self, card: int, owner: int) -> Fraction: ...
+
+    def propagation_reason(self, card: int, owner: int) -> Reason | None: ...
+
+    def forced_by(self, card: int, owner: int) -> tuple[Fact, ...]: ...
 
 MAX_DEPTH = 3
 MAX_LINES = 24

@@ -1,9 +1,9 @@
 """What the other players can know about my hand, and which card leaks least.
 
 A seat's knowledge is modelled as a notepad from its point of view holding the
-public facts (passes, refutations, wrong accusations, leftovers) plus the cards
-I showed it. Its own hand is unknown to me, so this is a lower bound on what it
-knows: every card reported is certainly known to it.
+public facts (passes, refutations, wrong accusations, leftovers, hands laid face up,
+the opened envelope) plus the cards I showed it. Its own hand is unknown to me, so
+this is a lower bound on what it knows: every card reported is certainly known to it.
 """
 
 from __future__ import annotations
@@ -12,7 +12,9 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from p2pclue.deduce.facts import (
+    EnvelopeOpened,
     Fact,
+    HandLaidDown,
     Leftovers,
     Passed,
     Refuted,
@@ -28,7 +30,8 @@ from p2pclue.deduce.table import NotepadUsageError
 def _seen_by(fact: Fact, me: int, seat: int) -> Fact | None:
     """The form in which ``seat`` saw ``fact`` (None if it learnt nothing from it)."""
     match fact:
-        case Leftovers() | Passed() | WrongAccusation() | Refuted():
+        case (Leftovers() | Passed() | WrongAccusation() | Refuted() | HandLaidDown()
+              | EnvelopeOpened()):
             return fact
         case ShownToMe(refuter, _, turn, triple) if triple is not None:
             return Refuted(refuter, me, triple, turn)

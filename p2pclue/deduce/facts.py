@@ -80,6 +80,26 @@ class ShownByMe:
 
 
 @dataclass(frozen=True, slots=True)
+class HandLaidDown:
+    """``seat`` left the table and laid its whole hand face up: ``cards``, seen by everyone.
+
+    Not a card shown for a suggestion (it answers none), and unlike ``ShownToMe`` every
+    player learns it, so what the others know of a hand (``exposure``) counts it too."""
+
+    seat: int
+    cards: tuple[int, ...]
+    turn: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EnvelopeOpened:
+    """The envelope held ``triple``, seen by everyone: a right accusation, or the reveal
+    at the end of the game."""
+
+    triple: Triple
+
+
+@dataclass(frozen=True, slots=True)
 class Lacks:
     """An assumption, not an observation: ``seat`` holds none of ``cards``.
 
@@ -94,7 +114,7 @@ class Lacks:
 
 
 Fact = (OwnHand | Leftovers | ShownToMe | Refuted | Passed | WrongAccusation | ShownByMe
-        | Lacks)
+        | HandLaidDown | EnvelopeOpened | Lacks)
 
 
 def _turned(turn: int | None, with_turn: str, without: str, /, **values: Value) -> Said:
@@ -150,6 +170,18 @@ def describe(fact: Fact, names: Sequence[str], me: int) -> Said:
         case ShownByMe(to, card, turn, _):
             return _turned(turn, N_("you showed {card} to {player} on turn {turn}"),
                            N_("you showed {card} to {player}"), card=CardV(card), player=who(to))
+        case HandLaidDown(seat, cards, turn) if seat == me:
+            return _turned(turn, N_("you left the table on turn {turn} and laid your cards face "
+                                    "up: {cards}"),
+                           N_("you left the table and laid your cards face up: {cards}"),
+                           cards=CardsV(tuple(sorted(cards))))
+        case HandLaidDown(seat, cards, turn):
+            return _turned(turn, N_("{player} left the table on turn {turn} and laid their cards "
+                                    "face up: {cards}"),
+                           N_("{player} left the table and laid their cards face up: {cards}"),
+                           player=who(seat), cards=CardsV(tuple(sorted(cards))))
+        case EnvelopeOpened(triple):
+            return said(N_("the envelope was opened: it held {cards}"), cards=CardsV(triple))
         case Lacks(seat, cards, turn):
             return _turned(turn, N_("assumed on turn {turn}: {player} holds none of {cards}"),
                            N_("assumed: {player} holds none of {cards}"), player=who(seat),

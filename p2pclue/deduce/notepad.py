@@ -250,10 +250,3 @@ class Notepad:
         """``explain`` as lines for a front end to render in its language."""
         self._check(card, owner)
         return explanation(self, card, owner)
-
-    def my_exposure(self) -> dict[int, frozenset[int]]:
-        """For each other seat, the cards of my hand it can be sure I hold."""
-        from p2pclue.deduce.exposure import exposure  # exposure builds Notepads itself
-
-        self._ok()
-        return exposure(self)

@@ -11,7 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from p2pclue.deduce.facts import (
+    EnvelopeOpened,
     Fact,
+    HandLaidDown,
     Lacks,
     Leftovers,
     OwnHand,
@@ -102,6 +104,12 @@ def compile_facts(table: Table, me: int, facts: tuple[Fact, ...], grid: Grid) ->
                     grid.set(c, owner, YES if c in cards else NO, why)
             case ShownToMe(refuter, card, _, _):
                 grid.set(card, refuter, YES, why)
+            case HandLaidDown(seat, cards, _):
+                for c in table.cards:
+                    grid.set(c, seat, YES if c in cards else NO, why)
+            case EnvelopeOpened(triple):
+                for c in table.cards:
+                    grid.set(c, ENVELOPE, YES if c in triple else NO, why)
             case ShownByMe(_, card, _, _):
                 grid.set(card, me, YES, why)
             case Passed(seat, triple, _, _):

@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from p2pclue.deduce.facts import (
+    EnvelopeOpened,
     Fact,
+    HandLaidDown,
     Lacks,
     Leftovers,
     OwnHand,
@@ -91,6 +93,11 @@ def check_fact(table: Table, me: int, fact: Fact) -> None:
             _triple(table, triple)
         case WrongAccusation(seat, triple, _):
             table.check_seat(seat, "seat")
+            _triple(table, triple)
+        case HandLaidDown(seat, cards, _):
+            table.check_seat(seat, "seat")
+            _cards(table, cards, table.hand_sizes[seat], "a hand laid face up")
+        case EnvelopeOpened(triple):
             _triple(table, triple)
         case Lacks(seat, cards, _):
             table.check_seat(seat, "seat")

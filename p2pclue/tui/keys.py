@@ -1,13 +1,11 @@
 """What each key does, mode by mode (the presenter between the keyboard and ``UIModel``).
 
 ``press`` takes one key name and answers with the commands for the application (submit an
-intent, ask for a hint...), changing only the model's UI state on the way. It never
-touches the terminal or the session, so tests drive it through ``UIModel.press``.
+intent, ask for a hint...), changing only the UI state (``uistate.UIState``) on the way.
+It never touches the terminal or the session, so tests drive it through ``UIModel.press``.
 """
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 from p2pclue.engine import events as ev
 from p2pclue.i18n import _, card_name, card_phrase, fold, listing
@@ -26,12 +24,10 @@ from p2pclue.tui.commands import (
 )
 from p2pclue.tui.modes import Mode, Overlay, Screen
 from p2pclue.tui.picker import Picker
-
-if TYPE_CHECKING:
-    from p2pclue.tui.model import UIModel
+from p2pclue.tui.uistate import UIState
 
 
-def press(model: UIModel, key: str) -> list[Command]:
+def press(model: UIState, key: str) -> list[Command]:
     """One key (``"r"``, ``"up"``, ``"enter"``, ``"escape"``, ``"f1"``...)."""
     model.message = "" if key not in ("h",) else model.message
     if model.overlay is Overlay.HELP:
@@ -80,7 +76,7 @@ def press(model: UIModel, key: str) -> list[Command]:
     return handler(model, key)
 
 
-def _common(model: UIModel, key: str) -> list[Command]:
+def _common(model: UIState, key: str) -> list[Command]:
     if key in ("n", "tab"):
         model.mode_before_notepad = model.mode
         model.mode = Mode.NOTEPAD
@@ -98,11 +94,11 @@ def _common(model: UIModel, key: str) -> list[Command]:
     return []
 
 
-def _key_watch(model: UIModel, key: str) -> list[Command]:
+def _key_watch(model: UIState, key: str) -> list[Command]:
     return _common(model, key)
 
 
-def _key_turn(model: UIModel, key: str) -> list[Command]:
+def _key_turn(model: UIState, key: str) -> list[Command]:
     st = model.state
     if st is None:
         return []
@@ -127,14 +123,14 @@ def _key_turn(model: UIModel, key: str) -> list[Command]:
     return _common(model, key)
 
 
-def _start_accusation(model: UIModel) -> list[Command]:
+def _start_accusation(model: UIState) -> list[Command]:
     model.picker = Picker("accuse", None)
     model.picker.cursor = _likeliest(model, model.picker)
     model.mode = Mode.PICK
     return []
 
 
-def _likeliest(model: UIModel, p: Picker) -> int:
+def _likeliest(model: UIState, p: Picker) -> int:
     """Where an accusation's cursor starts: the notepad's answer, else the likeliest card.
 
     Never a card in your own hand by default: Enter, Enter, Enter must not accuse
@@ -148,7 +144,7 @@ def _likeliest(model: UIModel, p: Picker) -> int:
     return odds.index(max(odds))
 
 
-def _key_move(model: UIModel, key: str) -> list[Command]:
+def _key_move(model: UIState, key: str) -> list[Command]:
     st = model.state
     if st is None:
         return []
@@ -182,7 +178,7 @@ def _key_move(model: UIModel, key: str) -> list[Command]:
     return _common(model, key)
 
 
-def pick_square(model: UIModel, square: Square) -> list[Command]:
+def pick_square(model: UIState, square: Square) -> list[Command]:
     """A mouse click on the board: select a destination there; a second click goes."""
     if model.mode is not Mode.MOVE:
         return []
@@ -200,7 +196,7 @@ def pick_square(model: UIModel, square: Square) -> list[Command]:
     return []
 
 
-def _room_by_number(model: UIModel, number: int) -> list[Command]:
+def _room_by_number(model: UIState, number: int) -> list[Command]:
     """Keys 1-9 pick the rooms in the cards' order: one key, one room, in every language."""
     if number > len(ROOMS):
         return []
@@ -215,7 +211,7 @@ def _room_by_number(model: UIModel, number: int) -> list[Command]:
     return []
 
 
-def _key_pick(model: UIModel, key: str) -> list[Command]:
+def _key_pick(model: UIState, key: str) -> list[Command]:
     p = model.picker
     if p is None:
         model.mode = Mode.TURN
@@ -249,11 +245,11 @@ def _key_pick(model: UIModel, key: str) -> list[Command]:
     return []
 
 
-def _move_pending(model: UIModel) -> bool:
+def _move_pending(model: UIState) -> bool:
     return model.state is not None and model.state.phase is Phase.AWAIT_MOVE
 
 
-def _picked(model: UIModel, p: Picker) -> list[Command]:
+def _picked(model: UIState, p: Picker) -> list[Command]:
     model.picker = None
     if p.purpose == "suggest":
         model.mode = Mode.WATCH
@@ -264,7 +260,7 @@ def _picked(model: UIModel, p: Picker) -> list[Command]:
     return []
 
 
-def _key_confirm(model: UIModel, key: str) -> list[Command]:
+def _key_confirm(model: UIState, key: str) -> list[Command]:
     if key == "y" and model.accusation is not None:
         s, w, r = model.accusation
         model.accusation = None
@@ -276,7 +272,7 @@ def _key_confirm(model: UIModel, key: str) -> list[Command]:
     return []
 
 
-def _key_show(model: UIModel, key: str) -> list[Command]:
+def _key_show(model: UIState, key: str) -> list[Command]:
     n = len(model.show_options)
     if not n:
         return []
@@ -288,8 +284,7 @@ def _key_show(model: UIModel, key: str) -> list[Command]:
         model.show_cursor = number - 1
     elif key == "enter":
         c = model.show_options[model.show_cursor]
-        model.knowledge.i_showed(c)
-        model.story_teller.shown = c
+        model.i_show(c)
         model.mode = Mode.WATCH
         return [Submit(ev.ShowCard(c))]
     else:
@@ -297,7 +292,7 @@ def _key_show(model: UIModel, key: str) -> list[Command]:
     return []
 
 
-def _key_notepad(model: UIModel, key: str) -> list[Command]:
+def _key_notepad(model: UIState, key: str) -> list[Command]:
     row, col = model.note_cursor
     if key in ("n", "tab", "escape"):
         model.mode = model.mode_before_notepad

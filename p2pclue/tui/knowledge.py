@@ -1,10 +1,11 @@
 """What the local player knows, as notepad facts, and a snapshot of the notepad to draw.
 
-The facts are read from the local engine peer's events exactly as a detective bot
-reads them (its own hand, leftovers, passes, refutations, the cards shown to it,
-the cards it showed, wrong accusations). Building the notepad counts consistent
-deals, which can take a moment, so ``snapshot`` is meant to run off the UI thread;
-the view reads only the finished, immutable ``NotepadView``.
+The facts come from the same feed the bots learn from (``p2pclue.deduce.feed``): the
+local engine peer's events (its own hand, leftovers, passes, refutations, the cards
+shown to it and those it showed, accusations, a leaver's hand laid face up, the
+envelope at the end), so a person's notepad knows what a bot in the seat would. Building
+the notepad counts consistent deals, which can take a moment, so ``snapshot`` is meant to
+run off the UI thread; the view reads only the finished, immutable ``NotepadView``.
 """
 
 from __future__ import annotations
@@ -12,21 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from p2pclue.deduce import (
-    ENVELOPE,
-    Fact,
-    Leftovers,
-    Mark,
-    Notepad,
-    OwnHand,
-    Passed,
-    Refuted,
-    ShownByMe,
-    ShownToMe,
-    WrongAccusation,
-    least_revealing,
-)
+from p2pclue.deduce import ENVELOPE, Fact, Mark, Notepad, least_revealing
 from p2pclue.deduce.advice import Advisor
+from p2pclue.deduce.feed import SeatFeed
 from p2pclue.engine import events as ev
 from p2pclue.i18n import _
 from p2pclue.rules.cards import CARDS
@@ -54,44 +43,25 @@ class Knowledge:
     facts: list[Fact] = field(default_factory=list)
     hand_sizes: tuple[int, ...] | None = None
     n_leftovers: int = 0
-    turn: int = 0
     game_turn: int | None = None
     """The turn the status line shows, set before each event: explanations name it."""
-    _pending: tuple[int, tuple[int, int, int]] | None = None
-    _shown_by_me: int | None = None
+    seat_feed: SeatFeed = field(init=False, repr=False)
+    """Turns the events into facts, as it does for the bots."""
+
+    def __post_init__(self) -> None:
+        self.seat_feed = SeatFeed(self.me)
 
     def i_showed(self, card: int) -> None:
         """The local player chose to show ``card`` (recorded when the proof is accepted)."""
-        self._shown_by_me = card
+        self.seat_feed.i_show(card)
 
     def feed(self, event: ev.Event) -> bool:
         """Learn from one event; True if a fact was added."""
-        before = len(self.facts)
-        match event:
-            case ev.HandDealt(cards=cards):
-                self.facts.append(OwnHand(tuple(cards)))
-            case ev.LeftoversShown(cards=cards):
-                self.facts.append(Leftovers(tuple(cards)))
-                self.n_leftovers = len(cards)
-            case ev.Suggested(seat=seat, suspect=s, weapon=w, room=r):
-                self.turn = self.game_turn if self.game_turn is not None else self.turn + 1
-                self._pending = (seat, (s, w, r))
-            case ev.Passed(seat=seat, suggester=suggester, triple=triple):
-                self.facts.append(Passed(seat, triple, self.turn, suggester))
-            case ev.Refuted(refuter=refuter, suggester=suggester, triple=triple):
-                if refuter == self.me and self._shown_by_me is not None:
-                    self.facts.append(ShownByMe(suggester, self._shown_by_me, self.turn, triple))
-                    self._shown_by_me = None
-                elif suggester != self.me:
-                    self.facts.append(Refuted(refuter, suggester, triple, self.turn))
-            case ev.CardShownToMe(refuter=refuter, card=card):
-                asked = self._pending[1] if self._pending is not None else None
-                self.facts.append(ShownToMe(refuter, card, self.turn, asked))
-            case ev.AccusationDecided(seat=seat, triple=triple, correct=False):
-                self.facts.append(WrongAccusation(seat, triple, self.turn))
-            case _:
-                pass
-        return len(self.facts) != before
+        if isinstance(event, ev.LeftoversShown):
+            self.n_leftovers = len(event.cards)
+        new = self.seat_feed.see(event, self.game_turn)
+        self.facts += new
+        return bool(new)
 
     def notepad(self) -> Notepad | None:
         """A notepad of everything known (slow: counts deals; run it off the UI thread)."""

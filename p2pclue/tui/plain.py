@@ -268,9 +268,9 @@ class PlainUI:
                 suspect=card_word(best[0]), weapon=card_word(best[1])))
 
     def tell_story(self) -> None:
-        for line in self.model.story[self._told:]:
+        for line in self.model.story_since(self._told):
             self.say(line)
-        self._told = len(self.model.story)
+        self._told = self.model.story_told
 
     async def run(self) -> int:
         runner = asyncio.ensure_future(self.session.run())
@@ -352,7 +352,7 @@ class PlainUI:
                       if c == quiet else card_name(c) for c in choice.options]
             k = await self.choose(_("{player} asks you to refute. Show which card?").format(
                 player=who.capitalize()), labels, cards=list(choice.options))
-            self.model.knowledge.i_showed(choice.options[k])
+            self.model.i_show(choice.options[k])
             return ev.ShowCard(choice.options[k])
         return await self.turn(st)
 

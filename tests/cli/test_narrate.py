@@ -57,7 +57,7 @@ def test_names_not_seats_and_the_r22_explanation() -> None:
                 ev.Refuted(2, 0, (suspect_b, ROPE, STUDY)), ev.TurnEnded(0),
                 ev.Suggested(1, cfg.players[0].suspect, DAGGER, STUDY))
     assert f"{a} takes the secret passage into the Study." in text
-    assert f"{a} suggests it was {CARDS[suspect_b].name} with the Rope in the Study." in text
+    assert f"{a} suggests: {CARDS[suspect_b].name} with the Rope in the Study." in text
     assert f"{b} ({CARDS[suspect_b].name}) is brought into the Study." in text
     assert f"{c} shows {a} a card (proven)." in text
     assert (f"{b} was brought into the Study by {a}'s suggestion, so may suggest there "
@@ -82,24 +82,26 @@ def test_a_stay_is_explained() -> None:
     text = tell(n, ev.PassageTaken(0, STUDY), ev.TurnEnded(0), ev.PassageTaken(1, KITCHEN),
                 ev.TurnEnded(1), ev.PassageTaken(2, LOUNGE), ev.TurnEnded(2),
                 ev.DiceRolled(0, (4,)), ev.TurnEnded(0))
-    assert (f"{cfg.players[0].name} rolls a 4 and chooses to stay in the Study (a player may "
-            "stay in a room).") in text
+    assert f"{cfg.players[0].name} rolls a 4.\n" in text
+    assert (f"{cfg.players[0].name} chooses to stay in the Study (a player may stay in a "
+            "room).") in text
     blocked = Narrator(config(CZ))
     text = tell(blocked, ev.PassageTaken(0, STUDY), ev.TurnEnded(0), ev.DiceRolled(1, (2,)),
                 ev.TurnEnded(1))
-    assert "but every way is blocked by other players, so stays on the starting square" in text
+    assert (f"Every way is blocked by other players, so {cfg.players[1].name} stays on the "
+            "starting square") in text
 
 
-def test_moves_are_told_with_the_roll() -> None:
+def test_moves_are_told_after_the_roll() -> None:
     cfg = config()
     n = Narrator(cfg)
     start = (24, 7)  # Miss Scarlett's square; the path is only for the narrator here
     text = tell(n, ev.DiceRolled(0, (3,)), ev.Moved(0, (start, (23, 7), (22, 7)), None),
                 ev.TurnEnded(0), ev.DiceRolled(1, (2, 5)), ev.Moved(1, ((7, 4),), KITCHEN))
     name0, name1 = cfg.players[0].name, cfg.players[1].name
-    assert re.search(rf"{name0} rolls a 3 and moves 3 squares, stopping \d+ steps from the ",
-                     text), text
-    assert f"{name1} rolls 2 and 5 (7) and goes into the Kitchen." in text
+    assert f"{name0} rolls a 3.\n" in text
+    assert re.search(rf"{name0} moves 3 squares, stopping \d+ steps from the ", text), text
+    assert f"{name1} rolls 2 and 5 (7).\n   {name1} goes into the Kitchen." in text
     assert "Turn 2: " in text and not re.search(r"\(\d+, \d+\)", text)
 
 
@@ -113,7 +115,7 @@ def test_wrong_accusations_r28_and_the_last_player_standing() -> None:
                 ev.Accused(1, triple), ev.AccusationDecided(1, triple, False),
                 ev.Accused(2, triple), ev.AccusationDecided(2, triple, False),
                 ev.GameOver("won", 0, (1, DAGGER, KITCHEN)))
-    assert f"{name} accuses: it was Miss Scarlett with the Rope in the Hall!" in text
+    assert f"{name} accuses: Miss Scarlett with the Rope in the Hall!" in text
     assert f"Wrong! {name} is out of the game, but still answers" in text
     assert f"{name}'s token is moved off the doorway into the Kitchen." in text
     assert "Turn 3: " in text, "the next player's accusation is a new turn"

@@ -10,6 +10,7 @@ from p2pclue.deduce import (
     OwnHand,
     Passed,
     ShownByMe,
+    exposure,
     least_revealing,
     view_of,
 )
@@ -26,9 +27,9 @@ def mine() -> Notepad:
 
 def test_R21_a_shown_card_is_known_to_that_player_only() -> None:
     pad = mine().add(ShownByMe(1, KITCHEN, turn=1))
-    exposure = pad.my_exposure()
-    assert exposure[1] == {KITCHEN}
-    assert exposure[2] == frozenset()
+    exposed = exposure(pad)
+    assert exposed[1] == {KITCHEN}
+    assert exposed[2] == frozenset()
 
 
 def test_R21_public_answers_expose_a_card_to_everyone() -> None:
@@ -36,9 +37,9 @@ def test_R21_public_answers_expose_a_card_to_everyone() -> None:
     # (White, Rope, Ballroom), every observer knows the card I showed.
     pad = mine().add(Passed(0, (WHITE, ROPE, HALL), turn=1, suggester=2))
     pad = pad.add(ShownByMe(1, BALLROOM, turn=2, triple=(WHITE, ROPE, BALLROOM)))
-    exposure = pad.my_exposure()
-    assert exposure[1] == {BALLROOM}
-    assert exposure[2] == {BALLROOM}
+    exposed = exposure(pad)
+    assert exposed[1] == {BALLROOM}
+    assert exposed[2] == {BALLROOM}
     assert view_of(pad, 2).cell(BALLROOM, 0).name == "YES"
 
 

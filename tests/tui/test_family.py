@@ -87,9 +87,9 @@ def test_called_into_a_room_one_already_stands_in_is_not_told() -> None:
     me = model.config.players[0].suspect
     model.on_event(Engine(ev.Moved(0, ((0, 0),), 12)), state, ())
     model.on_event(Engine(ev.Suggested(1, me, 6, 12)), state, ())
-    assert not any("called" in line for line in model.story), model.story
+    assert not any("brought" in line for line in model.story), model.story
     model.on_event(Engine(ev.Suggested(1, me, 6, 13)), state, ())
-    assert model.story[-1] == "  You are called into the Ballroom."
+    assert model.story[-1] == "You are brought into the Ballroom."
 
 
 # ---- 4: nothing invisible ---------------------------------------------------------------
@@ -99,7 +99,8 @@ def test_a_bot_that_stays_is_told_so() -> None:
     model, state = _model()
     model.on_event(Engine(ev.DiceRolled(1, (4,))), state, ())
     model.on_event(Engine(ev.TurnEnded(1)), state, ())
-    assert model.story[-1] == "Bruno stays where they are."
+    assert model.story[-1] == ("Every way is blocked by other players, so Bruno stays on the "
+                               "starting square.")
     model.on_event(Engine(ev.DiceRolled(2, (4,))), state, ())
     model.on_event(Engine(ev.Moved(2, ((7, 7),), None)), state, ())
     model.on_event(Engine(ev.TurnEnded(2)), state, ())
@@ -205,7 +206,7 @@ def test_the_last_suggestion_and_who_showed_stay_while_picking() -> None:
     model = picking_after_a_shown_suggestion()
     text = _text(view.picker_lines(model, 48, 7))
     assert "Bruno suggests: Reverend Green" in text, text
-    assert "Chiara showed Bruno a card" in text, text
+    assert "Chiara shows Bruno a card" in text, text
     assert "".join(t for _s, t, *_ in view.picker_lines(model, 48, 7)).count("\n") <= 6
 
 

@@ -75,7 +75,7 @@ def test_the_last_suggestion_and_who_showed_stay_in_the_picker_at_80x24() -> Non
         for step in range(2):
             text = " ".join(screen_of(model))
             assert "Reverend Green" in text and "Dagger" in text and "Ballroom" in text, text
-            assert "Chiara showed Bruno" in text, text
+            assert "Chiara shows Bruno" in text, text
             if step == 0:
                 model.press("enter")
         model.press("escape")

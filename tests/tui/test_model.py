@@ -177,10 +177,11 @@ def test_story_speaks_to_you() -> None:
     model.on_event(Engine(ev.Suggested(1, 0, 6, 12)), state, ())
     model.on_event(Engine(ev.Passed(2, 1, (0, 6, 12))), state, ())
     model.on_event(Engine(ev.Refuted(0, 1, (0, 6, 12))), state, ())
-    assert model.story[-3:] == [
+    assert model.story[-4:] == [
         f"Bruno suggests: {card(0).name} with the Candlestick in the Kitchen.",
-        "  Chiara cannot refute (proven).",
-        "  You showed Bruno a card (proven).",
+        f"{card(0).name}'s token is brought into the Kitchen.",
+        "  Chiara has none of them (proven).",
+        "  You show Bruno a card (proven).",
     ]
 
 

@@ -46,7 +46,7 @@ def test_a_replayed_old_roll_of_mine_is_not_a_roll_to_move_with_now() -> None:
     assert model.message == "", model.message
     assert model.destinations == {} and model.cursor is None
     screen = "\n".join(screen_of(model))
-    assert "Marco rolled 3." in screen, screen
+    assert "Marco rolls a 3." in screen, screen
     assert "blocked" not in screen and "press e" not in screen, screen
 
 

@@ -128,13 +128,13 @@ def test_the_story_says_who_is_called_and_which_card_you_showed() -> None:
     other = model.config.players[2].suspect
     st = dataclasses.replace(state, phase=Phase.AWAIT_REFUTATION)
     model.on_event(Engine(ev.Suggested(1, me, 6, 12)), st, ())
-    assert model.story[-1] == "  You are called into the Kitchen."
+    assert model.story[-1] == "You are brought into the Kitchen."
     model.on_event(YourChoice(Choice("show", (12,))), st, (12,))
     model.press("enter")
     model.on_event(Engine(ev.Refuted(0, 1, (me, 6, 12))), st, (12,))
-    assert model.story[-1] == "  You showed Bruno: Kitchen (proven)."
+    assert model.story[-1] == "  You show Bruno the Kitchen (proven)."
     model.on_event(Engine(ev.Suggested(1, other, 7, 13)), st, ())
-    assert model.story[-1] == "  Chiara is called into the Ballroom."
+    assert model.story[-1] == f"Chiara ({card(other).name}) is brought into the Ballroom."
 
 
 def test_notepad_reasons_name_the_turn_the_status_line_shows() -> None:
