@@ -33,12 +33,16 @@ from p2pclue.i18n.phrases import CARD_FIELDS, Spoken, card_phrase, card_word, tr
 from p2pclue.i18n.refusals import refusal_text
 from p2pclue.i18n.rules_text import rules_summary
 from p2pclue.i18n.text import (
+    alternatives,
     check_words,
+    clauses,
     default_table_name,
     key_name,
     labelled,
     listing,
+    number,
     outcome_word,
+    percent,
     rules_label,
 )
 from p2pclue.i18n.translate import N_, _, current_language, install, ngettext, pgettext
@@ -55,6 +59,7 @@ __all__ = [
     "Spoken",
     "_",
     "add_lang_option",
+    "alternatives",
     "apply_language",
     "board_label",
     "card_form",
@@ -63,6 +68,7 @@ __all__ = [
     "card_word",
     "check_words",
     "choose_language",
+    "clauses",
     "current_language",
     "default_table_name",
     "fit",
@@ -74,9 +80,11 @@ __all__ = [
     "listing",
     "local_names",
     "ngettext",
+    "number",
     "outcome_word",
     "pad",
     "parse_card",
+    "percent",
     "pgettext",
     "prescan_lang",
     "refusal_text",

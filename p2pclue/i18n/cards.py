@@ -18,6 +18,7 @@ from typing import Any
 
 from p2pclue.i18n.korean import korean_forms
 from p2pclue.i18n.languages import DEFAULT_LANGUAGE, LANGUAGES
+from p2pclue.i18n.pseudo import PSEUDO, accent
 from p2pclue.i18n.translate import _, current_language
 from p2pclue.rules.cards import CARDS, Card, CardNameError, Category
 
@@ -113,9 +114,19 @@ def _check_forms(lang: str, names: tuple[LocalName, ...]) -> None:
                                 f"their forms or gender: {sorted(map(str, shapes))}")
 
 
+def _pseudo(entry: LocalName) -> LocalName:
+    """A card of the pseudo-locale: the English card, every word of it accented."""
+    return LocalName(entry.index, accent(entry.name), tuple(map(accent, entry.aliases)),
+                     entry.source, entry.gender,
+                     MappingProxyType({k: accent(v) for k, v in entry.forms.items()}),
+                     board=accent(entry.board) if entry.board else None)
+
+
 @cache
 def local_names(lang: str) -> tuple[LocalName, ...]:
     """All 21 cards as ``lang`` names them, in index order."""
+    if lang == PSEUDO:
+        return tuple(map(_pseudo, local_names(DEFAULT_LANGUAGE)))
     if lang not in LANGUAGES:
         raise ValueError(f"no card names for language {lang!r}")
     table = _data().get(lang, {})

@@ -30,7 +30,7 @@ from p2pclue.engine import events as ev
 from p2pclue.engine.config import GameConfig
 from p2pclue.i18n.phrases import card_word, triple_word
 from p2pclue.i18n.story_words import OTHER_STAGE, STAGE_WORDS, cards_text, dice_text, place
-from p2pclue.i18n.text import check_words, listing, rules_label
+from p2pclue.i18n.text import check_words, clauses, listing, rules_label
 from p2pclue.i18n.translate import N_, _, ngettext, pgettext
 from p2pclue.rules.board import classic_board
 from p2pclue.rules.movement import Position
@@ -142,7 +142,7 @@ class Narrator:
 
     def introduction(self) -> list[Line]:
         """Who plays whom and the house rules, before the deal starts."""
-        out = [Line(_("Around the table: {players}.").format(players=listing([
+        out = [Line(_("Around the table: {players}.").format(players=clauses([
             _("{player} plays {suspect}").format(player=self.name(i),
                                                  suspect=card_word(p.suspect))
             for i, p in enumerate(self.config.players)])))]
@@ -156,7 +156,7 @@ class Narrator:
         ) if on]
         if notes:
             out.append(Line(_("House rules ({preset}): {notes}.").format(
-                preset=rules_label(rules.name()), notes=listing(notes))))
+                preset=rules_label(rules.name()), notes=clauses(notes))))
         return out
 
     def progress(self, stage: str, seat: int, step: int, steps: int) -> str:
@@ -177,7 +177,7 @@ class Narrator:
     def _weapons(self, e: ev.WeaponsPlaced) -> Iterator[Line]:
         yield Line(_("The weapons are hidden around the house: {places}.").format(
             # Translators: one item of the list of where the weapons lie.
-            places=listing([_("{weapon:the} in {room:the}").format(
+            places=clauses([_("{weapon:the} in {room:the}").format(
                 weapon=card_word(w), room=card_word(r)) for w, r in e.rooms])))
         for seat, hand in sorted((self._hands or {}).items()):
             yield Line(_("{player} was dealt {cards}.").format(

@@ -5,19 +5,49 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from p2pclue.engine.config import MAX_NAME_CHARS
-from p2pclue.i18n.translate import _, pgettext
+from p2pclue.i18n.cldr import format_number, format_percent, join_list
+from p2pclue.i18n.shaping import SHAPES
+from p2pclue.i18n.translate import _, current_language, pgettext
 
 
 def listing(items: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c`` in the installed language."""
-    if not items:
-        return ""
-    if len(items) == 1:
-        return items[0]
-    # Translators: the separator between the items of a list but the last two.
-    head = pgettext("list separator", ", ").join(items[:-1])
-    # Translators: the last two items of a list: "Miss Scarlett, the Rope and the Hall".
-    return _("{head} and {last}").format(head=head, last=items[-1])
+    """``a``, ``a and b``, ``a, b and c`` as the installed language lists things (CLDR:
+    "a, b e c", "a, b a c"; Italian "ed" before a last item starting with e)."""
+    lang = current_language()
+    return join_list(list(items), lang=lang, shape=SHAPES.get(lang))
+
+
+def alternatives(items: Sequence[str]) -> str:
+    """``a``, ``a or b``, ``a, b or c`` in the installed language (CLDR)."""
+    lang = current_language()
+    return join_list(list(items), "list_or", lang=lang, shape=SHAPES.get(lang))
+
+
+def clauses(items: Sequence[str]) -> str:
+    """Whole clauses ("Ada plays Miss Scarlett", "two dice are rolled") joined into one
+    sentence: a list of things would join them with a word some languages keep for nouns
+    (Korean 및), so each language says how clauses are joined."""
+    if len(items) <= 1:
+        return "".join(items)
+    # Translators: two clauses of one sentence, but the last two: "Ada plays Miss
+    # Scarlett, Bruno plays Mrs White...". Korean joins clauses with a comma, not 및.
+    head = items[0]
+    for item in items[1:-1]:
+        head = pgettext("joining clauses", "{first}, {second}").format(first=head,
+                                                                        second=item)
+    # Translators: the last two clauses of one sentence: "... and Chiara plays Mrs White".
+    return pgettext("joining clauses", "{first} and {last}").format(first=head,
+                                                                   last=items[-1])
+
+
+def number(value: int) -> str:
+    """A whole number as the installed language writes it ("12,345", "12 345")."""
+    return format_number(value)
+
+
+def percent(fraction: float) -> str:
+    """A share (0.42) as the installed language writes a percentage ("42%", "42 %")."""
+    return format_percent(fraction)
 
 
 def default_table_name(player: str) -> str:
