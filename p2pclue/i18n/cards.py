@@ -41,6 +41,9 @@ class LocalName:
     board: str | None = None
     """The card's label on the board where its name is too long: a short form that still
     names it ("Biliardo", "Clé angl.", 파이프), never a word that reads as something else."""
+    short: str | None = None
+    """The card in a narrow notepad (at most ``SHORT_CELLS``) where no other form is as
+    short (``initials.short_name``)."""
 
     def form(self, which: str) -> str:
         """The card in form ``which`` (the bare name for ``""``); ``CardFormError`` if absent."""
@@ -97,10 +100,10 @@ def _entry(card: Card, lang: str, spec: dict[str, Any]) -> LocalName:
         forms = korean_forms(name) | forms
     return LocalName(card.index, name, aliases, source, gender=spec.get("gender"),
                      forms=MappingProxyType(forms), quote=spec.get("quote"),
-                     note=spec.get("note"), board=spec.get("board"))
+                     note=spec.get("note"), board=spec.get("board"), short=spec.get("short"))
 
 
-_KEYS = {"name", "source", "quote", "note", "aliases", "gender", "forms", "board"}
+_KEYS = {"name", "source", "quote", "note", "aliases", "gender", "forms", "board", "short"}
 
 
 def _check_forms(lang: str, names: tuple[LocalName, ...]) -> None:
@@ -119,7 +122,8 @@ def _pseudo(entry: LocalName) -> LocalName:
     return LocalName(entry.index, accent(entry.name), tuple(map(accent, entry.aliases)),
                      entry.source, entry.gender,
                      MappingProxyType({k: accent(v) for k, v in entry.forms.items()}),
-                     board=accent(entry.board) if entry.board else None)
+                     board=accent(entry.board) if entry.board else None,
+                     short=accent(entry.short) if entry.short else None)
 
 
 @cache

@@ -110,8 +110,48 @@ def key_name(key: str) -> str:
         "Enter": pgettext("key", "Enter"),
         # Translators: the Escape key as your keyboards label it, as the help writes it.
         "Esc": pgettext("key", "Esc"),
+        # Translators: the Page Up key as your keyboards label it (short).
+        "PgUp": pgettext("key", "PgUp"),
+        # Translators: the Page Down key as your keyboards label it (short).
+        "PgDn": pgettext("key", "PgDn"),
+        # Translators: the Home key as your keyboards label it.
+        "Home": pgettext("key", "Home"),
+        # Translators: the End key as your keyboards label it.
+        "End": pgettext("key", "End"),
+        # Translators: the Tab key as your keyboards label it.
+        "Tab": pgettext("key", "Tab"),
+        # Translators: the space bar, as a key to press.
+        "Space": pgettext("key", "Space"),
     }
     return names.get(key, key)
+
+
+def yes_key() -> str:
+    """The letter that answers yes in the reader's language ("s" for sì, "o" for oui): the
+    prompts show it and the answers accept it (and English y)."""
+    # Translators: the one letter that answers "yes" to a question (it s, fr o, cs a,
+    # sq p); the prompts show it ("[s/n]") and it is what the player types.
+    return pgettext("the key for yes, 1 cell", "y")
+
+
+def no_key() -> str:
+    """The letter that answers no in the reader's language (and English n)."""
+    # Translators: the one letter that answers "no" (sq j); never the same as yes.
+    return pgettext("the key for no, 1 cell", "n")
+
+
+def is_yes(answer: str) -> bool:
+    """A typed answer means yes: the language's key or word, or English y/yes."""
+    # Translators: the word for "yes" as a player may type it in answer to a question.
+    word = pgettext("a typed answer", "yes")
+    return answer.strip().casefold() in {yes_key().casefold(), word.casefold(), "y", "yes"}
+
+
+def is_no(answer: str) -> bool:
+    """A typed answer means no: the language's key or word, or English n/no."""
+    # Translators: the word for "no" as a player may type it in answer to a question.
+    word = pgettext("a typed answer", "no")
+    return answer.strip().casefold() in {no_key().casefold(), word.casefold(), "n", "no"}
 
 
 def check_words(check: str) -> str:

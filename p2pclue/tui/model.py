@@ -120,6 +120,8 @@ class UIModel(UIState):
             self._accusing = told
         elif isinstance(e, ev.AccusationDecided) and e.correct:
             self.end.why = [*self._accusing, *(ln.strip() for ln in told)]
+        elif isinstance(e, ev.Halted):
+            self.end.why = [ln.strip() for ln in told]  # who broke the protocol, and how
         if self.state is not None:
             self.knowledge.game_turn = self.state.turn_number
         if isinstance(e, ev.Accepted) or (isinstance(e, ev.PlayerLeft)

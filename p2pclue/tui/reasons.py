@@ -19,8 +19,9 @@ from p2pclue.deduce.words import (
     PlaceV,
     Said,
     SeatV,
+    ShareV,
 )
-from p2pclue.i18n import _, card_name, card_word, ngettext, pgettext
+from p2pclue.i18n import _, card_name, card_word, ngettext, percent, pgettext
 
 
 class PlaceWord:
@@ -65,6 +66,8 @@ def _value(value: object) -> object:
             return pgettext("the notepad's owner", "you") if me else name
         case PlaceV():
             return PlaceWord(value)
+        case ShareV(fraction):
+            return percent(fraction)
         case Said():
             return render(value)
     return value

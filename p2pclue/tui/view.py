@@ -31,7 +31,7 @@ from p2pclue.net.api import Waiting
 from p2pclue.rules.board import Square
 from p2pclue.tui import board as bd
 from p2pclue.tui.model import Mode, Overlay, Screen, UIModel
-from p2pclue.tui.notepad_view import CARD_SHORT, CARD_TINY, natural_width, notepad
+from p2pclue.tui.notepad_view import natural_width, notepad
 from p2pclue.tui.panel import (
     confirm_lines,
     crowded_lines,
@@ -264,7 +264,7 @@ def hand_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     return line_fragments([("class:hand", ln) for ln in lines], width)
 
 
-__all__ = ["CARD_SHORT", "CARD_TINY", "HAND_LINES", "MIN_HEIGHT", "MIN_WIDTH", "NOTEPAD_LINES",
+__all__ = ["HAND_LINES", "MIN_HEIGHT", "MIN_WIDTH", "NOTEPAD_LINES",
            "SPINNER", "STORY_PANE_MIN", "action_bar", "board_fragments", "confirm_lines",
            "crowded_lines", "dealing", "end_screen", "game_body", "hand_height", "hand_lines",
            "help_text", "is_tall", "last_suggestion_lines", "notepad", "panel", "picker_lines",

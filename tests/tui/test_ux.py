@@ -73,7 +73,7 @@ def test_the_quit_question_shows_both_answers_at_80_columns() -> None:
     model.press("q")
     assert model.overlay is Overlay.QUIT
     bar = _bar(model)
-    assert "y: leave" in bar and "n: stay" in bar, bar
+    assert "y:leave" in bar and "n:stay" in bar, bar
 
 
 def test_suggest_follows_the_hint_to_the_weapon_and_drops_it_after() -> None:
