@@ -96,4 +96,32 @@ def screen_problems(lines: Sequence[str], allowed: Iterable[str] = (),
     return found
 
 
-__all__ = ["panes", "screen_problems", "unbalanced", "untranslated"]
+
+
+def catalog_ellipses(lang: str) -> set[str]:
+    """The words with an ellipsis that ``lang``'s catalog writes itself ("pensando…",
+    "…e"): any other word ending in one on a screen was cut by a layout."""
+    from p2pclue.i18n.catalogs import po_path, read_catalog
+
+    found: set[str] = set()
+    for message in read_catalog(po_path(lang), lang):
+        strings = message.string if isinstance(message.string, tuple | list) else (
+            message.string,)
+        for text in strings:
+            found.update(w for w in (text or "").split() if "…" in w)
+    return found
+
+
+def cut_words(lines: Sequence[str], legit: set[str], separator: str = "\u2502") -> list[str]:
+    """Words a layout cut ("Colonnello Musta…"): an ellipsis the catalog did not write."""
+    found = []
+    for pane in panes(lines, separator):
+        for word in pane.split():
+            if "…" in word and not any(word.startswith(w.rstrip(").,:;!?")) or
+                                       w.lstrip("(").startswith(word) for w in legit):
+                found.append(f"{word!r} cut in {_around(pane, pane.find(word))!r}")
+    return found
+
+
+__all__ = ["catalog_ellipses", "cut_words", "panes", "screen_problems", "unbalanced",
+           "untranslated"]

@@ -22,6 +22,7 @@ from p2pclue.i18n import (
     local_names,
     outcome_word,
     pgettext,
+    player_word,
     refusal_text,
     triple_word,
 )
@@ -197,7 +198,8 @@ def _card_values(field: str) -> list[object]:
 def test_a_name_after_de_is_elided_in_french(lang: str, ada: str, bruno: str) -> None:
     install(lang)
     template = pgettext("a place in the notepad", "{player}'s hand")
-    assert ada in template.format(player="Ada") and bruno in template.format(player="Bruno")
+    assert ada in template.format(player=player_word("Ada")) \
+        and bruno in template.format(player=player_word("Bruno"))
     if lang == "fr":  # "de" before a vowel only, and only the word "de"
         assert FrenchTemplate("le tour de {a}, de {b} et de {c}").format(
             a="Émile", b="Hugo", c="Yann") == "le tour d'Émile, de Hugo et de Yann"

@@ -32,7 +32,7 @@ from p2pclue.engine.transcript import (
     parse,
     parse_open,
 )
-from p2pclue.i18n import N_, _, card_word, check_words, ngettext
+from p2pclue.i18n import N_, PlayerWord, _, check_words, ngettext, player_word
 
 EXIT_VALID, EXIT_VIOLATION, EXIT_UNREADABLE = 0, 1, 2
 
@@ -133,12 +133,12 @@ def _replay(verdict: Verdict, config: GameConfig, *, as_json: bool) -> None:
         print(line)
 
 
-def _player(config: GameConfig, seat: int | None) -> str:
+def _player(config: GameConfig, seat: int | None) -> PlayerWord:
     if seat is None or not 0 <= seat < config.n_players:
-        return "?" if seat is None else _("seat {seat}").format(seat=seat)
+        return PlayerWord("?" if seat is None else _("seat {seat}").format(seat=seat),
+                          honorific=False)
     p = config.players[seat]
-    return _("{player} (seat {seat}, {suspect})").format(
-        player=p.name, seat=seat, suspect=card_word(p.suspect))
+    return player_word(p.name, seat=seat, suspect=p.suspect)
 
 
 def _summary(v: Verdict, config: GameConfig, style: Style) -> None:

@@ -26,7 +26,7 @@ from p2pclue.cli.whoami import player_name
 from p2pclue.engine import events as ev
 from p2pclue.engine.config import MAX_PLAYERS, table_check
 from p2pclue.engine.peer import Choice
-from p2pclue.i18n import _, default_table_name, ngettext
+from p2pclue.i18n import _, default_table_name, ngettext, roster_name
 from p2pclue.net import discovery
 from p2pclue.net.botplay import drive_bot
 from p2pclue.net.gamedir import GameDir, unfinished_games
@@ -430,15 +430,9 @@ async def _find(args: argparse.Namespace, front: LobbyScreen | PlainLobby,
 
 
 def bot_label(name: str, level: str) -> str:
-    """A --bots bot's name at the table, with its level in the opener's language: the name is
-    signed into the roster, so everybody reads it as the opener's screen wrote it."""
-    if level == "easy":
-        return _("{name} (easy bot)").format(name=name)
-    if level == "hard":
-        return _("{name} (hard bot)").format(name=name)
-    if level == "medium":
-        return _("{name} (medium bot)").format(name=name)
-    return f"{name} ({level})"
+    """A --bots bot's name at the table: its name and level in the one form every reader's
+    screen says in its own language (``p2pclue.i18n.players``), whatever the opener reads."""
+    return roster_name(name, level)
 
 
 async def _bot_guest(args: argparse.Namespace, k: int, host: str, port: int, table_name: str,

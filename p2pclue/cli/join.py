@@ -23,6 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from p2pclue.bots.protocol import BOT_NAMES
 from p2pclue.bots.registry import BOTS, DEFAULT_LEVEL, LEVEL_NAMES
 from p2pclue.cli import argtypes
 from p2pclue.cli.human import BotFailed, LocalBots
@@ -33,12 +34,16 @@ from p2pclue.engine import events as ev
 from p2pclue.engine.config import MAX_NAME_CHARS, MIN_PLAYERS, table_check
 from p2pclue.i18n import (
     _,
+    card_word,
     check_words,
     default_table_name,
     ngettext,
     outcome_word,
+    player_word,
+    roster_name,
     rules_label,
 )
+from p2pclue.i18n.players import spectator_word
 from p2pclue.net import api, discovery, guesses, links
 from p2pclue.net.botplay import drive_bot, follow, is_private
 from p2pclue.net.gamedir import unfinished_games
@@ -63,7 +68,7 @@ from p2pclue.net.profile import (
 )
 from p2pclue.net.session import NetSession
 from p2pclue.net.store import StoreError, check_new
-from p2pclue.net.table import TableClosed, describe
+from p2pclue.net.table import TableClosed
 from p2pclue.rules.variants import preset
 from p2pclue.tui.text import wrap
 
@@ -75,6 +80,11 @@ EXIT_USAGE = 2
 
 class UsageError(Exception):
     pass
+
+
+def bot_level(bot: str) -> str:
+    """The level a --bot name plays at, as its signed name says it (detective plays hard)."""
+    return {"detective": "hard"}.get(bot, bot)
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -275,9 +285,10 @@ class Printer:
 
     def __init__(self, quiet: bool, to_stderr: bool = False) -> None:
         self.quiet = quiet
-        self.away: set[str] = set()
-        """Who was seen leaving the links: their next arrival reads "is back"."""
-        self.here: set[str] = set()
+        self.away: set[tuple[str, bool]] = set()
+        """Who was seen leaving the links (name, spectator): their next arrival reads "is
+        back"."""
+        self.here: set[tuple[str, bool]] = set()
         """Who was told "is here" (each of their links comes up: one arrival to tell)."""
         self.stream = sys.stderr if to_stderr else sys.stdout
 
@@ -298,10 +309,11 @@ async def _join(args: argparse.Namespace) -> int:
     say = Printer(args.quiet, to_stderr=args.json)
     profile = load(args.profile)
     interfaces = discovery.interfaces(args.interface, _environ())
-    name = args.name or (f"{args.bot.title()} bot" if args.bot else profile.name)
+    name = args.name or (roster_name(BOT_NAMES[0], bot_level(args.bot)) if args.bot
+                         else profile.name)
     seat = Seat(profile, name, interfaces=interfaces)
     say(_("you are {name}; your key's fingerprint: {key}").format(
-        name=name, key=discovery.fingerprint(profile.public)))
+        name=player_word(name), key=discovery.fingerprint(profile.public)))
     _offer_resume(profile.games, say)
     views = _view_printer(say)
     bots = LocalBots()
@@ -414,7 +426,8 @@ async def _locate(args: argparse.Namespace, interfaces: list[str],
 async def _bot_guest(args: argparse.Namespace, k: int, host: str, port: int, table_name: str,
                      code: str | None, interfaces: list[str]) -> tuple[NetSession, api.Ended]:
     profile = load(bot_profile_name(args.profile, k))
-    seat = Seat(profile, f"Bot {k + 1}", interfaces=interfaces)
+    seat = Seat(profile, roster_name(BOT_NAMES[(k + 1) % len(BOT_NAMES)], bot_level(args.bot)),
+                interfaces=interfaces)
     session = await join_table(seat, table_name, host, port, code, on_view=lambda v: None,
                                wait=10.0)
     run = asyncio.ensure_future(session.run())
@@ -423,11 +436,32 @@ async def _bot_guest(args: argparse.Namespace, k: int, host: str, port: int, tab
     return session, ended
 
 
+def lobby_lines(view: LobbyView) -> list[str]:
+    """The lobby as plain lines, each player with a bot's level in the reader's language."""
+    t = view.table
+    lines = [_("Table {name}: {rules} rules, {taken}/{wanted} seats").format(
+        name=repr(t.name), rules=rules_label(t.rules.name()), taken=len(view.players),
+        wanted=t.wanted)]
+    for m in view.players:
+        if m.suspect is None:
+            line = (_("{player}, no suspect yet (ready)") if m.ready
+                    else _("{player}, no suspect yet"))
+        else:
+            line = _("{player} as {suspect} (ready)") if m.ready else _("{player} as {suspect}")
+        lines.append("  " + line.format(player=player_word(m.name),
+                                        suspect=card_word(m.suspect or 0)))
+    for m in view.spectators:
+        lines.append("  " + _("{player} watching").format(player=player_word(m.name)))
+    if view.failed_attempts:
+        lines.append("  " + guesses.describe(view.failed_attempts))
+    return lines
+
+
 def _view_printer(say: Printer) -> Any:
     last: list[list[str]] = []
 
     def show(view: LobbyView) -> None:
-        lines = describe(view)
+        lines = lobby_lines(view)
         if not last or last[-1] != lines:
             last.append(lines)
             for line in lines:
@@ -492,16 +526,16 @@ def _tell(narrator: Narrator, event: api.SessionEvent, say: Printer, private: bo
         for line in narrator.lines(event.event):
             say(line)
     elif isinstance(event, api.Presence):
-        who = event.name if event.seat is not None else _("{name} (spectator)").format(
-            name=event.name)
+        key = (event.name, event.seat is None)
+        who = player_word(event.name) if event.seat is not None else spectator_word(event.name)
         if not event.present:
-            say.away.add(who)
+            say.away.add(key)
             say(_("{player} is away").format(player=who))
-        elif who in say.away:
-            say.away.discard(who)
+        elif key in say.away:
+            say.away.discard(key)
             say(_("{player} is back").format(player=who))
-        elif who not in say.here:
-            say.here.add(who)
+        elif key not in say.here:
+            say.here.add(key)
             say(_("{player} is here").format(player=who))
     elif isinstance(event, api.Guesses):
         say(guesses.describe(event.count))

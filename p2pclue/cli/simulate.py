@@ -27,7 +27,7 @@ from p2pclue.engine import events as ev
 from p2pclue.engine.cheats import CHEATS, PHASED, impossible
 from p2pclue.engine.config import GameConfig
 from p2pclue.engine.peer import Peer, Status
-from p2pclue.i18n import N_, _, listing, ngettext, rules_label
+from p2pclue.i18n import N_, _, listing, ngettext, player_word, rules_label
 from p2pclue.net.store import StoreError, TranscriptFile, check_new
 from p2pclue.rules.variants import preset
 
@@ -144,7 +144,8 @@ def _play(args: argparse.Namespace, seed: int, cheater: int | None, config: Game
     if not quiet:
         fields = {"players": args.players, "rules": rules_label(args.rules), "bot": args.bot,
                   "seed": seed,
-                  "cheater": config.players[cheater].name if cheater is not None else "",
+                  "cheater": player_word(config.players[cheater].name) if cheater is not None
+                  else "",
                   "seat": cheater, "kind": args.cheat}
         print((_("p2pclue simulate: {players} players, rules {rules}, bots {bot}, seed {seed}; "
                  "{cheater} (seat {seat}) will cheat ({kind})") if cheater is not None
@@ -217,7 +218,7 @@ def _deal_progress(accepted: ev.Accepted, config: GameConfig) -> str:
     kind = DEAL_ROUNDS[min((step - 1) // n, rounds - 1)]
     seat = (step - 1) % n
     return _("Dealing the cards, step {step} of {steps}: {player} is {doing}...").format(
-        step=step, steps=n * rounds, player=config.players[seat].name,
+        step=step, steps=n * rounds, player=player_word(config.players[seat].name),
         doing=_(DEAL_WORDS[kind]))
 
 

@@ -30,10 +30,12 @@ from p2pclue.i18n.options import (
     prescan_lang,
 )
 from p2pclue.i18n.phrases import CARD_FIELDS, Spoken, card_phrase, card_word, triple_word
+from p2pclue.i18n.players import PlayerWord, display_name, plain_name, player_word, roster_name
 from p2pclue.i18n.refusals import refusal_text
 from p2pclue.i18n.rules_text import rules_summary
 from p2pclue.i18n.text import (
     alternatives,
+    capital,
     check_words,
     clauses,
     default_table_name,
@@ -60,12 +62,14 @@ __all__ = [
     "ColumnsHelpFormatter",
     "LanguageChoice",
     "LocalizedArgumentParser",
+    "PlayerWord",
     "Spoken",
     "_",
     "add_lang_option",
     "alternatives",
     "apply_language",
     "board_label",
+    "capital",
     "card_form",
     "card_name",
     "card_phrase",
@@ -75,6 +79,7 @@ __all__ = [
     "clauses",
     "current_language",
     "default_table_name",
+    "display_name",
     "fit",
     "fold",
     "install",
@@ -93,9 +98,12 @@ __all__ = [
     "parse_card",
     "percent",
     "pgettext",
+    "plain_name",
+    "player_word",
     "prescan_lang",
     "refusal_text",
     "resolve_language",
+    "roster_name",
     "rules_label",
     "rules_summary",
     "text_width",

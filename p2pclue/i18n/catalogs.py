@@ -37,6 +37,7 @@ from p2pclue import __version__
 from p2pclue.i18n.korean import FIXED, PAIRS
 from p2pclue.i18n.languages import DEFAULT_LANGUAGE, LANGUAGES
 from p2pclue.i18n.phrases import CARD_FIELDS, SPOKEN_FIELDS
+from p2pclue.i18n.players import PLAYER_FIELDS, player_spec
 from p2pclue.i18n.pseudo import PSEUDO, pseudo_message
 from p2pclue.i18n.translate import DOMAIN
 
@@ -220,7 +221,7 @@ def placeholders(text: str) -> set[tuple[str, str | None, str]]:
     that renders every message with every card checks that the card gives it.
     """
     return {(name, conversion, "" if name in FORM_FIELDS or _particle_on_spoken(name, spec)
-             else spec or "")
+             or (name in PLAYER_FIELDS and player_spec(spec)) else spec or "")
             for _, name, spec, conversion in string.Formatter().parse(text) if name is not None}
 
 

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from p2pclue.engine.errors import LocalProtocolError
 from p2pclue.i18n.phrases import card_word
+from p2pclue.i18n.players import player_word
 from p2pclue.i18n.text import labelled, outcome_word
 from p2pclue.i18n.translate import _, pgettext
 from p2pclue.rules.errors import CardNo, RuleError, SeatNo
@@ -22,7 +23,7 @@ from p2pclue.rules.errors import CardNo, RuleError, SeatNo
 def _value(key: str, value: object, names: Sequence[str]) -> object:
     if isinstance(value, SeatNo):
         if 0 <= value < len(names):
-            return names[value]
+            return player_word(names[value])
         # Translators: a seat where a refusal cannot name its player ("seat 2").
         return pgettext("a seat in a refusal", "seat {number}").format(number=int(value))
     if isinstance(value, CardNo):

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from p2pclue.engine.config import MAX_NAME_CHARS
 from p2pclue.i18n.cldr import format_number, format_percent, join_list
+from p2pclue.i18n.players import PlayerWord
 from p2pclue.i18n.shaping import SHAPES
 from p2pclue.i18n.translate import _, current_language, pgettext
 
@@ -40,6 +41,12 @@ def clauses(items: Sequence[str]) -> str:
                                                                    last=items[-1])
 
 
+def capital(text: str) -> str:
+    """A sentence begins with a capital, whatever its first word ("you", a card's article);
+    the rest stays as it is (a name keeps its own capitals)."""
+    return text[:1].upper() + text[1:]
+
+
 def number(value: int) -> str:
     """A whole number as the installed language writes it ("12,345", "12 345")."""
     return format_number(value)
@@ -58,10 +65,10 @@ def default_table_name(player: str) -> str:
     # Translators: the name a table gets when its opener gives none; {player} is the
     # opener's name, never declined ("tavolo di Anne", "chez Anne", "Anne 님의 테이블").
     pattern = pgettext("the default name of a table", "{player}'s table")
-    name = pattern.format(player=player)
+    name = pattern.format(player=PlayerWord(player))
     over = len(name) - MAX_NAME_CHARS
     if over > 0:
-        name = pattern.format(player=player[:max(1, len(player) - over - 1)] + "…")
+        name = pattern.format(player=PlayerWord(player[:max(1, len(player) - over - 1)] + "…"))
     return name[:MAX_NAME_CHARS]
 
 

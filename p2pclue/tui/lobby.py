@@ -28,7 +28,18 @@ from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import ColorDepth
 
-from p2pclue.i18n import N_, _, card_name, card_word, ngettext, pad, rules_label, text_width
+from p2pclue.i18n import (
+    N_,
+    _,
+    card_name,
+    card_word,
+    display_name,
+    ngettext,
+    pad,
+    player_word,
+    rules_label,
+    text_width,
+)
 from p2pclue.net import guesses
 from p2pclue.net.discovery import TableAd, fingerprint
 from p2pclue.net.lobby import LobbyView, Member
@@ -327,8 +338,9 @@ class LobbyModel:
                     .format(name=repr(t.name), rules=rules_label(t.rules.name()),
                             taken=len(v.players), wanted=t.wanted)))
         out.append(("", _("Players:")))
-        names = {m.identity: (_("{player} (you)").format(player=m.name)
-                              if m.identity == self.me else m.name) for m in v.players}
+        names = {m.identity: (_("{player} (you)").format(player=player_word(m.name))
+                              if m.identity == self.me else display_name(m.name))
+                 for m in v.players}
         who_w = max([18, *(text_width(n) for n in names.values())])  # "Chiara (medium bot)"
         for m in v.players:
             sus = card_name(m.suspect) if m.suspect is not None else _("no suspect yet")
@@ -338,7 +350,7 @@ class LobbyModel:
                         f"  {pad(names[m.identity], who_w)} {pad(sus, 18)} {key}{ready}"))
         if v.spectators:
             out.append(("", _("Watching: {players}").format(
-                players=", ".join(m.name for m in v.spectators))))
+                players=", ".join(display_name(m.name) for m in v.spectators))))
         if v.failed_attempts:
             out.append(("class:warn", guesses.describe(v.failed_attempts)))
         if self.phase == "started":

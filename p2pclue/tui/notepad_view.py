@@ -6,7 +6,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.utils import get_cwidth
 
 from p2pclue.deduce import Mark
-from p2pclue.i18n import _, current_language, pad, percent, pgettext, truncate
+from p2pclue.i18n import _, current_language, pad, percent, pgettext, plain_name, truncate
 from p2pclue.i18n.initials import short_name
 from p2pclue.rules.cards import CARDS, SUSPECTS
 from p2pclue.tui.knowledge import ENVELOPE
@@ -48,7 +48,7 @@ def notepad(model: UIModel, width: int, height: int, tall: bool) -> StyleAndText
     title = _("Notepad")  # left out rather than cut where the names are narrow
     header = pad(title if get_cwidth(title) <= name_w else "", name_w)
     for s in range(n):
-        label = own_head() if s == model.seat else model.config.players[s].name[:2]
+        label = own_head() if s == model.seat else plain_name(model.config.players[s].name)[:2]
         header += pad(" " + truncate(label, COL_W - 1, ""), COL_W)
     header += pad(envelope_head(), ENV_W, "right")
     lines.append(("class:title", pad(header, width)))

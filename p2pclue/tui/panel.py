@@ -14,6 +14,7 @@ from prompt_toolkit.utils import get_cwidth
 
 from p2pclue.i18n import (
     _,
+    capital,
     card_name,
     card_word,
     key_name,
@@ -187,8 +188,8 @@ def waiting_words(model: UIModel) -> str:
     """What to do about the player the table waits for: nothing yet while they are only
     away (the table waits; a vote comes when their time is up), then the vote's keys."""
     if model.vote_offered() and model.waiting is not None:
-        return _("{player} is silent: w to wait more, x to end the game as "
-                 "abandoned.").format(player=model.name(model.waiting.seat).capitalize())
+        return capital(_("{player} is silent: w to wait more, x to end the game as "
+                         "abandoned.").format(player=model.name(model.waiting.seat)))
     aw = model.awaited
     if aw is not None and aw[0] != model.seat and model.is_away(aw[0]) \
             and model.screen is Screen.GAME:
@@ -329,9 +330,9 @@ def last_suggestion_lines(model: UIModel, width: int, room: int) -> list[str]:
     s = model.last_suggested
     if s is not None:
         # Translators: the latest suggestion in short, while a list is picked.
-        asked = _("{player}: {suspect}, {weapon}, {room}").format(
-            player=model.name(s.seat).capitalize(), suspect=card_word(s.suspect),
-            weapon=card_word(s.weapon), room=card_word(s.room))
+        asked = capital(_("{player}: {suspect}, {weapon}, {room}").format(
+            player=model.name(s.seat), suspect=card_word(s.suspect),
+            weapon=card_word(s.weapon), room=card_word(s.room)))
     short = [asked, *answer] if room > 1 else [" · ".join([asked, *answer])]
     return [fit(ln, width) for ln in short][:room]
 
@@ -377,9 +378,9 @@ def show_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
         s = st.pending_suggestion
         suggester = s.suggester
         title += [("class:title", ln) for ln in wrap(
-            _("{player} suggests {suspect}, {weapon}, {room}. Show which card?").format(
-                player=model.name(s.suggester).capitalize(), suspect=card_word(s.suspect),
-                weapon=card_word(s.weapon), room=card_word(s.room)), width)]
+            capital(_("{player} suggests {suspect}, {weapon}, {room}. Show which card?").format(
+                player=model.name(s.suggester), suspect=card_word(s.suspect),
+                weapon=card_word(s.weapon), room=card_word(s.room))), width)]
     if model.show_hint:
         title += [("class:hint", ln) for ln in wrap(_("Hint: {hint}").format(
             hint=show_hint(model)), width, "  ")]

@@ -23,6 +23,7 @@ from p2pclue.engine import events as ev
 from p2pclue.engine.errors import LocalProtocolError
 from p2pclue.i18n import (
     _,
+    capital,
     card_name,
     card_word,
     is_yes,
@@ -363,8 +364,9 @@ class PlainUI:
             who = self.model.name(s.suggester)
             labels = [_("{card}  (tells {player} least)").format(card=card_word(c), player=who)
                       if c == quiet else card_name(c) for c in choice.options]
-            k = await self.choose(_("{player} asks you to refute. Show which card?").format(
-                player=who.capitalize()), labels, cards=list(choice.options))
+            k = await self.choose(capital(_("{player} asks you to refute. Show which card?")
+                                          .format(player=who)), labels,
+                                  cards=list(choice.options))
             self.model.i_show(choice.options[k])
             return ev.ShowCard(choice.options[k])
         return await self.turn(st)

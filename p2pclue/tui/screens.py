@@ -10,12 +10,14 @@ from prompt_toolkit.utils import get_cwidth
 
 from p2pclue.engine.config import table_check
 from p2pclue.i18n import (
+    PlayerWord,
     _,
     card_name,
-    card_word,
     key_name,
+    labelled,
     outcome_word,
     percent,
+    player_word,
     triple_word,
 )
 from p2pclue.i18n import rules_summary as rules_in_short
@@ -35,21 +37,22 @@ def dealing(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     bar_w = min(60, width - 10)
     filled = int(frac * bar_w)
     spin = SPINNER[int(time.monotonic() * 8) % len(SPINNER)]
+    def centred(style: str, text: str) -> list[tuple[str, str]]:
+        return [(style, centre(ln, width)) for ln in wrap(text, width)]  # wrapped, never cut
+
     lines: list[tuple[str, str]] = [
-        ("class:title", centre(_("Dealing the cards: nobody sees them, everybody checks"),
-                               width)),
+        *centred("class:title", _("Dealing the cards: nobody sees them, everybody checks")),
         ("", ""),
-        ("", centre(f"{spin} {model.progress_text}", width)),
+        *centred("", f"{spin} {model.progress_text}"),
         ("", ""),
         ("class:bar", centre("[" + "█" * filled + "·" * (bar_w - filled) + "] "
                              + percent(frac), width)),
         ("", ""),
-        *[("class:dim", centre(ln, width)) for ln in wrap(
-            _("Each player shuffles and locks the deck in turn, with a proof the others check."),
-            width)],
+        *centred("class:dim", _("Each player shuffles and locks the deck in turn, with a "
+                                "proof the others check.")),
     ]
-    for line in model.story[-3:]:
-        lines.append(("class:dim", centre(line, width)))
+    for line in model.story[-3:]:  # the table check, the first news: whole, wrapped
+        lines += centred("class:dim", line)
     if model.overlay is Overlay.QUIT:
         lines += [("", ""), *quit_lines(model, width, height - len(lines) - 1)]
     top = max(0, min(height // 2 - 6, height - len(lines)))  # the quit question pushes up
@@ -72,8 +75,8 @@ def end_screen(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     if end.result == "won" and end.winner is not None:
         winner = model.config.players[end.winner]
         who = _("You win!") if end.winner == model.seat else \
-            _("{player} ({suspect}) wins.").format(player=winner.name,
-                                                   suspect=card_word(winner.suspect))
+            _("{player} wins.").format(player=player_word(winner.name,
+                                                          suspect=winner.suspect))
         lines += [("class:title", ln) for ln in wrap(who, width, "  ")]
     elif end.result == "nobody":
         lines += [("", ln) for ln in wrap(_("Nobody wins: every accusation was wrong."),
@@ -93,10 +96,11 @@ def end_screen(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
                                                       width)]
         for seat, hand in sorted(end.hands.items()):
             p = model.config.players[seat]
-            who = _("You") if seat == model.seat else p.name
-            for ln in wrap("  " + _("{player} ({suspect}): {cards}").format(
-                    player=who, suspect=card_word(p.suspect),
-                    cards=", ".join(card_name(c) for c in hand)), width, "      "):
+            # Translators: the local player among the hands revealed ("You (Miss Scarlett)").
+            player = (PlayerWord(_("You"), suspect=p.suspect) if seat == model.seat
+                      else player_word(p.name, suspect=p.suspect))
+            for ln in wrap("  " + labelled(str(player), ", ".join(card_name(c) for c in hand)),
+                           width, "      "):
                 lines.append(("", ln))
     elif e is not None and e.status == "complete" and e.transcript is not None:
         # Only a complete game reveals every hand: an abandoned or halted one never will.

@@ -14,7 +14,16 @@ from dataclasses import dataclass, field
 from p2pclue.engine import events as ev
 from p2pclue.engine.config import GameConfig
 from p2pclue.engine.peer import Choice
-from p2pclue.i18n import _, key_name, listing, no_key, percent, triple_word, yes_key
+from p2pclue.i18n import (
+    PlayerWord,
+    _,
+    key_name,
+    listing,
+    no_key,
+    percent,
+    triple_word,
+    yes_key,
+)
 from p2pclue.net.api import Ended, Progress, Waiting
 from p2pclue.rules import game as rg
 from p2pclue.rules.board import Square
@@ -126,7 +135,8 @@ class UIState:
         """The notepad's columns: every seat, then the envelope."""
         return (*range(self.n), ENVELOPE)
 
-    def name(self, seat: int) -> str:
+    def name(self, seat: int) -> PlayerWord:
+        """A player as the screens name them: "you", or a name with a bot's level."""
         return self.story_teller.who(seat)
 
     def my_room(self) -> int | None:

@@ -25,6 +25,7 @@ from p2pclue.i18n import (
     _,
     card_name,
     card_word,
+    player_word,
     rules_label,
 )
 from p2pclue.net.api import Waiting
@@ -180,8 +181,8 @@ def status_line(model: UIModel, width: int) -> StyleAndTextTuples:
         else:
             waiting = (_("waiting for {player} {secs}s of {limit}s") if limit
                        else _("waiting for {player} {secs}s"))
-        parts.append(waiting.format(player=model.config.players[w.seat].name, secs=secs,
-                                    limit=limit))
+        parts.append(waiting.format(player=player_word(model.config.players[w.seat].name),
+                                    secs=secs, limit=limit))
         if model.voted is not None:
             parts.append(_("you voted: wait") if model.voted == "wait"
                          else _("you voted: end"))

@@ -28,7 +28,7 @@ from p2pclue.bots.protocol import play
 from p2pclue.bots.registry import BOTS
 from p2pclue.engine import events as ev
 from p2pclue.engine.audit import audit
-from p2pclue.engine.config import GameConfig
+from p2pclue.engine.config import GameConfig, table_check
 from p2pclue.engine.errors import Blame
 from p2pclue.engine.peer import Peer
 from p2pclue.i18n import _
@@ -185,6 +185,8 @@ def tour() -> dict[str, list[str]]:
     story read back, a silent player and the votes, a leave, and the end screens."""
     t = Tour()
     m = t.model
+    m.tell(_("Table check: {check} (compare it aloud: every screen here shows the "
+             "same).").format(check=table_check(t.game.config)))
     t.feed(Progress("envelope", 1, 2, 4))
     t.take("dealing")
     m.press("q")

@@ -16,9 +16,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from p2pclue.i18n import install
+from p2pclue.i18n import LANGUAGES, install
 from p2pclue.i18n.pseudo import PSEUDO
-from tests.pseudo_check import screen_problems
+from tests.pseudo_check import catalog_ellipses, cut_words, screen_problems
 from tests.tui.pseudo_game import EVIDENCE, TRANSCRIPT, recorded, tour
 
 EXPECTED = (
@@ -78,3 +78,23 @@ def test_the_checks_see_what_they_look_for() -> None:
     assert screen_problems(["\u27e6Ŕóĺĺ Ada 42\u202f%\u27e7 r:x"], ["Ada"]) == []
     two_panes = ["\u27e6Ŕóĺĺ │\u27e6Ṁóṽé", "ţĥé ḋíé\u27e7│ñóŵ\u27e7"]  # wrapped in two panes
     assert screen_problems(two_panes) == []
+    legit = {"pensando…", "…e"}
+    assert cut_words(["│Colonnello Musta… ✓"], legit)
+    assert not cut_words(["Consiglio: Sto pensando…", "  …e hai ragione"], legit)
+
+
+@pytest.mark.parametrize("lang", sorted(set(LANGUAGES) - {"en"}))
+def test_the_same_screens_in_each_language_cut_nothing(lang: str) -> None:
+    """Each language's own lengths (a translation may be longer than the pseudo-locale's
+    40 %): every screen of the tour is drawn, every field filled, no name or sentence cut
+    by a layout (an ellipsis that is not the catalog's own)."""
+    install(lang)
+    try:
+        shown = tour()
+    finally:
+        install("en")
+    legit = catalog_ellipses(lang)
+    for name, lines in shown.items():
+        text = "\n".join(lines)
+        assert "{" not in text and "}" not in text, (lang, name, text)
+        assert not cut_words(lines, legit), (lang, name, cut_words(lines, legit), text)
