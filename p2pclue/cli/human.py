@@ -26,7 +26,15 @@ from p2pclue.cli.whoami import player_name
 from p2pclue.engine import events as ev
 from p2pclue.engine.config import MAX_PLAYERS, table_check
 from p2pclue.engine.peer import Choice
-from p2pclue.i18n import _, default_table_name, ngettext, roster_name
+from p2pclue.i18n import (
+    _,
+    default_table_name,
+    is_yes,
+    ngettext,
+    no_key,
+    roster_name,
+    yes_key,
+)
 from p2pclue.net import discovery
 from p2pclue.net.botplay import drive_bot
 from p2pclue.net.gamedir import GameDir, unfinished_games
@@ -231,14 +239,13 @@ def _wants_to_resume(game: GameDir, *, default: bool) -> bool:
     print("\n".join(wrap(_("An unfinished game can be resumed ({game}): the table may be "
                            "waiting for you.").format(game=game.name),
                          shutil.get_terminal_size().columns - 1)), flush=True)
+    yes, no = yes_key(), no_key()  # the letters the question shows are the ones it takes
     try:
-        answer = input(_("Resume it now? [Y/n] ") if default else _("Resume it now? [y/N] "))
+        answer = input(_("Resume it now? [{yes}/{no}] ").format(
+            yes=yes.upper() if default else yes, no=no if default else no.upper()))
     except EOFError:
         return False
-    # Translators: the word for "yes"; its first letter answers the question too.
-    word = _("yes").lower()
-    yes = ("y", "yes", word, word[:1])
-    return answer.strip().lower() in (("", *yes) if default else yes)
+    return is_yes(answer) or (default and not answer.strip())
 
 
 async def resume_human(args: argparse.Namespace, environ: dict[str, str],

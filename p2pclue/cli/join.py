@@ -43,7 +43,7 @@ from p2pclue.i18n import (
     roster_name,
     rules_label,
 )
-from p2pclue.i18n.players import spectator_word
+from p2pclue.i18n.players import bot_level, spectator_word
 from p2pclue.net import api, discovery, guesses, links
 from p2pclue.net.botplay import drive_bot, follow, is_private
 from p2pclue.net.gamedir import unfinished_games
@@ -81,10 +81,6 @@ EXIT_USAGE = 2
 class UsageError(Exception):
     pass
 
-
-def bot_level(bot: str) -> str:
-    """The level a --bot name plays at, as its signed name says it (detective plays hard)."""
-    return {"detective": "hard"}.get(bot, bot)
 
 
 def _common(p: argparse.ArgumentParser) -> None:

@@ -28,6 +28,7 @@ from p2pclue.engine.cheats import CHEATS, PHASED, impossible
 from p2pclue.engine.config import GameConfig
 from p2pclue.engine.peer import Peer, Status
 from p2pclue.i18n import N_, _, listing, ngettext, player_word, rules_label
+from p2pclue.i18n.players import bot_level, level_word
 from p2pclue.net.store import StoreError, TranscriptFile, check_new
 from p2pclue.rules.variants import preset
 
@@ -142,15 +143,20 @@ def _play(args: argparse.Namespace, seed: int, cheater: int | None, config: Game
     quiet = args.quiet
     style = Style(wants_colour(sys.stdout))
     if not quiet:
-        fields = {"players": args.players, "rules": rules_label(args.rules), "bot": args.bot,
-                  "seed": seed,
+        fields = {"players": args.players, "rules": rules_label(args.rules),
+                  "bot": level_word(bot_level(args.bot)), "seed": seed,
                   "cheater": player_word(config.players[cheater].name) if cheater is not None
                   else "",
                   "seat": cheater, "kind": args.cheat}
-        print((_("p2pclue simulate: {players} players, rules {rules}, bots {bot}, seed {seed}; "
-                 "{cheater} (seat {seat}) will cheat ({kind})") if cheater is not None
-               else _("p2pclue simulate: {players} players, rules {rules}, bots {bot}, "
-                      "seed {seed}")).format(**fields))
+        print((ngettext("p2pclue simulate: {players} player, each a {bot}; rules {rules}; "
+                        "seed {seed}; {cheater} (seat {seat}) will cheat ({kind})",
+                        "p2pclue simulate: {players} players, each a {bot}; rules {rules}; "
+                        "seed {seed}; {cheater} (seat {seat}) will cheat ({kind})",
+                        args.players) if cheater is not None
+               else ngettext("p2pclue simulate: {players} player, each a {bot}; rules {rules}; "
+                             "seed {seed}",
+                             "p2pclue simulate: {players} players, each a {bot}; rules "
+                             "{rules}; seed {seed}", args.players)).format(**fields))
     narrator = Narrator(config, style=style)
     if not quiet:
         for line in narrator.introduction():

@@ -29,9 +29,10 @@ from p2pclue.i18n.options import (
     apply_language,
     prescan_lang,
 )
+from p2pclue.i18n.oserrors import os_error_text
 from p2pclue.i18n.phrases import CARD_FIELDS, Spoken, card_phrase, card_word, triple_word
 from p2pclue.i18n.players import PlayerWord, display_name, plain_name, player_word, roster_name
-from p2pclue.i18n.refusals import refusal_text
+from p2pclue.i18n.refusals import note_text, refusal_text, transcript_error_text
 from p2pclue.i18n.rules_text import rules_summary
 from p2pclue.i18n.text import (
     alternatives,
@@ -92,7 +93,9 @@ __all__ = [
     "local_names",
     "ngettext",
     "no_key",
+    "note_text",
     "number",
+    "os_error_text",
     "outcome_word",
     "pad",
     "parse_card",
@@ -107,6 +110,7 @@ __all__ = [
     "rules_label",
     "rules_summary",
     "text_width",
+    "transcript_error_text",
     "triple_word",
     "truncate",
     "wrap",

@@ -50,6 +50,12 @@ def roster_name(name: str, level: str) -> str:
     return f"{name} ({level} bot)"
 
 
+def bot_level(bot: str) -> str:
+    """The level a bot of ``p2pclue.bots.registry`` plays at, as a signed name says it
+    (``detective`` is another name for ``hard``)."""
+    return {"detective": "hard"}.get(bot, bot)
+
+
 def split_name(signed: str) -> tuple[str, str | None]:
     """A roster name as (the name, the bot level or None)."""
     found = _ROSTER.match(signed)
@@ -178,6 +184,7 @@ __all__ = [
     "LEVELS",
     "PLAYER_FIELDS",
     "PlayerWord",
+    "bot_level",
     "display_name",
     "level_word",
     "plain_name",

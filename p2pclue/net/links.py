@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from p2pclue.engine.wire import MAX_FRAME_BYTES
-from p2pclue.i18n import _
+from p2pclue.i18n import _, os_error_text
 from p2pclue.net import hosts
 from p2pclue.net.framing import FrameDecoder, FramingError
 from p2pclue.net.pairing import (
@@ -297,8 +297,8 @@ async def dial(
             reader, writer = await asyncio.open_connection(
                 host, port, local_addr=None if local_host is None else (local_host, 0))
     except (OSError, TimeoutError) as exc:
-        why = "no answer" if isinstance(exc, TimeoutError) else exc.strerror or str(exc)
-        raise Unreachable(f"cannot reach {host}:{port}: {why}") from None
+        raise Unreachable(_("cannot reach {address}: {error}").format(
+            address=f"{host}:{port}", error=os_error_text(exc))) from None
     except ValueError:  # the resolver refused the text (what dialable() does not foresee)
         raise _bad_address(host) from None
     try:
@@ -521,7 +521,7 @@ async def listen(
         server = await asyncio.start_server(listener._accept, host, port, reuse_address=True)
     except OSError as exc:
         raise LinkError(_("cannot listen on {address}: {error}").format(
-            address=f"{host}:{port}", error=exc.strerror or exc)) from None
+            address=f"{host}:{port}", error=os_error_text(exc))) from None
     listener._server = server
     sockname = server.sockets[0].getsockname()
     listener.host, listener.port = str(sockname[0]), int(sockname[1])

@@ -14,7 +14,6 @@ the path is checked before anything is written, so a bad path costs nothing.
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
 import stat
 from pathlib import Path
@@ -35,7 +34,7 @@ from p2pclue.engine.transcript import (
     parse_unfinished,
 )
 from p2pclue.engine.wire import MAX_FRAME_BYTES
-from p2pclue.i18n import _
+from p2pclue.i18n import _, os_error_text
 
 NAME_MAX_BYTES = 255
 """The longest file name (in bytes) on the usual file systems (ext4, btrfs, APFS, NTFS)."""
@@ -373,9 +372,7 @@ def torn_tail(tail: bytes) -> bool:
 
 
 def _os_message(path: Path, exc: OSError, verb: str = "write") -> str:
-    reason = exc.strerror or str(exc)
-    if exc.errno == errno.ENOSPC:
-        reason = _("the disk is full")
+    reason = os_error_text(exc)
     template = _("cannot read {path}: {error}") if verb == "read" \
         else _("cannot write {path}: {error}")
     return template.format(path=path, error=reason)
