@@ -22,7 +22,7 @@ from p2pclue.i18n.pseudo import CLOSE, OPEN, VERBATIM
 
 _TECHNICAL = re.compile(
     r"(?<![\w-])--?[a-z][a-z0-9-]*"          # an option
-    r"|\bp2pclue(?:\.[a-z0-9_]+)*"           # the program, a module
+    r"|\bp2pclue(?:\.[a-z0-9_]+)*(?: (?:join|watch|simulate|audit|bench)\b)?"  # a command
     r"|\bR\d+\b"                             # a rule's id
     r"|\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\b"    # a variant's id (ENTER-EXACT)
 )

@@ -54,6 +54,7 @@ _KEEP = re.compile(
     r"|%\([a-z_]+\)[sdr]|%[sdr]"             # argparse's own fields: %(prog)s, %s
     r"|(?<![\w-])--?[a-z][a-z0-9-]*"         # a command-line option: --plain, -h
     r"|\bp2pclue(?:\.[a-z0-9_]+)+"           # a module: p2pclue.i18n.catalogs
+    r"|\bp2pclue (?:join|watch|simulate|audit|bench)\b"  # a command, typed as it is
     r"|\bR\d+\b"                             # a rule's id: R23
     r"|\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\b"    # a variant's id: ENTER-EXACT, TWO-DICE
     r"|\b(?<![\w-])[A-Za-z]\b(?![\w-])"      # a letter alone: a key (r, y, n)

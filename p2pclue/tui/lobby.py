@@ -48,7 +48,7 @@ from p2pclue.net.table import LobbyAction, Pick, Ready
 from p2pclue.rules.cards import SUSPECTS, card
 from p2pclue.tui.app import MONO_STYLE, STYLE, wants_color
 from p2pclue.tui.keys import small_number
-from p2pclue.tui.text import centre, fit, wrap
+from p2pclue.tui.text import centre, wrap
 
 _T = TypeVar("_T")
 MAX_CODE_TYPED = 32
@@ -377,6 +377,26 @@ def code_tries(count: int) -> str:
                     count).format(count=count)
 
 
+def lobby_layout(model: LobbyModel, width: Callable[[], int]) -> HSplit:
+    """The lobby's screen: its lines, and the keys of the step on the bottom line."""
+
+    def body() -> StyleAndTextTuples:
+        out: StyleAndTextTuples = []
+        for style, text in model.lines(width()):
+            out += [(style, text), ("", "\n")]
+        return out
+
+    def keys() -> list[str]:  # wrapped, never cut: a long language takes two lines
+        return wrap(_(KEYS_HELP[model.phase]), width()) or [""]
+
+    def bar() -> StyleAndTextTuples:
+        return [("class:bar", "\n".join(pad(ln, width()) for ln in keys()))]
+
+    return HSplit([Window(FormattedTextControl(body)),
+                   Window(FormattedTextControl(bar), height=lambda: len(keys()),
+                          style="class:bar")])
+
+
 class LobbyScreen:
     """The lobby, full screen, until the game starts (then the table's own UI opens)."""
 
@@ -391,25 +411,13 @@ class LobbyScreen:
             kb.add(key, eager=True)(self._key)
         kb.add("<any>")(self._any)
         self.app: Application[None] = Application(
-            layout=Layout(HSplit([
-                Window(FormattedTextControl(self._body)),
-                Window(FormattedTextControl(self._bar), height=1, style="class:bar"),
-            ])),
+            layout=Layout(lobby_layout(model, self._width)),
             key_bindings=kb, style=STYLE if color else MONO_STYLE, full_screen=True,
             refresh_interval=0.5, color_depth=None if color else ColorDepth.DEPTH_1_BIT)
         self._running: asyncio.Task[None] | None = None
 
     def _width(self) -> int:
         return self.app.output.get_size().columns
-
-    def _body(self) -> StyleAndTextTuples:
-        out: StyleAndTextTuples = []
-        for style, text in self.model.lines(self._width()):
-            out += [(style, text), ("", "\n")]
-        return out
-
-    def _bar(self) -> StyleAndTextTuples:
-        return [("class:bar", fit(_(KEYS_HELP[self.model.phase]), self._width()))]
 
     def _key(self, event: KeyPressEvent) -> None:
         key = event.key_sequence[0].key
