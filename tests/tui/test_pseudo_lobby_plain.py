@@ -33,7 +33,8 @@ from tests.tui.pseudo_game import draw
 
 ME, ADA, BOT, EVE = b"\x01" * 32, b"\x02" * 32, b"\x03" * 32, b"\x04" * 32
 NAMES = ["Ada", "Bruno", "Chiara", "Dmitri", "Eve", "Pia"]
-DATA = [*NAMES, "join", "tavolo", "cucina", "257968", "127.0.0.1:50123", *(fingerprint(k) for k in (ME, ADA, BOT))]
+DATA = [*NAMES, "join", "tavolo", "cucina", "257968", "127.0.0.1:50123",
+        *(fingerprint(k) for k in (ME, ADA, BOT))]
 
 
 @pytest.fixture(autouse=True)
