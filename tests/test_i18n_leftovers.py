@@ -101,7 +101,7 @@ def test_refusals_are_said_in_the_players_language(lang: str) -> None:
     said = [refusal_text(e, NAMES) for e in errors]
     for error, text, eng in zip(errors, said, english, strict=True):
         if error.rule:  # the rule id stays first, as the rules name it
-            assert re.match(rf"{error.rule}\u0020?: ", text), text  # French: "R23 : ..."
+            assert re.match(rf"{error.rule}[\u202f]?: ", text), text  # French: "R23 : ..."
         assert "{" not in text and "seat " not in text, text
         assert _(error.template) != error.template or lang == "en", (lang, error.template)
         if lang != "en":

@@ -42,6 +42,7 @@ from p2pclue.i18n import (
     player_word,
     roster_name,
     rules_label,
+    seats,
 )
 from p2pclue.i18n.players import bot_level, spectator_word
 from p2pclue.net import api, discovery, guesses, links
@@ -196,8 +197,10 @@ def _check_join(args: argparse.Namespace) -> None:
     if args.bots and not args.create:
         raise UsageError(_("--bots seats bots at a table you open: add --create"))
     if not 0 <= args.bots <= args.players - 1:
-        raise UsageError(_("--bots must be 0 to {most} for {players} players").format(
-            most=args.players - 1, players=args.players))
+        raise UsageError(ngettext("--bots must be 0 to {most} for {players} player",
+                                  "--bots must be 0 to {most} for {players} players",
+                                  args.players).format(most=args.players - 1,
+                                                       players=args.players))
     if args.no_code and args.code:
         raise UsageError(_("--code and --no-code exclude each other"))
     if args.peer and args.create:
@@ -238,11 +241,13 @@ def _check_table_and_profile(args: argparse.Namespace) -> None:
         try:
             check_profile_name(last)
         except ProfileError:
-            raise UsageError(_("--profile {name} is too long for its bots' profiles ({bot}): "
-                               "with --bots, use a profile name of at most {most} "
-                               "characters").format(
-                name=repr(args.profile), bot=repr(last),
-                most=MAX_PROFILE_CHARS - (len(last) - len(args.profile)))) from None
+            most = MAX_PROFILE_CHARS - (len(last) - len(args.profile))
+            raise UsageError(ngettext(
+                "--profile {name} is too long for its bots' profiles ({bot}): with --bots, "
+                "use a profile name of at most {most} character",
+                "--profile {name} is too long for its bots' profiles ({bot}): with --bots, "
+                "use a profile name of at most {most} characters", most).format(
+                name=repr(args.profile), bot=repr(last), most=most)) from None
 
 
 def _check_writable(path: Path, option: str) -> None:
@@ -412,10 +417,9 @@ async def _locate(args: argparse.Namespace, interfaces: list[str],
          else _("looking for a table on the LAN (up to {seconds} s)...")).format(
         name=repr(args.table), seconds=f"{args.wait:g}"))
     ad = await find_table(interfaces, args.table, args.wait)
-    say(_("found {name} at {address} ({rules}, {taken}/{wanted} seats, opener's key "
-          "{key})").format(name=repr(ad.name), address=f"{ad.host}:{ad.port}",
-                           rules=rules_label(ad.preset),
-                           taken=ad.seats_taken, wanted=ad.seats_wanted, key=ad.fingerprint))
+    say(_("found {name} at {address} ({rules}, {seats}, opener's key {key})").format(
+        name=repr(ad.name), address=f"{ad.host}:{ad.port}", rules=rules_label(ad.preset),
+        seats=seats(ad.seats_taken, ad.seats_wanted), key=ad.fingerprint))
     return ad.name, ad.host, ad.port, ad.fingerprint
 
 
@@ -435,9 +439,9 @@ async def _bot_guest(args: argparse.Namespace, k: int, host: str, port: int, tab
 def lobby_lines(view: LobbyView) -> list[str]:
     """The lobby as plain lines, each player with a bot's level in the reader's language."""
     t = view.table
-    lines = [_("Table {name}: {rules} rules, {taken}/{wanted} seats").format(
-        name=repr(t.name), rules=rules_label(t.rules.name()), taken=len(view.players),
-        wanted=t.wanted)]
+    lines = [_("Table {name}: {rules} rules, {seats}").format(
+        name=repr(t.name), rules=rules_label(t.rules.name()),
+        seats=seats(len(view.players), t.wanted))]
     for m in view.players:
         if m.suspect is None:
             line = (_("{player}, no suspect yet (ready)") if m.ready

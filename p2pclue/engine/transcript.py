@@ -149,7 +149,7 @@ def parse(data: bytes) -> Transcript:
         raise TranscriptError(N_("the blame names seat {seat}, which is not in the game"),
                               seat=culprit)
     if r.pos != len(data):
-        raise TranscriptError(N_("{count} stray bytes after the footer"),
+        raise TranscriptError(N_("stray bytes after the footer: {count}"),
                               count=len(data) - r.pos)
     transcript = Transcript(config, tuple(entries), footer)
     if transcript.to_bytes() != bytes(data):

@@ -50,6 +50,7 @@ from p2pclue.i18n.text import (
     outcome_word,
     percent,
     rules_label,
+    seats,
     yes_key,
 )
 from p2pclue.i18n.translate import N_, _, current_language, install, ngettext, pgettext
@@ -109,6 +110,7 @@ __all__ = [
     "roster_name",
     "rules_label",
     "rules_summary",
+    "seats",
     "text_width",
     "transcript_error_text",
     "triple_word",

@@ -8,7 +8,7 @@ from p2pclue.engine.config import MAX_NAME_CHARS
 from p2pclue.i18n.cldr import format_number, format_percent, join_list
 from p2pclue.i18n.players import PlayerWord
 from p2pclue.i18n.shaping import SHAPES
-from p2pclue.i18n.translate import _, current_language, pgettext
+from p2pclue.i18n.translate import _, current_language, ngettext, pgettext
 
 
 def listing(items: Sequence[str]) -> str:
@@ -39,6 +39,14 @@ def clauses(items: Sequence[str]) -> str:
     # Translators: the last two clauses of one sentence: "... and Chiara plays Mrs White".
     return pgettext("joining clauses", "{first} and {last}").format(first=head,
                                                                    last=items[-1])
+
+
+def seats(taken: int, wanted: int) -> str:
+    """How full a table is ("2/4 seats"), the noun in the form the number asks for."""
+    # Translators: how many of a table's seats are taken; the form follows {wanted}
+    # (Czech 2/4 místa, 2/5 míst).
+    return ngettext("{taken}/{wanted} seat", "{taken}/{wanted} seats", wanted).format(
+        taken=taken, wanted=wanted)
 
 
 def capital(text: str) -> str:

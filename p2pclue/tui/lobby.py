@@ -38,6 +38,7 @@ from p2pclue.i18n import (
     pad,
     player_word,
     rules_label,
+    seats,
     text_width,
 )
 from p2pclue.net import guesses
@@ -300,13 +301,13 @@ class LobbyModel:
                                     "NAME)"))]
         out = [("", _("Tables found:"))]
         for i, ad in enumerate(self.tables):
-            line = (_("{name}  {rules}, {taken}/{wanted} seats, playing, opener's key {key}")
+            line = (_("{name}  {rules}, {seats}, playing, opener's key {key}")
                     if ad.playing else
-                    _("{name}  {rules}, {taken}/{wanted} seats, lobby, opener's key {key}"))
+                    _("{name}  {rules}, {seats}, lobby, opener's key {key}"))
             mark = ">" if i == self.table_cursor else " "
             text = f"{mark} {i + 1}. " + line.format(
-                name=ad.name, rules=rules_label(ad.preset), taken=ad.seats_taken,
-                wanted=ad.seats_wanted, key=ad.fingerprint)
+                name=ad.name, rules=rules_label(ad.preset),
+                seats=seats(ad.seats_taken, ad.seats_wanted), key=ad.fingerprint)
             if ad.failed:
                 text += "  " + _("(the code failed here)")
             out.append(("class:cursor" if i == self.table_cursor else "", text))
@@ -334,9 +335,9 @@ class LobbyModel:
             out.append(("", _("Reaching the table...")))
             return out
         t = v.table
-        out.append(("class:title", _("Table {name}: {rules} rules, {taken}/{wanted} seats")
+        out.append(("class:title", _("Table {name}: {rules} rules, {seats}")
                     .format(name=repr(t.name), rules=rules_label(t.rules.name()),
-                            taken=len(v.players), wanted=t.wanted)))
+                            seats=seats(len(v.players), t.wanted))))
         out.append(("", _("Players:")))
         names = {m.identity: (_("{player} (you)").format(player=player_word(m.name))
                               if m.identity == self.me else display_name(m.name))
