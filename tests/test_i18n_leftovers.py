@@ -55,7 +55,7 @@ def _english_afterwards() -> object:
 
 @pytest.mark.parametrize(("lang", "expected"), [
     ("en", "Anne's table"), ("it", "tavolo di Anne"), ("fr", "chez Anne"),
-    ("ko", "Anne 님의 테이블"), ("sq", "tavolina e Anne"), ("cs", "stůl hráče Anne"),
+    ("ko", "Anne 님의 테이블"), ("sq", "tavolina e lojtarit Anne"), ("cs", "stůl hráče Anne"),
 ])
 def test_a_table_without_a_name_is_named_in_the_openers_language(lang: str, expected: str) -> None:
     install(lang)

@@ -129,3 +129,16 @@ def test_no_korean_honorific_is_left_outside_a_player_field() -> None:
             message.string,)
         found += [text for text in strings if text and re.search(r"\} 님", text)]
     assert not found, found
+
+
+def test_albanian_never_declines_a_name_it_cannot_know() -> None:
+    """"e Ada" cannot decline a typed name: a noun carries the case ("e lojtarit Ada",
+    "pret lojtarin Ada"), as Czech says "hráče Ada"."""
+    fields = "|".join(sorted(PLAYER_FIELDS))
+    undeclined = re.compile(rf"(?:^|\s)(?:e|i|të|së|pret|priste|pritur) \{{(?:{fields})\}}")
+    found = []
+    for message in read_catalog(po_path("sq"), "sq"):
+        strings = message.string if isinstance(message.string, tuple | list) else (
+            message.string,)
+        found += [text for text in strings if text and undeclined.search(text)]
+    assert not found, found
