@@ -282,7 +282,6 @@ SAME_AS_ENGLISH: dict[tuple[str, str], str] = {
     ("fr", "VIOLATION"): "the same word in French (the audit's verdict)",
     ("fr", "options"): "the same word in French",
     ("fr", "passage"): "the same word in French (the secret passage)",
-    ("fr", "Env"): "short for « Enveloppe », as for Envelope",
 }
 """Translations that are rightly the English text; anything else equal to it is a copy."""
 

@@ -27,10 +27,11 @@ def own_head() -> str:
 
 
 def envelope_head() -> str:
-    """The head of the envelope's column, as the legend names it (at most five cells)."""
-    # Translators: the head of the notepad's envelope column (its odds); at most 5 cells,
+    """The head of the envelope's column, as the legend names it (at most four cells: a
+    space keeps it apart from the last seat's head)."""
+    # Translators: the head of the notepad's envelope column (its odds); at most 4 cells,
     # written as the legend writes it ("Env: odds in the envelope").
-    return truncate(pgettext("notepad: the envelope's column, 5 cells", "Env"), ENV_W, "")
+    return truncate(pgettext("notepad: the envelope's column, 4 cells", "Env"), ENV_W - 1, "")
 
 
 def in_envelope() -> str:
