@@ -142,3 +142,15 @@ def test_albanian_never_declines_a_name_it_cannot_know() -> None:
             message.string,)
         found += [text for text in strings if text and undeclined.search(text)]
     assert not found, found
+
+
+def test_korean_puts_the_honorific_after_every_players_name() -> None:
+    """"Chiara에게" beside "Bruno 님이": a player field with a particle carries 님 too."""
+    fields = "|".join(sorted(PLAYER_FIELDS))
+    bare = re.compile(rf"\{{(?:{fields})\}}(?!번)[가-힣]")  # {seat}번: a seat number
+    found = []
+    for message in read_catalog(po_path("ko"), "ko"):
+        strings = message.string if isinstance(message.string, tuple | list) else (
+            message.string,)
+        found += [text for text in strings if text and bare.search(text)]
+    assert not found, found

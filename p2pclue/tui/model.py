@@ -140,7 +140,7 @@ class UIModel(UIState):
             self.screen = Screen.GAME
             if self.seat is not None:  # the first screen says what the game is about
                 self._tell(_("Find the three cards in the envelope: who, with which weapon, "
-                             "in which room. ? shows the keys and rules."))
+                             "in which room. ?\u00a0shows the keys and rules."))
             if self.state is not None:
                 self.knowledge.hand_sizes = self.state.hand_sizes
                 out.append(NeedNotepad())

@@ -13,6 +13,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.utils import get_cwidth
 
 from p2pclue.i18n import (
+    PlayerWord,
     _,
     capital,
     card_name,
@@ -21,6 +22,7 @@ from p2pclue.i18n import (
     labelled,
     no_key,
     percent,
+    pgettext,
     triple_word,
     yes_key,
 )
@@ -39,8 +41,12 @@ def quit_question(graceful: bool) -> tuple[str, list[str]]:
     quitting now and coming back later. Yes and no are the language's own keys.
     """
     yes, no = yes_key(), no_key()
+    # Translators: the quit question's keys, one word each, three different words: leave
+    # for good (hand face up), quit now and come back later, stay.
+    leave, quit_now = pgettext("quit question", "leave"), pgettext("quit question", "quit")
+    stay = pgettext("quit question", "stay")
     if graceful:
-        keys = [("l", _("leave")), (yes, _("quit")), (no, _("stay"))]
+        keys = [("l", leave), (yes, quit_now), (no, stay)]
         meanings = [
             _("{key}: leave gracefully: your cards are laid face up for everybody and the "
               "game goes on without you.").format(key="l"),
@@ -48,7 +54,7 @@ def quit_question(graceful: bool) -> tuple[str, list[str]]:
               "--resume.").format(key=yes),
             _("{key}: stay at the table.").format(key=no)]
     else:
-        keys = [(yes, _("leave")), (no, _("stay"))]
+        keys = [(yes, leave), (no, stay)]
         meanings = [_("{key}: leave: the game ends for everyone; the transcript is "
                       "kept.").format(key=yes),
                     _("{key}: stay at the table.").format(key=no)]
@@ -384,7 +390,8 @@ def show_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     if model.show_hint:
         title += [("class:hint", ln) for ln in wrap(_("Hint: {hint}").format(
             hint=show_hint(model)), width, "  ")]
-    who = model.name(suggester) if suggester is not None else _("them")
+    who = (model.name(suggester) if suggester is not None
+           else PlayerWord(_("them"), honorific=False))
     items = [_("{card}  (tells {player} least)").format(card=card_word(c), player=who)
              if c == model.quiet_card and len(model.show_options) > 1 else card_name(c)
              for c in model.show_options]
