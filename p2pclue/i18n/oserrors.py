@@ -32,6 +32,7 @@ def os_error_text(exc: OSError | int | None) -> str:
         errno.ELOOP: pgettext("why a file failed", "too many symbolic links"),
         errno.EIO: pgettext("why a file failed", "an input/output error of the device"),
         errno.EMFILE: pgettext("why a file failed", "too many files are open"),
+        errno.EFBIG: pgettext("why a file failed", "the file is too large for this system"),
         errno.ENXIO: pgettext("why a file failed", "no reader or device at the other end"),
         # Translators: why a connection failed.
         errno.ECONNREFUSED: pgettext("why a connection failed", "the connection was refused"),

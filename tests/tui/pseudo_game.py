@@ -117,10 +117,13 @@ def draw(container_of: Callable[[int, int], Container], columns: int = 80,
                 layout=Layout(container_of(columns, rows)), style=STYLE, full_screen=True,
                 input=keys, output=output)
             task = asyncio.ensure_future(app.run_async())
-            for _tick in range(100):
+            seen: list[str] = []
+            for _tick in range(200):  # drawn, and the same twice in a row: the whole frame
                 await asyncio.sleep(0.01)
-                if any(line.strip() for line in term.screen.display):
+                now = list(term.screen.display)
+                if now == seen and any(line.strip() for line in now):
                     break
+                seen = now
             shown.extend(term.screen.display)
             if app.is_running:
                 app.exit()
