@@ -221,12 +221,13 @@ def test_what_join_and_watch_print(transcript: Path) -> None:
         say = join.Printer(quiet=False)
         narrator = Narrator(config)
         now = time.monotonic()
-        for event in (api.Presence("Bruno (hard bot)", 1, True),
-                      api.Presence("Emma", None, True), api.Presence("Bruno (hard bot)", 1, False),
-                      api.Presence("Bruno (hard bot)", 1, True), api.Waiting(2, now - 10, now + 50),
-                      *(api.Engine(e) for e in verdict.events),
-                      api.Engine(ev.PeerSilent(1, now)),
-                      api.Ended("complete", transcript, True, "")):
+        bot = "Bruno (hard bot)"
+        events: list[api.SessionEvent] = [
+            api.Presence(bot, 1, True), api.Presence("Emma", None, True),
+            api.Presence(bot, 1, False), api.Presence(bot, 1, True),
+            api.Waiting(2, now - 10, now + 50), *(api.Engine(e) for e in verdict.events),
+            api.Engine(ev.PeerSilent(1, now)), api.Ended("complete", transcript, True, "")]
+        for event in events:
             join._tell(narrator, event, say, private=False)
     install("en")
     said = out.getvalue()

@@ -140,7 +140,7 @@ class Typist:
         if accuse.strip() in prompt:
             self.accuse_asked = True
             return no_key()
-        options = dict(re.findall(r"^  (\d+)\. (.*)$", fresh, re.M))
+        options: dict[str, str] = dict(re.findall(r"^  (\d+)\. (.*)$", fresh, re.M))
         if not options:
             return no_key()  # the quit question: stay
         if self.tried and _("end your turn") in options.values():
