@@ -10,13 +10,14 @@ Verdicts are strings, so that they can be compared with the reference code's exc
 ``"opening"``, ``"held-opening"``, ``"sealed-opening"``, ``"commit-show"`` (the check tag of
 a proof that decodes but does not verify).
 
-Where the spec left a choice, this file made one (each was then confirmed by the vectors,
-which is the only reason to trust it): the Fiat-Shamir labels are the names the sections
-print in backticks (the spec says "as in the code"); a SeededRandom block is 64 bytes of
-SHAKE-256 output, read little-endian and reduced mod L, one block a scalar, the counter
-starting at 0 for every source (the spec names neither the output length nor the
-conversion); a point from a peer that fails the group test is a decoding failure
-("malformed"), not a rejected proof; a ``named`` list is three distinct integers 0..20.
+Where the spec as first written left a choice, this file made one, and the vectors then
+confirmed it: the Fiat-Shamir labels are the names the sections print in backticks (the
+spec said "as in the code"); a SeededRandom block is 64 bytes of SHAKE-256 output, read
+little-endian and reduced mod L, one block a scalar, the counter starting at 0 for every
+source (the spec named neither the output length nor the conversion, nor what a zero draw
+does); a point from a peer that fails the group test is a decoding failure ("malformed"),
+not a rejected proof; a ``named`` list is three distinct integers 0..20. The spec now
+states the first three.
 """
 
 from __future__ import annotations
@@ -182,7 +183,10 @@ class Seeded:
         return out
 
     def scalar(self) -> int:
-        return int.from_bytes(self.block(), "little") % L
+        while True:  # a zero scalar is drawn again (probability about 2^-252)
+            s = int.from_bytes(self.block(), "little") % L
+            if s:
+                return s
 
 
 # --- statements ---------------------------------------------------------------------------
