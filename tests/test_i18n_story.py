@@ -134,8 +134,8 @@ def test_unknown_language_says_so_and_uses_english() -> None:
     assert "VALID" in r.stdout
 
 
-def test_errors_and_help_are_translated() -> None:
-    r = in_process("audit", "/nonexistent/x", "--lang", "fr")
+def test_errors_and_help_are_translated(tmp_path: Path) -> None:
+    r = in_process("audit", str(tmp_path / "missing.p2pclue"), "--lang", "fr")
     assert r.returncode == 2 and "impossible de lire" in r.stderr
     h = in_process("--lang", "it", "simulate", "--help")
     assert h.returncode == 0 and "riprodurre una partita" in h.stdout
