@@ -23,8 +23,6 @@ from hypothesis import settings
 
 from tests.profiles import chosen
 
-settings.load_profile(chosen())
-
 # p2pclue speaks the language of LC_ALL / LC_MESSAGES / LANG. The tests read English unless
 # a test chooses a language itself (--lang, or an environment it builds), so a developer's
 # own locale (say LANG=cs_CZ.UTF-8) must not reach the commands they run. C.UTF-8 keeps
@@ -32,6 +30,14 @@ settings.load_profile(chosen())
 for _name in ("LC_ALL", "LC_MESSAGES"):
     os.environ.pop(_name, None)
 os.environ["LANG"] = "C.UTF-8"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The Hypothesis profile, loaded before any test module builds its settings."""
+    try:
+        settings.load_profile(chosen())
+    except ValueError as exc:
+        raise pytest.UsageError(str(exc)) from None
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
