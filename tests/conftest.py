@@ -3,11 +3,15 @@
 Hypothesis runs under one of two profiles (``tests/profiles.py``):
 
 - ``ci``, the default and what CI (``CI=true``) runs: derandomized, so every run tries the
-  same examples; bounded counts; no deadline; no example database (nothing is written into
-  the clone); a failure prints the ``@reproduce_failure`` blob.
+  same examples; bounded counts; no deadline; no example database; a failure prints the
+  ``@reproduce_failure`` blob.
 - ``deep``: ``HYPOTHESIS_PROFILE=deep python -m pytest tests/engine`` (say) tries random
   examples, twenty times as many, also for the tests that set their own count through
   ``tests.profiles.examples``.
+
+``HYPOTHESIS_PROFILE`` (or pytest's ``--hypothesis-profile``) chooses; nothing else does.
+Hypothesis keeps its caches in a temporary folder removed at the end of the run, not in
+``.hypothesis`` in the clone, unless ``HYPOTHESIS_STORAGE_DIRECTORY`` names a folder.
 
 The production setting is the default: a peer does not re-verify the proofs it has just
 built. ``P2PCLUE_VERIFY_OWN=1`` (the debug switch) is set only by the tests of that switch
@@ -17,9 +21,13 @@ built. ``P2PCLUE_VERIFY_OWN=1`` (the debug switch) is set only by the tests of t
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
+from functools import partial
 
 import pytest
 from hypothesis import settings
+from hypothesis.configuration import set_hypothesis_home_dir
 
 from tests.profiles import chosen
 
@@ -33,11 +41,17 @@ os.environ["LANG"] = "C.UTF-8"
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """The Hypothesis profile, loaded before any test module builds its settings."""
-    try:
-        settings.load_profile(chosen())
-    except ValueError as exc:
-        raise pytest.UsageError(str(exc)) from None
+    """The Hypothesis profile, loaded before any test module builds its settings, and a
+    home for Hypothesis's caches outside the clone."""
+    if not config.getoption("--hypothesis-profile", None):
+        try:
+            settings.load_profile(chosen())
+        except ValueError as exc:
+            raise pytest.UsageError(str(exc)) from None
+    if not os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+        home = tempfile.mkdtemp(prefix="p2pclue-hypothesis-")
+        set_hypothesis_home_dir(home)
+        config.add_cleanup(partial(shutil.rmtree, home, ignore_errors=True))
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
