@@ -105,6 +105,7 @@ def test_the_audit_process_agrees_with_its_exit_status(
     assert code == status
     agree(mine, code, theirs)
 
+
 CHECKER_RUN = """
 import sys
 sys.path.insert(0, sys.argv[1])
@@ -118,8 +119,8 @@ print(repr(verdicts))
 
 def test_the_checker_stands_alone() -> None:
     """The checker's source imports nothing of p2pclue or of the tests, and in a fresh
-    interpreter (no p2pclue on its path) it loads no project module and gives the verdicts
-    it gives here."""
+    interpreter (isolated: no PYTHONPATH, no working folder on its path) it loads no module of
+    the project and gives every sample the verdict it gives here."""
     tree = ast.parse(CHECKER.read_text(encoding="utf-8"))
     imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
                 for alias in node.names}
@@ -129,9 +130,9 @@ def test_the_checker_stands_alone() -> None:
     assert not {m for m in imported if m.startswith((".", "p2pclue", "tests"))}, imported
     samples = sorted(str(p) for p in SAMPLES.glob("*.p2pclue"))
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    done = subprocess.run([sys.executable, "-I", "-c", CHECKER_RUN, str(CHECKER.parent), *samples],
-                          capture_output=True, text=True, env=env, cwd="/",
-                          timeout=HANG_GUARD, check=False)
+    done = subprocess.run(
+        [sys.executable, "-I", "-c", CHECKER_RUN, str(CHECKER.parent), *samples],
+        capture_output=True, text=True, env=env, cwd="/", timeout=HANG_GUARD, check=False)
     assert done.returncode == 0, done.stderr
     loaded, verdicts = done.stdout.splitlines()
     assert loaded == "[]"
