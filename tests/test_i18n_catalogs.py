@@ -75,6 +75,7 @@ def test_plural_messages_have_every_form(lang: str) -> None:
     messages = [m for m in catalog if m.id and m.pluralizable]
     assert len(messages) >= 5
     for m in messages:
+        assert isinstance(m.id, tuple) and isinstance(m.string, tuple | list), m.id
         singular, plural = m.id
         forms = list(m.string)
         assert len(forms) == PLURALS[lang][0]

@@ -14,13 +14,13 @@ COMBINING_ACUTE, COMBINING_CARON = "\u0301", "\u030c"
 
 
 def _shipped_text() -> str:
-    parts = []
+    parts: list[str] = []
     for lang in LANGUAGES:
         parts.extend(n.name for n in local_names(lang))
         catalog = catalogs.read_catalog(catalogs.po_path(lang), lang)
         for m in catalog:
             if m.id:
-                parts.extend([m.string] if isinstance(m.string, str) else list(m.string))
+                parts.extend([m.string] if isinstance(m.string, str) else m.string or ())
     return "".join(parts)
 
 

@@ -30,11 +30,18 @@ def imports(path: Path) -> set[str]:
     return found
 
 
+def relative(value: object) -> str:
+    """A test id: a module as its path from the repository root, never the checkout's path."""
+    if isinstance(value, Path):
+        return value.relative_to(PACKAGE.parent).as_posix()
+    return str(value)
+
+
 def layer_files() -> list[tuple[str, Path]]:
     return [(layer, f) for layer in ORDER for f in sorted((PACKAGE / layer).rglob("*.py"))]
 
 
-@pytest.mark.parametrize(("layer", "path"), layer_files(), ids=lambda x: str(x))
+@pytest.mark.parametrize(("layer", "path"), layer_files(), ids=relative)
 def test_imports_flow_one_way(layer: str, path: Path) -> None:
     mine = ORDER.index(layer)
     for name in imports(path):
@@ -48,7 +55,7 @@ def test_imports_flow_one_way(layer: str, path: Path) -> None:
 
 
 @pytest.mark.parametrize(("layer", "path"), [lf for lf in layer_files() if lf[0] in PURE],
-                         ids=lambda x: str(x))
+                         ids=relative)
 def test_inner_layers_have_no_io_or_clock(layer: str, path: Path) -> None:
     bad = {name for name in imports(path) if name.split(".")[0] in IO_MODULES}
     assert not bad, f"{path} imports {sorted(bad)}"
@@ -65,7 +72,7 @@ def test_net_protocol_cores_are_sans_io(name: str) -> None:
 
 
 @pytest.mark.parametrize("path", [f for layer, f in layer_files() if layer == "tui"],
-                         ids=lambda x: str(x))
+                         ids=relative)
 def test_tui_uses_prompt_toolkit_never_sockets(path: Path) -> None:
     """tui/ may use prompt_toolkit, asyncio and clocks; links belong to net/."""
     bad = {name for name in imports(path) if name.split(".")[0] in NO_SOCKETS}

@@ -15,6 +15,7 @@ import pytest
 from p2pclue.bots.protocol import ProtocolGame
 from p2pclue.crypto import proofs as P
 from p2pclue.crypto.group import mul
+from p2pclue.engine import events as ev
 from p2pclue.engine.audit import audit
 from p2pclue.engine.peer import Peer, Stage, Status
 from p2pclue.engine.transcript import Footer, Transcript, parse
@@ -117,4 +118,5 @@ def test_live_peers_know_whose_check_is_stalled_and_by_whom() -> None:
         peer.receive(raw, float(i))
     silent = peer.on_timeout(1e6)
     assert peer.status is Status.RUNNING and peer.accuser == accuser
-    assert [e.seat for e in silent] == [(accuser + 2) % 3]  # type: ignore[attr-defined]
+    assert len(silent) == 1 and isinstance(silent[0], ev.PeerSilent), silent
+    assert silent[0].seat == (accuser + 2) % 3
