@@ -161,9 +161,11 @@ class Turn(PlayStage):
 
     def on_suggest(self, peer: Peer, index: int, sender: int, f: Fields) -> None:
         self.play.apply(ra.Suggest(sender, f["suspect"], f["weapon"]))
-        s = self.play.state.pending_suggestion
-        assert s is not None
-        peer._events.append(ev.Suggested(sender, *triple_of(s)))
+        state = self.play.state
+        # Answered by nobody when everybody else has left: the rules close it at once.
+        made = state.pending_suggestion or state.last_suggestion
+        assert made is not None  # rules.game._suggest leaves it in one of the two
+        peer._events.append(ev.Suggested(sender, *triple_of(made)))
         self.play.resume(peer)
 
     def on_end_turn(self, peer: Peer, index: int, sender: int, f: Fields) -> None:
