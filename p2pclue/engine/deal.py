@@ -1,11 +1,12 @@
 """Setup and deal: from the players' nonces to a hand only its owner can read.
 
-Five rounds, every seat once in seat order (docs/protocol.md, "Setup" and "The deal"):
+Five rounds, every seat once in seat order (docs/protocol.md, "Stages and messages"; the
+cryptography in "Keys and the deal"):
 ``join`` (a fresh nonce each: together they fix the game id every proof is bound to),
 ``keys`` (a group key each, proven, with the head of its hash chain), ``envelope`` (each
 shuffles and re-encrypts the three category decks; the top card of each is the envelope),
 ``deal`` (each shuffles the remaining cards under a fresh hand secret), ``unlayer`` (each
-removes its key from every position but its own). No seat alone knows a permutation or
+removes its layer from every position but its own). No seat alone knows a permutation or
 can read a card it does not own. Then the leftovers open publicly, each player reads its
 own hand, and the weapons are placed (by a random event under the rules that say so), which
 starts play.

@@ -1,6 +1,6 @@
 """The end of a decided game: the envelope opened, the shows opened, every secret revealed.
 
-Two rounds, every seat at the table once (docs/protocol.md, "End of the game"): ``open``
+Two rounds, every seat at the table once (docs/protocol.md, "Stages and messages"): ``open``
 (each removes its key from the envelope, proven, and opens every show it made to a seat
 still at the table), then ``secrets`` (each publishes ``k`` and ``r``, checked against its
 public keys), after which anyone can recompute every hand and check every step of the

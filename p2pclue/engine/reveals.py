@@ -2,7 +2,7 @@
 
 Each seat commits to the head of a secret hash chain in its ``keys`` message and, for each
 random event, reveals the next value back along the chain (docs/protocol.md,
-"Randomness"). A value is fixed by the commitment before anyone reveals, so no seat can
+"7. Fair randomness"). A value is fixed by the commitment before anyone reveals, so no seat can
 steer an event by choosing its value after seeing the others'; the event's outcome is
 derived from all of them. A chain's last value carries the head of a fresh chain.
 """
