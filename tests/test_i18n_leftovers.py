@@ -134,6 +134,7 @@ def _message_argument(call: ast.Call) -> ast.expr | None:
 
 
 @pytest.mark.parametrize("module", ["rules/game.py", "rules/movement.py", "engine/peer.py",
+                                    "engine/stage.py", "engine/turn.py", "engine/leave.py",
                                     "net/local.py"])
 def test_every_refusal_is_a_marked_template(module: str) -> None:
     """An f-string refusal could never be translated: each is N_("...") with its values."""
