@@ -17,20 +17,17 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from p2pclue.engine.errors import WireError
-from p2pclue.engine.wire import Limits, pack, unpack_strict
 from p2pclue.net import links
 from p2pclue.net.guesses import Guesses
+from p2pclue.net.meta import MAX_META_BYTES as MAX_META_BYTES
+from p2pclue.net.meta import META_LIMITS as META_LIMITS
+from p2pclue.net.meta import TAG_FRAME as TAG_FRAME
+from p2pclue.net.meta import TAG_LOBBY as TAG_LOBBY
+from p2pclue.net.meta import TAG_SYNC as TAG_SYNC
+from p2pclue.net.meta import TAGS
+from p2pclue.net.meta import decode_meta as decode_meta
+from p2pclue.net.meta import encode as encode
 
-TAG_FRAME = 0
-"""An engine frame, exactly the signed bytes."""
-TAG_LOBBY = 1
-"""A lobby message (msgpack map)."""
-TAG_SYNC = 2
-"""Catch-up and presence (msgpack map): ``have``, ``done``."""
-MAX_META_BYTES = 64 * 1024
-META_LIMITS = Limits(bin=4096, str=4096, array=256, map=64)
-"""Lobby and sync maps: keys, signatures, names and reasons; a few dozen members at most."""
 OUTBOX_LIMIT = 4096
 """Messages queued for one link; a peer that reads nothing for this long is dropped."""
 INBOX_LIMIT = 1024
@@ -63,16 +60,6 @@ class Refused:
 
 
 Item = Received | LinkUp | LinkDown | Refused
-
-
-def decode_meta(body: bytes, max_bytes: int = MAX_META_BYTES) -> dict[str, Any] | None:
-    """A lobby or sync message, or None if it is not a plain map (or over ``max_bytes``,
-    which is checked before any decoding)."""
-    try:
-        obj = unpack_strict(body, max_bytes, META_LIMITS)
-    except WireError:
-        return None
-    return obj if isinstance(obj, dict) else None
 
 
 class Inbox(asyncio.Queue[Item]):
@@ -108,10 +95,6 @@ class Inbox(asyncio.Queue[Item]):
             room.clear()
             await room.wait()
         self._room.pop(ident, None)
-
-
-def encode(tag: int, body: bytes | dict[str, Any]) -> bytes:
-    return bytes([tag]) + (body if isinstance(body, bytes) else pack(body))
 
 
 @dataclass
@@ -200,7 +183,7 @@ class Mesh:
         try:
             while True:
                 data = await handle.link.recv()
-                if not data or data[0] not in (TAG_FRAME, TAG_LOBBY, TAG_SYNC):
+                if not data or data[0] not in TAGS:
                     self.dropped_messages += 1
                     continue
                 await self.inbox.room_for(ident)
@@ -246,6 +229,10 @@ class Mesh:
 
     def send(self, ident: bytes, tag: int, body: bytes | dict[str, Any]) -> None:
         self._send_raw(ident, encode(tag, body))
+
+    def send_encoded(self, ident: bytes, data: bytes) -> None:
+        """Queue one whole link message (``meta.encode``) for ``ident``; nothing if unlinked."""
+        self._send_raw(ident, data)
 
     def _send_raw(self, ident: bytes, data: bytes) -> None:
         handle = self._links.get(ident)
