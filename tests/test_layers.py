@@ -57,7 +57,7 @@ def test_inner_layers_have_no_io_or_clock(layer: str, path: Path) -> None:
 SANS_IO_NET = ["framing.py", "pairing.py", "lobby.py"]
 """The transport's protocol cores: bytes in, bytes out, so they are tested without sockets."""
 SANS_IO_SESSION = ["core.py", "actions.py", "redial.py", "junk.py", "guesses.py", "meta.py",
-                   "memory.py", "api.py"]
+                   "memory.py", "api.py", "view.py", "ads.py", "transport.py"]
 """The session core and what it is made of, and the in-memory table that drives it in tests:
 no event loop, socket, clock, thread or file (a driver does all of that)."""
 FILE_IO_MODULES = {"os", "pathlib", "io", "shutil", "tempfile", "random", "secrets",
@@ -80,7 +80,8 @@ def runtime_imports(path: Path) -> set[str]:
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.add(node.module)
+            found.add(node.module)  # and ``from p2pclue.net import links`` as the module
+            found.update(f"{node.module}.{a.name}" for a in node.names)
     return found
 
 
@@ -116,12 +117,30 @@ def test_the_session_core_reaches_no_driver() -> None:
         assert not reached, f"net/{name} imports {sorted(reached)}"
 
 
+SEAM_USERS = ["table.py", "session.py", "core.py", "lobby.py", "mesh.py", "memory.py"]
+"""What runs a table: it reaches links and discovery only through ``net.transport`` (the
+mesh builds the TCP transport when none is given, and nothing more of it)."""
+TRANSPORT_IMPLEMENTATIONS = {"p2pclue.net.pairing", "p2pclue.net.discovery", "zeroconf",
+                             "p2pclue.net.memlinks"}
+
+
+@pytest.mark.parametrize("name", SEAM_USERS)
+def test_the_table_reaches_links_and_discovery_only_through_the_seam(name: str) -> None:
+    found = runtime_imports(PACKAGE / "net" / name)
+    reached = {n for n in found if n in TRANSPORT_IMPLEMENTATIONS or n.startswith("zeroconf")}
+    if name != "mesh.py":
+        reached |= found & {"p2pclue.net.links"}
+    assert not reached, f"net/{name} imports {sorted(reached)}"
+
+
 def test_the_sans_io_check_catches_an_import_and_a_file_call(tmp_path: Path) -> None:
     """The check above can fail: a module that opens a file or reads the clock is caught."""
     bad = tmp_path / "bad.py"
     bad.write_text("import time\nfrom typing import TYPE_CHECKING\n"
+                   "from p2pclue.net import links\n"
                    "if TYPE_CHECKING:\n    import asyncio\nopen('x')\n", encoding="utf-8")
-    assert runtime_imports(bad) == {"time", "typing"}
+    assert runtime_imports(bad) == {"time", "typing", "typing.TYPE_CHECKING", "p2pclue.net",
+                                    "p2pclue.net.links"}
     assert file_calls(bad) == {"open"}
 
 

@@ -27,6 +27,7 @@ from p2pclue.net.meta import TAG_SYNC as TAG_SYNC
 from p2pclue.net.meta import TAGS
 from p2pclue.net.meta import decode_meta as decode_meta
 from p2pclue.net.meta import encode as encode
+from p2pclue.net.transport import Link, LinkError, Listening, Transport, WrongCode
 
 OUTBOX_LIMIT = 4096
 """Messages queued for one link; a peer that reads nothing for this long is dropped."""
@@ -99,7 +100,7 @@ class Inbox(asyncio.Queue[Item]):
 
 @dataclass
 class _Handle:
-    link: links.Link
+    link: Link
     outbox: asyncio.Queue[bytes | None] = field(default_factory=asyncio.Queue)
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
 
@@ -108,30 +109,32 @@ class Mesh:
     """All links of this member, keyed by the identity key at their other end."""
 
     def __init__(self, identity: Ed25519PrivateKey, table_id: bytes, code: str | None,
-                 *, accept: Callable[[bytes], bool] | None = None) -> None:
+                 *, accept: Callable[[bytes], bool] | None = None,
+                 transport: Transport | None = None) -> None:
+        """``transport``: what makes the links (TCP with the table code by default)."""
         self.identity = identity
         self.public = identity.public_key().public_bytes_raw()
         self.table_id = table_id
         self.code = code
         self.accept = accept
         """Who may link to us (None: anyone who passed the handshake)."""
-        self.gate = links.Gate()
+        self.transport: Transport = transport or links.TcpTransport(identity, table_id, code)
+        self.transport.on_refused = self._on_refused
+        self.gate = self.transport.gate
         """What our listeners admit; ``enter_game`` and ``code_used_up`` change it."""
         self.guesses = Guesses()
         """Wrong codes this member met and what the others reported: the table's budget."""
         self.inbox: Inbox = Inbox(INBOX_LIMIT)
         self._links: dict[bytes, _Handle] = {}
-        self._listeners: list[links.Listener] = []
+        self._listeners: list[Listening] = []
         self._closing = False
         self._late: set[asyncio.Task[None]] = set()
         self.dropped_messages = 0
 
     # -- links in and out
 
-    async def listen(self, host: str, port: int = 0) -> links.Listener:
-        listener = await links.listen(
-            host, port, identity=self.identity, table_id=self.table_id, code=self.code,
-            on_link=self._on_link, on_refused=self._on_refused, gate=self.gate)
+    async def listen(self, host: str, port: int = 0) -> Listening:
+        listener = await self.transport.listen(host, port, self._on_link)
         self._listeners.append(listener)
         return listener
 
@@ -149,28 +152,23 @@ class Mesh:
         """Link to ``host:port``; a member of a started game dials in game mode (no code).
         A code-mode dial that let the other side test the code counts as a wrong code
         (``Refused`` in the inbox, as for our listeners) before ``WrongCode`` is raised."""
-        game = self.gate.game if self.public in self.gate.members else None
         try:
-            link = await links.dial(host, port, identity=self.identity, table_id=self.table_id,
-                                    code=self.code, timeout=timeout, game=game,
-                                    expect_identity=expect)
-        except links.WrongCode as exc:
+            link = await self.transport.dial(host, port, timeout=timeout, expect=expect)
+        except WrongCode as exc:
             self._on_refused(f"dialled {host}:{port}: {exc}")
             raise
         await self._on_link(link)
-        return link.remote_identity
+        return link.peer_key
 
-    async def _on_link(self, link: links.Link) -> None:
-        ident = link.remote_identity
+    async def _on_link(self, link: Link) -> None:
+        ident = link.peer_key
         if self._closing or ident == self.public or ident in self._links \
                 or (self.accept is not None and not self.accept(ident)):
             await _close_link(link)
             return
         handle = _Handle(link)
         self._links[ident] = handle
-        host = str(link.remote_addr[0]) if isinstance(link.remote_addr, tuple) \
-            else str(link.remote_addr)
-        await self.inbox.put(LinkUp(ident, host))
+        await self.inbox.put(LinkUp(ident, link.info.host))
         handle.tasks = [asyncio.create_task(self._reader(ident, handle)),
                         asyncio.create_task(self._writer(ident, handle))]
 
@@ -188,7 +186,7 @@ class Mesh:
                     continue
                 await self.inbox.room_for(ident)
                 await self.inbox.put(Received(ident, data[0], data[1:]))
-        except (links.LinkError, OSError):
+        except (LinkError, OSError):
             pass
         finally:
             self._gone(ident, handle)
@@ -200,7 +198,7 @@ class Mesh:
                 if data is None:
                     break
                 await handle.link.send(data)
-        except (links.LinkError, OSError):
+        except (LinkError, OSError):
             pass
         finally:
             self._gone(ident, handle)
@@ -289,7 +287,7 @@ class Mesh:
         await asyncio.gather(*(_close_link(h.link) for h in handles))
 
 
-async def _close_link(link: links.Link) -> None:
+async def _close_link(link: Link) -> None:
     """Close a link; a close waiter already cancelled by a reader we cancelled is no
     reason to stop closing the others (but our own cancellation still propagates)."""
     try:

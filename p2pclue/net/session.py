@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import logging
 import os
 import random
@@ -29,39 +28,24 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from p2pclue.crypto.rand import OsRandom, ScalarSource
 from p2pclue.engine import events as ev
-from p2pclue.engine.audit import audit
 from p2pclue.engine.errors import EngineError
-from p2pclue.engine.peer import Choice, Peer, verify_own_from
+from p2pclue.engine.peer import verify_own_from
 from p2pclue.engine.peer_secrets import SecretsError
-from p2pclue.engine.transcript import parse
-from p2pclue.i18n import _, ngettext, outcome_word
-from p2pclue.net import api, links, redial
-from p2pclue.net.actions import (
-    Action,
-    Append,
-    CloseTranscript,
-    CodeUsedUp,
-    Cut,
-    Dial,
-    Emit,
-    End,
-    MarkLeft,
-    RecordTranscript,
-    SaveSecrets,
-    Send,
-)
+from p2pclue.i18n import _
+from p2pclue.net import actions as act
+from p2pclue.net import api, redial
+from p2pclue.net import transport as tp
 from p2pclue.net.core import DEFAULT_TIMEOUT as DEFAULT_TIMEOUT
 from p2pclue.net.core import GIVE_UP_AFTER as GIVE_UP_AFTER
 from p2pclue.net.core import HUMAN_PASS_DELAY as HUMAN_PASS_DELAY
 from p2pclue.net.core import SessionCore, Settings
 from p2pclue.net.gamedir import GameDir
-from p2pclue.net.junk import JunkBudget
 from p2pclue.net.lanes import CHEAP_FRAME_BYTES, Lanes
 from p2pclue.net.lobby import Start
 from p2pclue.net.mesh import Item, LinkDown, LinkUp, Mesh, Received
 from p2pclue.net.meta import TAG_FRAME, encode
-from p2pclue.net.store import StoreError, TranscriptFile
-from p2pclue.rules.state import GameState
+from p2pclue.net.store import StoreError, TranscriptFile, audit_file
+from p2pclue.net.view import CoreView
 
 log = logging.getLogger("p2pclue.net.session")
 
@@ -71,7 +55,7 @@ DIAL_TIMEOUT = 2.0
 """How long one re-dial may take (connection and handshake)."""
 
 
-class NetSession:
+class NetSession(CoreView):
     """A game as one seat (or a spectator, ``seat is None``) plays it over the network."""
 
     can_leave = True
@@ -115,7 +99,7 @@ class NetSession:
             outer is None or outer(key))
         self._pending = list(pending)
         self._dials: dict[bytes, asyncio.Task[None]] = {}
-        self._end: End | None = None
+        self._end: act.End | None = None
         self._closed = False
         self._wake = asyncio.Event()
         self._getter: asyncio.Task[Item] | None = None
@@ -148,99 +132,7 @@ class NetSession:
         store.keep_whole()
         return store
 
-    # ---- the api.Session contract and what the front ends and the bench read -------------
-
-    @property
-    def peer(self) -> Peer:
-        return self.core.peer
-
-    @property
-    def state(self) -> GameState | None:
-        return self.core.peer.rules_state
-
-    @property
-    def hand(self) -> tuple[int, ...]:
-        return self.core.peer.hand
-
-    def choice(self) -> Choice | None:
-        return self.core.peer.choice()
-
-    def expected_seat(self) -> int | None:
-        """Who owes the table's next message (the screen says whom it waits for from the
-        first second, long before a silence is reported)."""
-        return self.core.peer.expected_seat()
-
-    @property
-    def start_record(self) -> Start:
-        return self.core.start_record
-
-    @property
-    def junk(self) -> JunkBudget:
-        """Junk charged per link partner (``net.junk``); the bench sets its own budget."""
-        return self.core.junk
-
-    @junk.setter
-    def junk(self, budget: JunkBudget) -> None:
-        self.core.junk = budget
-
-    @property
-    def junk_cuts(self) -> int:
-        return self.core.junk_cuts
-
-    @property
-    def junk_charged(self) -> int:
-        return self.core.junk_charged
-
-    @property
-    def resent(self) -> int:
-        return self.core.resent
-
-    @property
-    def dropped_total(self) -> int:
-        return self.core.dropped_total
-
-    @property
-    def spectators(self) -> dict[bytes, str]:
-        return self.core.spectators
-
-    @property
-    def left_table(self) -> bool:
-        return self.core.left_table
-
-    @property
-    def resumed_events(self) -> list[ev.Event]:
-        return self.core.resumed_events
-
-    @property
-    def pass_delay(self) -> tuple[float, float]:
-        return self.core.settings.pass_delay
-
-    @pass_delay.setter
-    def pass_delay(self, delay: tuple[float, float]) -> None:
-        self.core.settings = dataclasses.replace(self.core.settings, pass_delay=delay)
-
-    # -- the core's state under the names tests and the bench have used
-
-    @property
-    def _held(self) -> list[tuple[bytes, int | None]] | None:
-        """The frames of a held pass (None when nothing is held)."""
-        return self.core.held
-
-    @property
-    def _hold_from(self) -> int:
-        return self.core.visible()
-
-    @property
-    def _name(self) -> str:
-        return self.core.settings.name
-
-    @property
-    def _host_addr(self) -> tuple[str, int] | None:
-        return self.core.host_addr
-
-    @_host_addr.setter
-    def _host_addr(self, value: tuple[str, int] | None) -> None:
-        self.core.host_addr = value
+    # ---- the api.Session contract ------------------------------------------------------
 
     async def submit(self, intent: ev.Intent) -> None:
         self._execute(self.core.submit(intent, time.monotonic()))  # LocalProtocolError
@@ -347,25 +239,25 @@ class NetSession:
         return item.identity not in self.core.seats or peer.due_soon() \
             or len(raw) <= CHEAP_FRAME_BYTES or peer.knows(raw)
 
-    def _execute(self, actions: list[Action]) -> None:
+    def _execute(self, actions: list[act.Action]) -> None:
         """Carry out the core's actions in order; a persist that fails stops the batch
         (nothing after it depends on a lost write) and is reported to the core."""
         for action in actions:
-            if isinstance(action, Send):
+            if isinstance(action, act.Send):
                 if len(action.to) == 1:
                     self._mesh.send_encoded(action.to[0], encode(action.tag, action.body))
                 else:  # one encoding for all (and the mesh's one door for a broadcast)
                     exclude = self._mesh.linked().difference(action.to)
                     self._mesh.broadcast(action.tag, action.body, exclude)
-            elif isinstance(action, Emit):
+            elif isinstance(action, act.Emit):
                 self.events.put_nowait(action.event)
-            elif isinstance(action, Cut):
+            elif isinstance(action, act.Cut):
                 self._mesh.cut(action.key)
-            elif isinstance(action, Dial):
+            elif isinstance(action, act.Dial):
                 self._dials[action.key] = asyncio.ensure_future(self._dial(action))
-            elif isinstance(action, CodeUsedUp):
+            elif isinstance(action, act.CodeUsedUp):
                 self._mesh.code_used_up()
-            elif isinstance(action, End):
+            elif isinstance(action, act.End):
                 self._end = action
                 self._wake.set()
             else:
@@ -375,37 +267,36 @@ class NetSession:
                     self._execute(self.core.persist_failed(action, str(exc), time.monotonic()))
                     return
 
-    def _persist(self, action: Action) -> None:
-        if isinstance(action, Append):
+    def _persist(self, action: act.Action) -> None:
+        if isinstance(action, act.Append):
             last = len(action.entries) - 1
             for i, raw in enumerate(action.entries):
                 # one fsync after the last covers them all (before anything is sent)
                 self._store.append(raw, sync=action.sync and i == last)
-        elif isinstance(action, CloseTranscript):
+        elif isinstance(action, act.CloseTranscript):
             self._store.close(action.footer)
         elif self._game is None:
             return
-        elif isinstance(action, SaveSecrets):
+        elif isinstance(action, act.SaveSecrets):
             self._game.save_secrets(action.secrets)
-        elif isinstance(action, RecordTranscript):
+        elif isinstance(action, act.RecordTranscript):
             self._game.record_transcript(self.transcript_path)
-        elif isinstance(action, MarkLeft):
+        elif isinstance(action, act.MarkLeft):
             self._game.mark_left()
 
-    async def _dial(self, action: Dial) -> None:
+    async def _dial(self, action: act.Dial) -> None:
         """One re-dial of a lost player; the core decides whether and when the next."""
         outcome = redial.NOBODY
         seat = self.core.seats.get(action.key)
         try:
             await self._mesh.dial(action.host, action.port, timeout=DIAL_TIMEOUT,
                                   expect=action.key)
-        except links.BadAddress as exc:  # no re-dial can help: say so, once
+        except tp.BadAddress as exc:  # no re-dial can help: say so, once
             log.warning("seat %s cannot be re-dialled: %s", seat, exc)
             outcome = redial.BAD_ADDRESS
-        except (links.Unreachable, links.HandshakeTimeout, links.LinkClosed, links.Busy,
-                OSError, TimeoutError):
+        except (tp.Unreachable, tp.HandshakeTimeout, tp.LinkClosed, tp.Busy, OSError, TimeoutError):
             pass  # nobody there yet (the player's process is restarting), or busy
-        except (EngineError, links.LinkError) as exc:
+        except (EngineError, tp.LinkError) as exc:
             # another key answered, or refused the link: no code was at stake (game mode),
             # but it is logged, and asked again only slowly
             log.info("re-dial of seat %s at %s:%s failed: %s", seat, action.host,
@@ -434,28 +325,13 @@ class NetSession:
 
     # ---- the end ---------------------------------------------------------------------
 
-    async def _finish(self, end: End) -> None:
+    async def _finish(self, end: act.End) -> None:
         """The transcript is closed and the table told (the core's last batch); audit our
         own file and say how the game ended."""
         if end.failure is not None:
             self.ended = api.Ended(end.status, None, None, end.failure)
         else:
             await self._mesh.flush(2.0)
-            ok, message = _audit_file(self.transcript_path)
+            ok, message = audit_file(self.transcript_path)
             self.ended = api.Ended(end.status, self.transcript_path, ok, message)
         self.events.put_nowait(self.ended)
-
-
-def _audit_file(path: Path) -> tuple[bool | None, str]:
-    try:
-        raw = path.read_bytes()
-        verdict = audit(parse(raw), raw)
-    except (OSError, EngineError) as exc:
-        return False, _("the saved transcript cannot be read: {error}").format(error=exc)
-    if verdict.valid:
-        return True, ngettext("valid ({result}, {count} message)",
-                              "valid ({result}, {count} messages)", verdict.entries).format(
-            result=outcome_word(verdict.result), count=verdict.entries)
-    v = verdict.violation
-    # Translators: {reason} comes from the protocol checks, in English.
-    return False, _("invalid: {reason}").format(reason=v.reason if v else "unknown")

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from p2pclue.bots.protocol import BotSeat, make_config
+from p2pclue.bots.random_bot import RandomBot
 from p2pclue.bots.registry import BOTS
 from p2pclue.crypto.rand import SeededRandom
 from p2pclue.engine import events as ev
@@ -104,18 +105,29 @@ def _bot(seat: int, n: int, seed: int, name: str = "random") -> BotSeat:
 
 def make_table(n: int, seed: int = 1, *, timeout: float = TIMEOUT, give_up_after: int = 2,
                pass_delay: tuple[float, float] = (0.0, 0.0), bot: str = "random",
-               link: bool = True) -> CoreTable:
-    """``n`` seats, started and (``link``) fully linked; nothing delivered yet."""
-    config, keys = make_config(preset("classic"), n, seed)
+               link: bool = True, rules: str = "classic", like_simulate: bool = False,
+               patience: int = 150) -> CoreTable:
+    """``n`` seats, started and (``link``) fully linked; nothing delivered yet.
+
+    ``like_simulate``: the keys, secret randomness and random bots of
+    ``bots.protocol.play`` for this seed (``patience``: the bots accuse from that turn),
+    so the game is the one ``p2pclue simulate --seed`` plays."""
+    config, keys = make_config(preset(rules), n, seed)
     addresses = tuple(Address(k.public_key().public_bytes_raw(), "player", *address(i))
                       for i, k in enumerate(keys))
     start = Start(config, tuple(bytes(32) for _ in keys), tuple(bytes(64) for _ in keys),
                   addresses)
     settings = Settings("seat", timeout, give_up_after, pass_delay, game_files=True)
     ct = CoreTable(MemoryTable(), start, keys, seed, settings)
-    ct.sources = [SeededRandom(b"core-test/%d/%d" % (seed, s)) for s in range(n)]
+    label = b"p2pclue/simulate" if like_simulate else b"core-test"
+    ct.sources = [SeededRandom(label + b"/%d/%d" % (seed, s)) for s in range(n)]
+    rng = random.Random(seed)
     for seat in range(n):
-        ct.bots[ct.key(seat)] = _bot(seat, n, seed, bot)
+        if like_simulate:
+            ct.bots[ct.key(seat)] = BotSeat(RandomBot(seat, random.Random(rng.getrandbits(64)),
+                                                      patience=patience), n)
+        else:
+            ct.bots[ct.key(seat)] = _bot(seat, n, seed, bot)
         ct.table.add(ct.new_core(seat), address(seat))
     if link:
         ct.table.mesh()

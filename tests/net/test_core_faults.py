@@ -328,3 +328,35 @@ def test_the_linger_waits_for_every_linked_player_then_ends_at_most_linger_later
     assert ended_at is not None and ended_at <= ct.table.now + LINGER
     ct.table.advance_to(ended_at)
     assert ct.core(0).ended == End("complete")
+
+
+# ---- pacing a person's automatic pass ----------------------------------------------------
+
+
+def test_a_persons_automatic_pass_is_held_for_the_drawn_delay_and_shown_to_nobody() -> None:
+    """Every seat is a person's (paced 1-3 s): the first automatic "cannot refute" is on
+    disk at once but held; catch-up from a link that comes back meanwhile stops before it;
+    the table's clock must reach the delay drawn from the seat's injected RNG before any
+    link gets it."""
+    ct = make_table(3, seed=16, pass_delay=(1.0, 3.0))
+    ct.run(until=lambda: any(ct.core(s).held is not None for s in range(3)))
+    passer = next(s for s in range(3) if ct.core(s).held is not None)
+    core, member = ct.core(passer), ct.members[passer]
+    release = core.release_at
+    assert release is not None and 1.0 <= release - ct.table.now <= 3.0
+    held_from = core.visible()
+    assert held_from < len(core.peer.entries)  # its pass is accepted and persisted...
+    held_frame = core.peer.entries[held_from]
+    assert held_frame in member.disk.entries and split_frame(held_frame)[0] == passer
+    other = (passer + 1) % 3
+    ct.table.unlink(ct.key(passer), ct.key(other))  # ...and a link comes back meanwhile
+    ct.table.link(ct.key(passer), ct.key(other))
+    _drain(ct)
+    assert all(held_frame not in ct.core(s).peer.entries for s in range(3) if s != passer)
+    assert not any(isinstance(a, Send) and a.body == held_frame for a in member.log)
+    ct.table.advance_to(release - 0.001)
+    assert core.held is not None
+    ct.table.advance_to(release)
+    assert core.held is None
+    _drain(ct)
+    assert all(held_frame in ct.core(s).peer.entries for s in range(3))

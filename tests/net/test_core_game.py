@@ -8,10 +8,14 @@ the ones it would have sent.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from p2pclue.bots.samples import PATIENCE, SAMPLES
 from p2pclue.engine import events as ev
 from p2pclue.engine.peer import Status
+from p2pclue.engine.transcript import Transcript
 from p2pclue.engine.wire import split_frame
 from p2pclue.net import api
 from p2pclue.net.actions import Append, CloseTranscript, End, Send
@@ -73,3 +77,30 @@ def test_the_same_seed_gives_the_same_game_byte_for_byte(game: CoreTable) -> Non
     again.run(until=lambda: len(again.core(0).peer.entries) >= 60)
     assert again.core(0).peer.entries == game.core(0).peer.entries[:len(
         again.core(0).peer.entries)]
+
+
+@pytest.mark.parametrize("name", ["classic-3p.p2pclue", "cz-4p.p2pclue"])
+def test_a_seeded_game_through_the_cores_is_the_sample_transcript_byte_for_byte(
+        name: str) -> None:
+    """The cores add nothing to the protocol: with ``simulate``'s keys, secrets and bots,
+    cores on the in-memory transport write the engine harness's seeded game
+    (protocol/samples), byte for byte, links, catch-up and relays included."""
+    spec = SAMPLES[name]
+    ct = make_table(spec.players, spec.seed, rules=spec.rules, like_simulate=True,
+                    patience=PATIENCE)
+    ct.run()
+    sample = (Path(__file__).resolve().parents[2] / "protocol" / "samples" / name).read_bytes()
+    for member in ct.members:
+        assert member.disk.footer is not None
+        written = Transcript(ct.start.config, tuple(member.disk.entries), member.disk.footer)
+        assert written.to_bytes() == sample
+
+
+def test_six_seats_play_to_the_end() -> None:
+    """The largest table: fifteen links, one transcript, nobody charged."""
+    ct = make_table(6, seed=4, bot="detective")
+    ct.run()
+    assert finished(ct)
+    assert len({tuple(m.disk.entries) for m in ct.members}) == 1
+    assert {m.disk.footer.status for m in ct.members if m.disk.footer} == {"complete"}
+    assert all(ct.core(s).junk_charged == 0 for s in range(6))
