@@ -191,6 +191,10 @@ class MemoryTable:
             self.execute(member, member.core.receive(msg.src, msg.tag, msg.body, self.now))
         return msg
 
+    def copy(self, index: int) -> None:
+        """Put a second copy of the message at ``index`` at the end of the wire."""
+        self.wire.append(self.wire[index])
+
     def inject(self, src: bytes, dst: bytes, tag: int, body: bytes) -> None:
         """Put a message on the wire of an existing link, as ``src`` (a cheater, a
         stranger: anyone at the end of an authenticated link can send anything)."""

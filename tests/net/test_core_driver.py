@@ -99,3 +99,54 @@ def test_a_wrong_code_over_links_in_memory_is_counted_as_a_guess(tmp_path: Path)
     doors, why = asyncio.run(attempt())
     assert why == "WrongTableCode" and doors == 0
     assert views[-1].failed_attempts == 1 and len(views[-1].players) == 1
+
+
+def test_a_pasted_address_is_a_discovery_of_its_own() -> None:
+    """``Pasted``: the table a person typed is found by name (and opener's key) without
+    any multicast; one whose handshake failed is not offered again; nothing else is."""
+    from p2pclue.net.ads import TableAd, TableNotFound, fingerprint
+    from p2pclue.net.play import find_table, table_id
+    from p2pclue.net.transport import Pasted
+
+    ad = TableAd(table_id("Attic"), "Attic", "classic", 1, 3, False, 1,
+                 fingerprint(b"\x01" * 32), "127.77.0.1", 40000)
+    finder = Pasted([ad])
+
+    async def look() -> tuple[TableAd, str, str]:
+        found = await find_table([], "Attic", 1.0, finder=finder)
+        missing = ""
+        try:
+            await find_table([], "Cellar", 1.0, finder=finder)
+        except Exception as exc:
+            missing = type(exc).__name__
+        browsing = await finder.browse([])
+        browsing.mark_failed(ad)
+        try:
+            await browsing.wait_for("Attic", 1.0, opener=ad.fingerprint)
+        except TableNotFound:
+            return found, missing, "not offered again"
+        return found, missing, "offered again"
+
+    found, missing, again = asyncio.run(look())
+    assert found == ad and missing == "NoTable" and again == "not offered again"
+
+
+def test_a_table_announced_through_another_discovery_needs_no_mdns(tmp_path: Path) -> None:
+    """``open_table`` announces through whatever discovery it is given."""
+    from p2pclue.net.transport import Pasted
+
+    async def open_one() -> Opened:
+        hub = Hub()
+        host = _seat(tmp_path, "Host")
+        opened: asyncio.Future[Opened] = asyncio.get_running_loop().create_future()
+        opening = asyncio.ensure_future(open_table(
+            host, "Attic", preset("classic"), 3, None, on_opened=opened.set_result,
+            on_view=lambda v: None, finder=Pasted([]),
+            transport=MemoryTransport(hub, host.profile.identity, None, "127.77.0.1")))
+        where = await asyncio.wait_for(opened, HANG_GUARD)
+        opening.cancel()
+        await asyncio.gather(opening, return_exceptions=True)
+        return where
+
+    where = asyncio.run(open_one())
+    assert where.announced and where.announce_error is None
