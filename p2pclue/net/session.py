@@ -213,7 +213,7 @@ class NetSession(CoreView):
             self._wake.clear()
         if getter in done:
             self._getter = None
-            return getter.result()
+            return None if getter.cancelled() else getter.result()  # cancelled: closed
         return None
 
     def _feed(self, item: Item) -> None:

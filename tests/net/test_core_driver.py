@@ -150,3 +150,22 @@ def test_a_table_announced_through_another_discovery_needs_no_mdns(tmp_path: Pat
 
     where = asyncio.run(open_one())
     assert where.announced and where.announce_error is None
+
+
+def test_closing_a_session_while_its_loop_waits_ends_run_quietly(tmp_path: Path) -> None:
+    """A front end that quits closes the session while its loop waits for a message: run
+    returns (no CancelledError leaks out of it), the transcript stays unfinished."""
+    async def quit_early() -> list[NetSession]:
+        sessions = await _table(tmp_path, Hub(), None)
+        runs = [asyncio.ensure_future(s.run()) for s in sessions]
+        async with asyncio.timeout(HANG_GUARD):  # the deal is done: everyone waits
+            while not any(s.choice() is not None for s in sessions):
+                await asyncio.sleep(0.01)
+        for s in sessions:
+            await s.close()
+        await asyncio.wait_for(asyncio.gather(*runs), HANG_GUARD)  # raises if one did
+        return sessions
+
+    sessions = asyncio.run(quit_early())
+    assert all(s.ended is None for s in sessions)
+    assert all(s.peer.status.value == "running" for s in sessions)
