@@ -211,10 +211,6 @@ class SessionCore:
         """Frames the engine dropped plus messages never read (all charged somewhere)."""
         return self.peer.dropped_count + self.ignored
 
-    @property
-    def linked(self) -> tuple[bytes, ...]:
-        return tuple(self._links)
-
     def copies(self, key: bytes) -> int:
         """Copies of accepted or held frames the link to ``key`` delivered (while it is up)."""
         return self._copies.get(key, 0)
