@@ -503,11 +503,18 @@ class TcpTransport:
         self.code = code
         self.gate = Gate()
         self.on_refused = on_refused
+        self._listeners: list[Listener] = []
 
     async def listen(self, host: str, port: int, on_link: OnLink) -> Listening:
-        return await listen(host, port, identity=self.identity, table_id=self.table_id,
-                            code=self.code, on_link=on_link, on_refused=self._refused,
-                            gate=self.gate)
+        listener = await listen(host, port, identity=self.identity, table_id=self.table_id,
+                                code=self.code, on_link=on_link, on_refused=self._refused,
+                                gate=self.gate)
+        self._listeners.append(listener)
+        return listener
+
+    async def close(self) -> None:
+        for listener in self._listeners:
+            await listener.close()
 
     def _refused(self, reason: str) -> None:
         if self.on_refused is not None:

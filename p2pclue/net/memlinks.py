@@ -118,6 +118,10 @@ class MemoryTransport:
         self.hub.doors[(self.host, port)] = door
         return door
 
+    async def close(self) -> None:
+        for door in [d for d in self.hub.doors.values() if d.transport is self]:
+            await door.close()
+
     async def dial(self, host: str, port: int, *, timeout: float,
                    expect: bytes | None = None) -> MemoryLink:
         door = self.hub.doors.get((host, port))

@@ -273,6 +273,8 @@ class Mesh:
         for listener in self._listeners:
             with contextlib.suppress(Exception):
                 await listener.close()
+        with contextlib.suppress(Exception):
+            await self.transport.close()
         handles = list(self._links.values())
         self._links.clear()
         for h in handles:

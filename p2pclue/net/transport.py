@@ -143,6 +143,10 @@ class Transport(Protocol):
         """A link to the member at ``host:port`` (``expect``: the key it must prove); in
         game mode once ``gate.game`` names a start this member is in."""
 
+    async def close(self) -> None:
+        """Stop every listener it opened and release what it holds (links handed out
+        belong to their owner); safe to call twice."""
+
 
 # ---- discovery -------------------------------------------------------------------------------
 
