@@ -75,7 +75,10 @@ async def crash_and_resume(home: Path, victim: int, after_entries: int) -> tuple
     assert [g.path for g in games] == [dead.transcript_path.parent]
     secrets = games[0].path / "secrets.bin"
     assert secrets.stat().st_mode & 0o777 == 0o600
-    await asyncio.sleep(0.3)  # the others see it away
+    gone = dead._mesh.public
+    async with asyncio.timeout(60):  # the others see it away: their links to it are down
+        while any(gone in s._mesh.linked() for s in sessions if s is not dead):
+            await asyncio.sleep(0.01)
     back = await resume_game(profile_seat, games[0])
     sessions[victim] = back
     runs[victim] = asyncio.ensure_future(back.run())
