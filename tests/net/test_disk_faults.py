@@ -19,6 +19,7 @@ from p2pclue.net.mesh import Mesh
 from p2pclue.net.session import NetSession
 from p2pclue.net.store import StoreError, TranscriptFile, read_unfinished
 from tests.engine.leave_games import make_peers
+from tests.net.procs import HANG_GUARD
 
 Game = tuple[list[Peer], list[bytes]]
 
@@ -186,7 +187,7 @@ def test_a_full_disk_mid_game_says_how_to_come_back(tmp_path: Path) -> None:
             while len(full.peer.entries) < 2:  # in the deal: many entries still to come
                 await asyncio.sleep(0.001)
             full._store._handle = FullDisk(full._store._handle)  # type: ignore[assignment]
-            async with asyncio.timeout(60):
+            async with asyncio.timeout(HANG_GUARD):
                 while full.ended is None:
                     await asyncio.sleep(0.01)
             written = len(read_unfinished(full.transcript_path)[1])

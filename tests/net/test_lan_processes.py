@@ -23,17 +23,10 @@ import pytest
 
 from p2pclue.engine.audit import audit
 from p2pclue.engine.transcript import parse
-from p2pclue.net.discovery import multicast_available
 from tests.net.procs import Proc, Procs
 
 WAIT = "600"
 """``--wait`` for the table to appear: a hang guard only (it appears within seconds)."""
-
-
-def needs_multicast() -> None:
-    if not multicast_available("127.0.0.1"):
-        pytest.skip("multicast on the loopback interface does not work here "
-                    "(no route for 224.0.0.0/4 on lo, or no MULTICAST flag)")
 
 
 def results(started: list[Proc]) -> list[dict[str, object]]:
@@ -59,9 +52,9 @@ def check_same_and_valid(found: list[dict[str, object]], players: int) -> bytes:
     return raw
 
 
+@pytest.mark.usefixtures("multicast")
 def test_four_processes_find_each_other_with_zeroconf_and_a_spectator_follows(
         procs: Procs) -> None:
-    needs_multicast()
     table, code = f"t-{uuid.uuid4().hex[:8]}", "314159"
     # Joiners first: they wait for the table to appear (scripts start everyone at once).
     joiners = [procs.p2pclue(f"p{i}", "join", "--table", table, "--code", code, "--bot",

@@ -25,6 +25,7 @@ from p2pclue.net.play import Seat, join_table, open_table
 from p2pclue.net.profile import load
 from p2pclue.net.session import MAX_DROPPED_KEPT, NetSession
 from p2pclue.rules.variants import preset
+from tests.net.procs import HANG_GUARD
 
 LOOPBACK = ["127.0.0.1"]
 
@@ -54,8 +55,12 @@ async def seated(home: Path, name: str, opener: Seat, n: int, code: str | None =
 
 
 async def table(home: Path, n: int, code: str | None, spectators: int = 0,
-                during: Hook | None = None, bot: str = "random"
+                during: Hook | None = None, bot: str = "detective"
                 ) -> tuple[list[NetSession], list[api.Ended]]:
+    """A whole game at a table of ``n`` on loopback, ``during`` run once the deal is under
+    way (before the bots start). Detective bots by default: the game is about the links,
+    and their games are short and even (a random bot's game takes two to five times as
+    long)."""
     sessions, host, port = await seated(home, "Kitchen", seat(home, "Host"), n, code)
     runs = [asyncio.ensure_future(s.run()) for s in sessions]
     watchers: list[NetSession] = []
@@ -67,7 +72,7 @@ async def table(home: Path, n: int, code: str | None, spectators: int = 0,
     bots += [follow(w) for w in watchers]
     if during is not None:
         await during(sessions)
-    ended = await asyncio.wait_for(asyncio.gather(*bots), 240)
+    ended = await asyncio.wait_for(asyncio.gather(*bots), HANG_GUARD)
     await asyncio.gather(*runs)
     return sessions + watchers, list(ended)
 
@@ -103,7 +108,7 @@ def test_no_code_table(no_code_game: Played) -> None:
 
 def test_six_players_over_loopback(tmp_path: Path) -> None:
     """The largest table: six seats, fifteen links, one transcript."""
-    sessions, ended = asyncio.run(table(tmp_path, 6, "606060", bot="detective"))
+    sessions, ended = asyncio.run(table(tmp_path, 6, "606060"))
     assert all(e.status == "complete" and e.audit_ok for e in ended), ended
     files = {s.transcript_path.read_bytes() for s in sessions}
     assert len(files) == 1, "every peer has the same transcript"

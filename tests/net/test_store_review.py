@@ -36,7 +36,7 @@ from p2pclue.net.store import (
 )
 from p2pclue.rules.variants import preset
 from tests.net.inproc import Ran, run_main
-from tests.net.procs import ROOT, Procs
+from tests.net.procs import HANG_GUARD, ROOT, Procs
 from tests.net.test_resume import seat, simulate_crash
 
 VICTIM = "G1"
@@ -62,8 +62,9 @@ async def _played(home: Path, transcript: Path | None) -> None:
     runs = [asyncio.ensure_future(s.run()) for s in sessions]
     bots = [asyncio.ensure_future(drive_bot(s, BOTS["random"], random.Random(i)))
             for i, s in enumerate(sessions)]
-    while len(sessions[1].peer.entries) < ENTRIES:
-        await asyncio.sleep(0.01)
+    async with asyncio.timeout(HANG_GUARD):
+        while len(sessions[1].peer.entries) < ENTRIES:
+            await asyncio.sleep(0.01)
     for s, run, bot in zip(sessions, runs, bots, strict=True):
         await simulate_crash(s, bot, run)
 
