@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 
 from p2pclue.engine.peer import Peer, Status
-from p2pclue.net import gamedir
 from p2pclue.net.gamedir import GameDir, write_atomic
 from p2pclue.net.lobby import Start
 from p2pclue.net.mesh import Mesh
@@ -94,10 +93,10 @@ def test_a_full_disk_is_a_clear_error_and_keeps_what_was_written(
     def failing_write(fd: int, data: Any) -> int:
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(gamedir.os, "write", failing_write)
+    monkeypatch.setattr(os, "write", failing_write)  # gamedir.os: the same module
     with pytest.raises(StoreError, match="the disk is full"):
         folder.save_secrets(peers[0].export_secrets())
-    monkeypatch.setattr(gamedir.os, "write", real_write)
+    monkeypatch.setattr(os, "write", real_write)
     assert (tmp_path / "secrets.bin").read_bytes() == before
     assert not (tmp_path / "secrets.bin.tmp").exists()
 

@@ -50,7 +50,8 @@ async def _open(home: Path, n: int) -> list[NetSession]:
         seat(home, "Host"), "Hall", preset("classic"), n, "777111",
         on_opened=lambda o: opened.set_result((o.host, o.port)), on_view=lambda v: None,
         announce=False))
-    await asyncio.wait([opened, host_task], return_when=asyncio.FIRST_COMPLETED)
+    first: list[asyncio.Future[Any]] = [opened, host_task]
+    await asyncio.wait(first, return_when=asyncio.FIRST_COMPLETED)
     host, port = await opened
     guests = [asyncio.ensure_future(join_table(
         seat(home, f"G{i}"), "Hall", host, port, "777111", on_view=lambda v: None))

@@ -11,6 +11,7 @@ import asyncio
 import random
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -46,7 +47,8 @@ async def seated(home: Path, name: str, opener: Seat, n: int, code: str | None =
         opener, name, preset("classic"), n, code,
         on_opened=lambda o: opened.set_result((o.host, o.port)), on_view=lambda v: None,
         announce=False))
-    await asyncio.wait([opened, host_task], return_when=asyncio.FIRST_COMPLETED)
+    first: list[asyncio.Future[Any]] = [opened, host_task]
+    await asyncio.wait(first, return_when=asyncio.FIRST_COMPLETED)
     host, port = await opened
     guests = [asyncio.ensure_future(join_table(
         seat(home, f"G{i}"), name, host, port, code, on_view=lambda v: None))

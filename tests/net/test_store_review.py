@@ -20,6 +20,7 @@ import shutil
 import signal
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -53,7 +54,8 @@ async def _played(home: Path, transcript: Path | None) -> None:
         seat(home, "Host"), "Hall", preset("classic"), 3, "777111",
         on_opened=lambda o: opened.set_result((o.host, o.port)), on_view=lambda v: None,
         announce=False))
-    await asyncio.wait([opened, host_task], return_when=asyncio.FIRST_COMPLETED)
+    first: list[asyncio.Future[Any]] = [opened, host_task]
+    await asyncio.wait(first, return_when=asyncio.FIRST_COMPLETED)
     host, port = await opened
     guests = [asyncio.ensure_future(join_table(
         seat(home, name), "Hall", host, port, "777111", on_view=lambda v: None,
