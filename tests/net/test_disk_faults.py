@@ -11,13 +11,16 @@ from typing import Any
 
 import pytest
 
+from p2pclue.bots.protocol import make_config
+from p2pclue.crypto.rand import SeededRandom
+from p2pclue.engine.harness import Network
 from p2pclue.engine.peer import Peer, Status
 from p2pclue.net.gamedir import GameDir, write_atomic
 from p2pclue.net.lobby import Start
 from p2pclue.net.mesh import Mesh
 from p2pclue.net.session import NetSession
 from p2pclue.net.store import StoreError, TranscriptFile, read_unfinished
-from tests.engine.leave_games import make_peers
+from p2pclue.rules.variants import preset
 from tests.net.procs import HANG_GUARD
 
 Game = tuple[list[Peer], list[bytes]]
@@ -28,7 +31,9 @@ def game() -> Game:
     """A real seeded game of 3 run in memory through its deal (18 entries, the first peer's
     copy; then it waits for the first player), once for the module: the tests only read it
     (a peer's config, entries, hand and secrets)."""
-    peers, net = make_peers(3, "classic", seed=31)
+    config, keys = make_config(preset("classic"), 3, 31)
+    peers = [Peer(config, s, keys[s], SeededRandom(b"leave/31/%d" % s)) for s in range(3)]
+    net = Network(peers)
     for p in peers:
         p.start(net.now)
     while net.step():

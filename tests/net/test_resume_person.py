@@ -21,9 +21,8 @@ from pathlib import Path
 
 from p2pclue.engine.audit import audit
 from p2pclue.engine.transcript import parse
-from tests.cli.helpers import ROOT
 from tests.net.plain_person import PlainPerson
-from tests.net.procs import Procs
+from tests.net.procs import ROOT, Procs
 
 
 class Person:

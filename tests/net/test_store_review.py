@@ -37,13 +37,12 @@ from p2pclue.net.store import (
 )
 from p2pclue.rules.variants import preset
 from tests.net.inproc import Ran, run_main
-from tests.net.procs import HANG_GUARD, ROOT, Procs
+from tests.net.procs import HANG_GUARD, Procs
+from tests.net.samples import CLASSIC_3P
 from tests.net.test_resume import seat, simulate_crash
 
 VICTIM = "G1"
 ENTRIES = 24
-SAMPLE = ROOT / "protocol" / "samples" / "classic-3p.p2pclue"
-"""A finished game that is not this test's (a stored sample)."""
 
 
 async def _played(home: Path, transcript: Path | None) -> None:
@@ -142,7 +141,7 @@ def test_a_damaged_length_in_the_middle_is_an_error_and_changes_nothing(
 def test_another_games_transcript_is_refused_unchanged_even_with_a_torn_tail(
         base: Path, tmp_path: Path, command: Command) -> None:
     home, game = _copy(base, tmp_path)
-    data = SAMPLE.read_bytes()
+    data = CLASSIC_3P.read_bytes()  # a finished game that is not this one
     offsets = _offsets(data)
     end = next(at for at in offsets if data[at:at + 4] == bytes(4))  # the end marker
     last = offsets[offsets.index(end) - 1]
