@@ -6,10 +6,10 @@ reason, where multicast on lo does not work). Every process must end with the sa
 transcript bytes, which the audit finds valid.
 
 Elsewhere: the ``--peer`` path between processes (no multicast) is played by the games of
-tests/net/test_fault_campaign.py, test_join_languages.py, test_resume_person.py,
-test_leave_processes.py and test_netns.py; a six-seat game over real links is
-tests/net/test_session.py::test_six_players_over_loopback (the process boundary adds
-nothing a four-process game does not show).
+tests/net/test_fault_campaign.py (four processes), test_join_languages.py (five),
+test_resume_person.py, test_leave_processes.py and test_netns.py; the largest table, six
+seats over real links, is tests/net/test_session.py::test_six_players_over_loopback (the
+process boundary adds nothing there that those games do not show).
 """
 
 from __future__ import annotations
@@ -53,20 +53,22 @@ def check_same_and_valid(found: list[dict[str, object]], players: int) -> bytes:
 
 
 @pytest.mark.usefixtures("multicast")
-def test_four_processes_find_each_other_with_zeroconf_and_a_spectator_follows(
+def test_processes_find_each_other_with_zeroconf_and_a_spectator_follows(
         procs: Procs) -> None:
+    """Three players and a spectator, each its own process, the joiners and the spectator
+    finding the table by its name (four processes at a table: the fault campaign)."""
     table, code = f"t-{uuid.uuid4().hex[:8]}", "314159"
     # Joiners first: they wait for the table to appear (scripts start everyone at once).
     joiners = [procs.p2pclue(f"p{i}", "join", "--table", table, "--code", code, "--bot",
                              "detective", "--profile", f"p{i}", "--json", "--wait", WAIT)
-               for i in range(1, 4)]
+               for i in range(1, 3)]
     for p in joiners:
         p.wait_for(r"^looking for the table ")
     host = procs.p2pclue("p0", "join", "--create", "--table", table, "--code", code,
-                         "--players", "4", "--bot", "detective", "--profile", "p0", "--json")
+                         "--players", "3", "--bot", "detective", "--profile", "p0", "--json")
     watcher = procs.p2pclue("w", "watch", "--table", table, "--code", code, "--profile", "w",
                             "--wait", WAIT)
-    raw = check_same_and_valid(results([host, *joiners]), 4)
+    raw = check_same_and_valid(results([host, *joiners]), 3)
     status, out, _err = watcher.finish()
     assert status == 0, watcher.said()
     path = re.search(r"transcript (\S+); audit: valid", out)
@@ -75,10 +77,11 @@ def test_four_processes_find_each_other_with_zeroconf_and_a_spectator_follows(
 
 
 def test_one_command_runs_a_whole_table(procs: Procs) -> None:
-    p = procs.p2pclue("table", "join", "--create", "--no-code", "--players", "4", "--bot",
-                      "detective", "--bots", "3", "--json")
+    """One command, a whole table: the opener's seat and two bots, all in one process."""
+    p = procs.p2pclue("table", "join", "--create", "--no-code", "--players", "3", "--bot",
+                      "detective", "--bots", "2", "--json")
     (found,) = results([p])
-    check_same_and_valid([found], 4)
+    check_same_and_valid([found], 3)
 
 
 def test_nothing_found_says_how_to_join_without_multicast(procs: Procs) -> None:
