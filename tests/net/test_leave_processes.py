@@ -1,13 +1,15 @@
 """A person leaves a networked game gracefully, every player its own OS process.
 
 The person is ``p2pclue join --create --plain`` with typed lines on a pipe; two bots are
-``p2pclue join --peer 127.0.0.1:PORT --bot random`` processes with their own keys and
-loopback links. At its first decision the person types ``q`` and then ``l`` (leave
-gracefully): its signed ``leave`` opens its hand with proofs and the bots play the game
-to its end without it. Every process must end with the same transcript bytes, which the
-audit finds valid, with the leaver's hand public in it (the replayed ``PlayerLeft`` event)
-and equal to the hand the person was dealt. (A forged or badly proven ``leave`` is blamed
-in tests/engine/test_leave.py and, over real links, tests/net/test_forged_leave.py.)
+``p2pclue join --peer 127.0.0.1:PORT --bot detective`` processes with their own keys and
+loopback links (detectives: their games are short and even; ``--plain`` stops telling the
+story of a game past 400 lines of it, so a long one would hide its end from the person).
+At its first decision the person types ``q`` and then ``l`` (leave gracefully): its signed
+``leave`` opens its hand with proofs and the bots play the game to its end without it.
+Every process must end with the same transcript bytes, which the audit finds valid, with
+the leaver's hand public in it (the replayed ``PlayerLeft`` event) and equal to the hand
+the person was dealt. (A forged or badly proven ``leave`` is blamed in
+tests/engine/test_leave.py and, over real links, tests/net/test_forged_leave.py.)
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ def test_a_person_leaves_a_game_of_processes_and_the_bots_finish_it(
         assert opened is not None
         port = opened.group(1)
         bots = [procs.p2pclue(f"bot{k}", "join", "--peer", f"127.0.0.1:{port}", "--table",
-                              "Leave", "--bot", "random", "--profile", f"bot{k}", "--json")
+                              "Leave", "--bot", "detective", "--profile", f"bot{k}", "--json")
                 for k in range(2)]
         asked_at: list[int] = []
 
@@ -71,7 +73,7 @@ def test_a_person_leaves_a_game_of_processes_and_the_bots_finish_it(
     finally:
         person.stop()
     assert "Traceback" not in text, text[-3000:]
-    assert "valid (" in text.split("You leave the table")[1]  # the end, audited by the person
+    assert "valid (" in text.split("You leave the table", 1)[1]  # the end, audited by the person
 
     files = [mine] + [Path(str(r["transcript"])) for r in found]
     assert len({str(f) for f in files}) == 3
