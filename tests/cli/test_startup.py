@@ -117,7 +117,7 @@ def test_a_lazy_parser_lists_every_subcommand_and_fills_only_the_chosen_one() ->
     subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     assert set(subparsers.choices) == {"join", "watch", "simulate", "audit", "bench"}
     assert all(len(p._actions) == 1 for p in subparsers.choices.values())  # only -h so far
-    args = parser.parse_args(["bench", "--only", "crypto", "--only", "game"])
-    assert args.only == ["crypto", "game"]
+    args = parser.parse_args(["bench", "--only", "crypto", "--only", "game", "audit"])
+    assert args.only == ["crypto", "game", "audit"]
     filled = {name for name, p in subparsers.choices.items() if len(p._actions) > 1}
     assert filled == {"bench"}
