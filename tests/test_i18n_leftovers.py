@@ -25,7 +25,6 @@ from p2pclue.i18n import (
     refusal_text,
     triple_word,
 )
-from p2pclue.i18n.catalogs import po_path, read_catalog
 from p2pclue.i18n.french import FrenchTemplate
 from p2pclue.i18n.initials import token_codes, weapon_codes
 from p2pclue.i18n.width import text_width
@@ -39,6 +38,7 @@ from p2pclue.tui import view
 from tests.rules.helpers import put, start
 from tests.test_i18n_forms import Anything
 from tests.tui.test_ux import _model
+from tools.catalogs import po_path, read_catalog
 
 SCARLETT, MUSTARD, DAGGER, HALL = 0, 1, 7, 19
 

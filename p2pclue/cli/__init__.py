@@ -1,8 +1,16 @@
 """Command line: ``p2pclue <subcommand>``.
 
-Each subcommand lives in its own module with ``register(subparsers)``, which
-adds its parser and sets ``func`` to a callable taking the parsed arguments
-and returning the exit status. This keeps ``main`` free of subcommand logic.
+Each subcommand's parser is declared by a light module that imports nothing heavy:
+``join_options`` (``join`` and ``watch``), ``simulate_options``, ``audit_options`` and
+``bench`` (whose sections load only when it runs). Its ``register(subparsers)`` adds the
+subcommand with its one-line help and hands ``subparsers.later`` the function that adds its
+arguments; ``func`` is set to a handler that imports the module doing the work only when it
+runs. So ``p2pclue audit FILE`` never loads the terminal UI or the network, and
+``p2pclue --help`` loads neither the engine nor the cryptography.
+
+A subcommand's arguments are added when ``main`` picks that subcommand (some need a
+registry to list their choices, the bots' or the cheats'); ``build_parser()`` adds them
+all, for whoever wants to read the whole parser.
 
 The language (``--lang``, before or after the subcommand, else the locale) is
 installed before the parsers are built, so that their help is translated too.
@@ -13,16 +21,59 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from p2pclue import __version__
-from p2pclue.cli import audit, bench, join, simulate
+from p2pclue.cli import audit_options, bench, join_options, simulate_options
 from p2pclue.i18n import LocalizedArgumentParser, _, add_lang_option, apply_language, prescan_lang
 
-_SUBCOMMANDS = (join, simulate, audit, bench)
+_SUBCOMMANDS = (join_options, simulate_options, audit_options, bench)
+
+Arguments = Callable[[argparse.ArgumentParser], None]
+"""Adds one subcommand's arguments to its parser."""
+
+if TYPE_CHECKING:
+    _SubParsersBase = argparse._SubParsersAction[argparse.ArgumentParser]
+else:
+    _SubParsersBase = argparse._SubParsersAction
 
 
-def build_parser() -> argparse.ArgumentParser:
+class Subcommands(_SubParsersBase):
+    """The subcommands' action: a subcommand's arguments are added when it is chosen.
+
+    ``p2pclue --help`` lists the subcommands by their one-line help only, and the
+    subcommand being run is the only one whose parser must be complete.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._pending: dict[str, Arguments] = {}
+
+    def later(self, name: str, arguments: Arguments) -> None:
+        """Add ``arguments`` to the parser of subcommand ``name`` once it is chosen."""
+        self._pending[name] = arguments
+
+    def complete(self, name: str | None = None) -> None:
+        """Add the arguments of subcommand ``name`` (all of them: None) now; the language
+        option comes last, after a subcommand's own, as in its help."""
+        for each in list(self._pending) if name is None else [name]:
+            arguments = self._pending.pop(each, None)
+            if arguments is not None:
+                parser = self._name_parser_map[each]
+                arguments(parser)
+                add_lang_option(parser)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: str | Sequence[Any] | None, option_string: str | None = None) -> None:
+        if isinstance(values, list | tuple) and values:
+            self.complete(str(values[0]))
+        super().__call__(parser, namespace, values, option_string)
+
+
+def build_parser(*, complete: bool = True) -> argparse.ArgumentParser:
+    """The whole command line; with ``complete=False`` a subcommand's arguments are added
+    only when it is parsed (what ``main`` does)."""
     parser = LocalizedArgumentParser(
         prog="p2pclue",
         description=_("Clue for 3 to 6 players on one LAN, with nobody to trust: play a "
@@ -33,18 +84,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"p2pclue {__version__}",
                         help=_("show the version and exit"))
     add_lang_option(parser, top_level=True)
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", action=Subcommands)
+    assert isinstance(subparsers, Subcommands)
     for module in _SUBCOMMANDS:
         module.register(subparsers)
-    for subparser in subparsers.choices.values():
-        add_lang_option(subparser)
+    if complete:
+        subparsers.complete()
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     apply_language(prescan_lang(argv))
-    parser = build_parser()
+    parser = build_parser(complete=False)
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
