@@ -21,11 +21,12 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 from p2pclue.tui.app import TableApp
 from p2pclue.tui.model import Screen
 from tests.net.three_seats import others_play, stop_all, three_seats
-from tests.tui.terminal import PyteStdout
+from tests.tui.terminal import PyteStdout, redrawn
 
 
 async def _until(check: Callable[[], bool], what: str, term: PyteStdout,
-                 timeout: float = 60.0, step: float = 0.02) -> None:
+                 timeout: float = 120.0, step: float = 0.02) -> None:
+    """Wait for ``check``; ``timeout`` is a hang guard, generous for a loaded machine."""
     deadline = time.monotonic() + timeout
     while not check():
         assert time.monotonic() < deadline, f"timed out waiting for {what}:\n" + term.text()
@@ -45,20 +46,16 @@ async def _screens(home: Path) -> tuple[str, str, str]:
             m = ui.model
             await _until(lambda: m.screen is Screen.GAME and m.awaited is not None
                          and m.awaited[0] == chiara.seat, "the table to wait for Chiara", term)
-            ui.app.invalidate()
-            await asyncio.sleep(0.1)
+            await redrawn(ui.app, front)
             assert m.waiting is None or m.waiting.seat != chiara.seat, \
                 "the silence was reported before the first screen: the test is too slow"
             first = term.screen.display[0]
             await _until(lambda: m.vote_offered(), "the offer to vote", term)
-            ui.app.invalidate()
-            await asyncio.sleep(0.3)
+            await redrawn(ui.app, front)
             offered = "\n".join(row[:48] for row in term.screen.display)  # the panel
             keys.send_text("x")
             await _until(lambda: m.screen is Screen.END, "the end screen", term)
-            await asyncio.sleep(0.5)
-            ui.app.invalidate()
-            await asyncio.sleep(0.3)
+            await redrawn(ui.app, front)  # the model holds the whole end at once
             end = term.text()
         finally:
             await stop_all(front, silent, runs, bots, [person, bruno, chiara])
