@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import signal
 import struct
 import subprocess
 import sys
@@ -39,6 +40,9 @@ class ControllingTerminal(PtyProgram):
         def take_terminal() -> None:
             os.setsid()
             fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+            # as a shell starts a command: Ctrl-C interrupts (a runner started in the
+            # background, SIGINT ignored, would hand that on and the test would hang)
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
 
         self.proc = subprocess.Popen(args, stdin=slave, stdout=slave, stderr=slave, env=env,
                                      preexec_fn=take_terminal, cwd=ROOT)

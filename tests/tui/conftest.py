@@ -1,3 +1,6 @@
+"""The terminal UI tests' fixtures: colour as each test chooses it, and one recorded opening
+shown again to the tests that only read its screens."""
+
 from __future__ import annotations
 
 import asyncio

@@ -58,13 +58,21 @@ class PyteStdout:
     def __init__(self, columns: int, rows: int) -> None:
         self.screen = pyte.Screen(columns, rows)
         self.stream = pyte.Stream(self.screen)
+        self.frames: list[str] | None = None
+        """While recording (``record``): every frame drawn, as text, so a screen shown
+        only for a moment can still be read."""
+
+    def record(self) -> None:
+        self.frames = []
 
     def write(self, data: str) -> int:
         self.stream.feed(data)
         return len(data)
 
     def flush(self) -> None:
-        pass
+        """prompt_toolkit flushes once per frame drawn."""
+        if self.frames is not None:
+            self.frames.append(self.text())
 
     def isatty(self) -> bool:
         return True

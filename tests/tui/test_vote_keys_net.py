@@ -62,10 +62,16 @@ async def _vote_by_key(home: Path, key: str) -> tuple[str, str, NetSession, int,
             await _until(lambda: ui.model.vote_offered(), "the offer to vote", term)
             await redrawn(ui.app, front)
             offered = term.text()
+            term.record()
             keys.send_text(key)
-            await _until(lambda: ui.model.voted is not None, "the key taken", term)
+            # With Bruno's vote already in, x ends the game at once: "you voted" may be on
+            # the status line for one frame only, so every frame since the key is kept.
+            await _until(lambda: ui.model.voted is not None or ui.model.screen is Screen.END,
+                         "the key taken", term)
             await redrawn(ui.app, front)
-            offered += "\n" + term.text()  # with the status line's "you voted"
+            assert term.frames is not None
+            offered += "\n" + "\n".join(term.frames)  # with the status line's "you voted"
+            term.frames = None
             if key == "x":
                 await _until(lambda: ui.model.screen is Screen.END, "the end screen", term)
                 await redrawn(ui.app, front)
