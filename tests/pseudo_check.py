@@ -101,7 +101,7 @@ def screen_problems(lines: Sequence[str], allowed: Iterable[str] = (),
 def catalog_ellipses(lang: str) -> set[str]:
     """The words with an ellipsis that ``lang``'s catalog writes itself ("pensando…",
     "…e"): any other word ending in one on a screen was cut by a layout."""
-    from p2pclue.i18n.catalogs import po_path, read_catalog
+    from tools.catalogs import po_path, read_catalog
 
     found: set[str] = set()
     for message in read_catalog(po_path(lang), lang):

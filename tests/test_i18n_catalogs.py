@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from babel.messages.catalog import Message
 
-from p2pclue.i18n import LANGUAGES, _, catalogs, install, ngettext
+from p2pclue.i18n import LANGUAGES, _, install, ngettext
 from p2pclue.i18n.translate import load
+from tools import catalogs
 
 ROOT = Path(__file__).resolve().parents[1]
 LANGS = sorted(LANGUAGES)
@@ -38,7 +39,7 @@ def test_template_matches_the_source() -> None:
     extracted = {(m.id, m.context) for m in catalogs.extract_template() if m.id}
     shipped = {(m.id, m.context) for m in catalogs.read_catalog(catalogs.TEMPLATE) if m.id}
     assert extracted, "nothing is marked for translation"
-    assert extracted == shipped, "run `python -m p2pclue.i18n.catalogs update`"
+    assert extracted == shipped, "run `python -m tools.catalogs update`"
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -75,6 +76,7 @@ def test_plural_messages_have_every_form(lang: str) -> None:
     messages = [m for m in catalog if m.id and m.pluralizable]
     assert len(messages) >= 5
     for m in messages:
+        assert isinstance(m.id, tuple) and isinstance(m.string, tuple | list), m.id
         singular, plural = m.id
         forms = list(m.string)
         assert len(forms) == PLURALS[lang][0]

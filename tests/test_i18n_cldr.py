@@ -1,21 +1,20 @@
 """Lists, numbers and percentages follow CLDR, from data shipped without Babel.
 
-``p2pclue/i18n/cldr.json`` is what ``tools/cldr_data.py`` extracts from Babel's CLDR data;
-these tests fail while it differs from what the installed Babel gives, and compare what the
+``p2pclue/i18n/cldr.json`` is what ``python -m tools.cldr_data`` extracts from Babel's CLDR
+data; these tests fail while it differs from what the installed Babel gives, and compare what the
 runtime formats with what Babel itself formats.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 from p2pclue.i18n import LANGUAGES, install, listing, number, percent
 from p2pclue.i18n.cldr import cldr_version, format_number, format_percent, join_list
+from tools import cldr_data
 
 babel = pytest.importorskip("babel")
 from babel.lists import format_list  # noqa: E402
@@ -25,14 +24,6 @@ from babel.numbers import format_percent as babel_percent  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("cldr_data", ROOT / "tools" / "cldr_data.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(autouse=True)
 def _english_afterwards() -> object:
     yield
@@ -40,9 +31,8 @@ def _english_afterwards() -> object:
 
 
 def test_the_shipped_data_is_what_babel_gives() -> None:
-    tool = _tool()
     shipped = (ROOT / "p2pclue" / "i18n" / "cldr.json").read_text(encoding="utf-8")
-    assert shipped == tool.render(tool.extract()), "run: python tools/cldr_data.py"
+    assert shipped == cldr_data.render(cldr_data.extract()), "run: python -m tools.cldr_data"
     data = json.loads(shipped)
     assert set(data["languages"]) == set(LANGUAGES)
     assert cldr_version() == data["cldr"] and "CLDR" in data["source"]
@@ -50,7 +40,7 @@ def test_the_shipped_data_is_what_babel_gives() -> None:
 
 @pytest.mark.parametrize("lang", sorted(LANGUAGES))
 def test_lists_numbers_and_percentages_as_babel_formats_them(lang: str) -> None:
-    locale = _tool().LOCALES[lang]
+    locale = cldr_data.LOCALES[lang]
     for items in (["Ada"], ["Ada", "Bruno"], ["Ada", "Bruno", "Chiara"],
                   ["a", "b", "c", "d", "e"]):
         assert join_list(items, lang=lang) == format_list(items, locale=locale)

@@ -29,10 +29,10 @@ from p2pclue.i18n import (
     rules_label,
     triple_word,
 )
-from p2pclue.i18n.catalogs import po_path, read_catalog
 from p2pclue.i18n.korean import with_particle
 from p2pclue.rules.cards import CARDS, ROOMS, SUSPECTS, WEAPONS
 from p2pclue.tui.reasons import PlaceWord
+from tools.catalogs import po_path, read_catalog
 
 LANGS = sorted(LANGUAGES)
 ROOT = Path(__file__).resolve().parents[1]
@@ -90,13 +90,14 @@ def test_every_message_renders_with_every_card(lang: str) -> None:
         cards = [f for f in fields if f in CARD_FIELDS or f == "place"]
         for f in cards:
             base[f] = _values(f)[0]
-        for f in cards or [None]:
-            for value in _values(f) if f else [None]:
-                values = dict(base, **({f: value} if f else {}))
+        varied: list[str | None] = list(cards) if cards else [None]
+        for field in varied:
+            for value in _values(field) if field else [None]:
+                values = dict(base, **({field: value} if field else {}))
                 try:
                     out = text.format(**values)
                 except (ValueError, KeyError) as exc:
-                    pytest.fail(f"[{lang}] {text!r} (for {msgid!r}) with {f}={value}: {exc}")
+                    pytest.fail(f"[{lang}] {text!r} (for {msgid!r}) with {field}={value}: {exc}")
                 assert "{" not in out, (lang, text)
                 rendered += 1
     assert rendered > 500

@@ -20,7 +20,6 @@ from p2pclue.cli.human import bot_label
 from p2pclue.engine import events as ev
 from p2pclue.engine.config import GameConfig
 from p2pclue.i18n import LANGUAGES, install
-from p2pclue.i18n.catalogs import po_path, read_catalog
 from p2pclue.i18n.narrator import Narrator
 from p2pclue.i18n.players import (
     LEVELS,
@@ -33,6 +32,7 @@ from p2pclue.i18n.players import (
     you_word,
 )
 from p2pclue.rules.variants import preset
+from tools.catalogs import po_path, read_catalog
 
 
 @pytest.fixture(autouse=True)

@@ -9,8 +9,8 @@ import re
 import pytest
 
 from p2pclue.i18n import _, install, listing, player_word
-from p2pclue.i18n.catalogs import po_path, read_catalog
 from p2pclue.i18n.shaping import shaped
+from tools.catalogs import po_path, read_catalog
 
 
 @pytest.fixture(autouse=True)

@@ -1,8 +1,10 @@
 """The same game told in every language: same events, same order; machine output unchanged.
 
-Real processes (`python -m p2pclue ... --lang X`), run side by side. Each story line is
-reduced to a language-free skeleton: its indentation, the cards it names (found through
-that language's card names and story forms), its numbers and the players it names.
+The commands run through their entry point in this process (``tests.commands``); two of
+them run as real processes (``python -m p2pclue``), where the language comes from a
+process's own command line and the interpreter's exit status carries the error. Each story
+line is reduced to a language-free skeleton: its indentation, the cards it names (found
+through that language's card names and story forms), its numbers and the players it names.
 """
 
 from __future__ import annotations
@@ -11,45 +13,35 @@ import json
 import os
 import re
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from p2pclue.i18n import LANGUAGES, local_names, text_width
+from tests.commands import as_process, in_process
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "protocol" / "samples" / "classic-3p.p2pclue"
 LANGS = sorted(LANGUAGES)
-TIMEOUT = 240
+
+
+@pytest.fixture(autouse=True)
+def _no_colour(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stories are compared as plain text (a captured stream is not a terminal either)."""
+    monkeypatch.setenv("NO_COLOR", "1")
 
 
 def _env() -> dict[str, str]:
+    """A real process's environment: the language only from its command line."""
     env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "LANG")}
-    env["PYTHONPATH"] = str(ROOT)
     env["NO_COLOR"] = "1"
     return env
 
 
 def _run_all(argvs: dict[str, list[str]]) -> dict[str, subprocess.CompletedProcess[str]]:
-    """Run the commands side by side; every process is waited for or killed."""
-    procs: dict[str, subprocess.Popen[str]] = {}
-    try:
-        for key, argv in argvs.items():
-            procs[key] = subprocess.Popen(
-                [sys.executable, "-m", "p2pclue", *argv], stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, text=True, encoding="utf-8", env=_env(), cwd=ROOT)
-        done = {}
-        for key, proc in procs.items():
-            out, err = proc.communicate(timeout=TIMEOUT)
-            done[key] = subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
-        return done
-    finally:
-        for proc in procs.values():
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
+    """Each command in this process, one after the other."""
+    return {key: in_process(*argv) for key, argv in argvs.items()}
 
 
 def _card_pattern(lang: str) -> tuple[re.Pattern[str], dict[str, int]]:
@@ -63,7 +55,11 @@ def _card_pattern(lang: str) -> tuple[re.Pattern[str], dict[str, int]]:
     return re.compile(rf"(?<!\w)(?:{words})(?!\w)"), phrases
 
 
-def skeleton(lang: str, text: str, players: list[str]) -> list[tuple[object, ...]]:
+Skeleton = list[tuple[int, tuple[int, ...], tuple[int, ...], tuple[str, ...]]]
+"""Per story line: indentation, cards, numbers, players."""
+
+
+def skeleton(lang: str, text: str, players: list[str]) -> Skeleton:
     pattern, phrases = _card_pattern(lang)
     names = re.compile("|".join(re.escape(p) for p in sorted(players, key=len, reverse=True)))
     out = []
@@ -116,48 +112,40 @@ def test_audit_replay_tells_the_same_game_in_every_language() -> None:
 
 
 @pytest.mark.parametrize("where", ["env", "flag"])
-def test_audit_json_never_changes_with_the_language(where: str) -> None:
+def test_audit_json_never_changes_with_the_language(where: str,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     runs = {}
     for lang in LANGS:
-        env = _env()
-        argv = [sys.executable, "-m", "p2pclue", "audit", str(SAMPLE), "--json"]
+        argv = ["audit", str(SAMPLE), "--json"]
         if where == "env":
-            env["LANG"] = f"{lang}_XX.UTF-8"
+            monkeypatch.setenv("LANG", f"{lang}_XX.UTF-8")
         else:
             argv += ["--lang", lang]
-        runs[lang] = subprocess.run(argv, capture_output=True, text=True, env=env,
-                                    timeout=TIMEOUT, check=False, cwd=ROOT)
+        runs[lang] = in_process(*argv)
     assert {r.returncode for r in runs.values()} == {0}
     assert len({r.stdout for r in runs.values()}) == 1
 
 
 def test_unknown_language_says_so_and_uses_english() -> None:
-    r = subprocess.run([sys.executable, "-m", "p2pclue", "--lang", "tlh", "audit", str(SAMPLE)],
-                       capture_output=True, text=True, env=_env(), timeout=TIMEOUT, check=False,
-                       cwd=ROOT)
+    """A real process: the notice on its standard error, English on its standard output."""
+    r = as_process("--lang", "tlh", "audit", str(SAMPLE), env=_env())
     assert r.returncode == 0
     assert "no translation for --lang 'tlh'" in r.stderr
     assert "VALID" in r.stdout
 
 
-def test_errors_and_help_are_translated() -> None:
-    r = subprocess.run([sys.executable, "-m", "p2pclue", "audit", "/nonexistent/x", "--lang",
-                        "fr"], capture_output=True, text=True, env=_env(), timeout=TIMEOUT,
-                       check=False, cwd=ROOT)
+def test_errors_and_help_are_translated(tmp_path: Path) -> None:
+    r = in_process("audit", str(tmp_path / "missing.p2pclue"), "--lang", "fr")
     assert r.returncode == 2 and "impossible de lire" in r.stderr
-    h = subprocess.run([sys.executable, "-m", "p2pclue", "--lang", "it", "simulate", "--help"],
-                       capture_output=True, text=True, env=_env(), timeout=TIMEOUT, check=False,
-                       cwd=ROOT)
+    h = in_process("--lang", "it", "simulate", "--help")
     assert h.returncode == 0 and "riprodurre una partita" in h.stdout
 
 
 @pytest.mark.parametrize("lang", ["ko", "cs"])
-def test_help_is_wrapped_by_columns(lang: str) -> None:
-    env = _env() | {"COLUMNS": "80"}
+def test_help_is_wrapped_by_columns(lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
     for argv in (["--help"], ["simulate", "--help"], ["audit", "--help"]):
-        r = subprocess.run([sys.executable, "-m", "p2pclue", "--lang", lang, *argv],
-                           capture_output=True, text=True, env=env, timeout=TIMEOUT, check=False,
-                           cwd=ROOT)
+        r = in_process("--lang", lang, *argv)
         assert r.returncode == 0, r.stderr
         wide = [ln for ln in r.stdout.splitlines() if text_width(ln) > 80]
         assert wide == [], wide
@@ -165,9 +153,8 @@ def test_help_is_wrapped_by_columns(lang: str) -> None:
 
 
 def test_usage_errors_in_the_language() -> None:
-    r = subprocess.run([sys.executable, "-m", "p2pclue", "simulate", "--players", "9", "--lang",
-                        "cs"], capture_output=True, text=True, env=_env(), timeout=TIMEOUT,
-                       check=False, cwd=ROOT)
+    """A real process: argparse's exit status 2 is the interpreter's."""
+    r = as_process("simulate", "--players", "9", "--lang", "cs", env=_env())
     assert r.returncode == 2
     assert r.stderr.startswith("použití: p2pclue simulate")
     assert "p2pclue simulate: chyba: parametr --players: neplatná volba: 9" in r.stderr

@@ -7,20 +7,21 @@ from hypothesis import given
 from hypothesis import strategies as st
 from prompt_toolkit.utils import get_cwidth
 
-from p2pclue.i18n import LANGUAGES, catalogs, fit, local_names, pad, text_width, truncate, wrap
+from p2pclue.i18n import LANGUAGES, fit, local_names, pad, text_width, truncate, wrap
 from p2pclue.i18n.width import clusters
+from tools import catalogs
 
 COMBINING_ACUTE, COMBINING_CARON = "\u0301", "\u030c"
 
 
 def _shipped_text() -> str:
-    parts = []
+    parts: list[str] = []
     for lang in LANGUAGES:
         parts.extend(n.name for n in local_names(lang))
         catalog = catalogs.read_catalog(catalogs.po_path(lang), lang)
         for m in catalog:
             if m.id:
-                parts.extend([m.string] if isinstance(m.string, str) else list(m.string))
+                parts.extend([m.string] if isinstance(m.string, str) else m.string or ())
     return "".join(parts)
 
 

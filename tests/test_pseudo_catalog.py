@@ -14,10 +14,10 @@ import re
 import string
 
 from p2pclue.i18n import LANGUAGES, install, language_code
-from p2pclue.i18n.catalogs import po_path, read_catalog
 from p2pclue.i18n.pseudo import CLOSE, GROWTH, OPEN, PSEUDO, cell_limit
 from p2pclue.i18n.width import text_width
 from tests.pseudo_check import untranslated
+from tools.catalogs import po_path, read_catalog
 
 _FIELDS = re.compile(r"\{[^{}]*\}|%\([a-z_]+\)[sdr]|%[sdr]")
 

@@ -6,8 +6,8 @@ file that ships with the package (``p2pclue.i18n.cldr`` reads it). Run it after 
 upgrade; ``tests/test_i18n_cldr.py`` fails while the shipped file differs from what the
 installed Babel gives.
 
-    python tools/cldr_data.py          # rewrite the file
-    python tools/cldr_data.py --check  # exit 1 if it is stale
+    python -m tools.cldr_data          # rewrite the file
+    python -m tools.cldr_data --check  # exit 1 if it is stale
 """
 
 from __future__ import annotations

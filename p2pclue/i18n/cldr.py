@@ -3,7 +3,7 @@
 "Ada, Bruno and Chiara" is "Ada, Bruno e Chiara" in Italian and "Ada, Bruno a Chiara" in
 Czech (a no-break space after the one-letter "a"); 42 % is "42 %" in French and Czech,
 "42%" elsewhere; 12 345 is "12,345", "12.345", "12 345". The rules are CLDR's, copied
-from Babel's locale data by ``tools/cldr_data.py`` into ``cldr.json`` (with the CLDR
+from Babel's locale data by ``python -m tools.cldr_data`` into ``cldr.json`` (with the CLDR
 version it came from), so players need no Babel: ``tests/test_i18n_cldr.py`` checks the
 file against Babel where Babel is installed.
 

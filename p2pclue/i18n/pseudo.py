@@ -10,7 +10,7 @@ too (``accent``), so on a screen in ``--lang qps``:
 - a layout that holds English only just overflows.
 
 ``tools`` and the catalogs tool write ``locale/qps/LC_MESSAGES/p2pclue.po`` from the English
-catalog (``python -m p2pclue.i18n.catalogs update``) and compile it like any other; it is
+catalog (``python -m tools.catalogs update``) and compile it like any other; it is
 selectable with ``--lang qps`` but never offered to players (``LANGUAGES`` leaves it out).
 
 A message whose context says it must fit a few cells ("2 cells": a notepad column) is

@@ -22,6 +22,7 @@ from typing import BinaryIO
 
 import msgpack
 
+from p2pclue.engine.audit import audit
 from p2pclue.engine.config import GameConfig
 from p2pclue.engine.errors import TranscriptError
 from p2pclue.engine.transcript import (
@@ -34,7 +35,7 @@ from p2pclue.engine.transcript import (
     parse_unfinished,
 )
 from p2pclue.engine.wire import MAX_FRAME_BYTES
-from p2pclue.i18n import _, os_error_text
+from p2pclue.i18n import _, ngettext, os_error_text, outcome_word, transcript_error_text
 
 NAME_MAX_BYTES = 255
 """The longest file name (in bytes) on the usual file systems (ext4, btrfs, APFS, NTFS)."""
@@ -333,7 +334,7 @@ def _read_open(path: Path) -> tuple[GameConfig, list[bytes], int, int, bool]:
         config, entries = parse_unfinished(data)
     except TranscriptError as exc:
         raise StoreError(_("{path} is not a readable transcript: {error}").format(
-            path=path, error=exc)) from None
+            path=path, error=transcript_error_text(exc))) from None
     whole = len(opening_bytes(config)) + sum(len(entry_bytes(e)) for e in entries)
     tail = data[whole:]
     ended = tail.startswith(b"\x00" * 4)
@@ -376,3 +377,23 @@ def _os_message(path: Path, exc: OSError, verb: str = "write") -> str:
     template = _("cannot read {path}: {error}") if verb == "read" \
         else _("cannot write {path}: {error}")
     return template.format(path=path, error=reason)
+
+
+def audit_file(path: Path) -> tuple[bool | None, str]:
+    """The audit's verdict on a saved transcript, and one line that says it."""
+    try:
+        raw = path.read_bytes()
+        verdict = audit(parse(raw), raw)
+    except OSError as exc:
+        return False, _("the saved transcript cannot be read: {error}").format(
+            error=os_error_text(exc))
+    except TranscriptError as exc:
+        return False, _("the saved transcript cannot be read: {error}").format(
+            error=transcript_error_text(exc))
+    if verdict.valid:
+        return True, ngettext("valid ({result}, {count} message)",
+                              "valid ({result}, {count} messages)", verdict.entries).format(
+            result=outcome_word(verdict.result), count=verdict.entries)
+    v = verdict.violation
+    # Translators: {reason} comes from the protocol checks, in English.
+    return False, _("invalid: {reason}").format(reason=v.reason if v else "unknown")

@@ -434,10 +434,10 @@ def check_sample(data: bytes, tamper: int | None = None) -> SampleResult:
             secrets[sender] = (scalar(body["k"]), scalar(body["r"]))
     for seat, openings in opened.items():
         # "the opening of every show the sender made to a seat still at the table"
-        mine = [s for s in shows if s.refuter == seat and s.suggester not in left]
-        if len(mine) != len(openings):
-            raise Rejected(f"seat {seat}: {len(openings)} openings for {len(mine)} shows")
-        for show, op in zip(mine, openings, strict=True):
+        made = [s for s in shows if s.refuter == seat and s.suggester not in left]
+        if len(made) != len(openings):
+            raise Rejected(f"seat {seat}: {len(openings)} openings for {len(made)} shows")
+        for show, op in zip(made, openings, strict=True):
             check_opening(show.named, keys[show.suggester], show.commitment, op["card"], op["rho"])
             openings_checked += 1
             if seat in secrets:

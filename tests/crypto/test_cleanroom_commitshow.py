@@ -6,11 +6,8 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
-import os
-import subprocess
-import sys
-import tempfile
 from collections.abc import Callable, Sequence
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -21,15 +18,21 @@ from p2pclue.crypto.commitshow import verify_commit_show as project_verify
 from p2pclue.crypto.context import ProofContext
 from p2pclue.crypto.errors import PeerDataError
 from p2pclue.crypto.group import point_from_bytes
+from tests.commands import audit_in_process
+from tests.crypto import cleanroom_commitshow as cr
 from tests.engine.conftest import run
 from tests.torsion import torsion
 
-sys.path.insert(0, str(Path(__file__).parent))
-import cleanroom_commitshow as cr
-
 ROOT = Path(__file__).resolve().parents[2]
-VECTOR: dict[str, Any] = json.loads((ROOT / "protocol/vectors/crypto-v1.json").read_text())
 SAMPLES = ROOT / "protocol/samples"
+
+
+@cache
+def vector() -> dict[str, Any]:
+    """protocol/vectors/crypto-v1.json, read when a test first needs it."""
+    data: dict[str, Any] = json.loads(
+        (ROOT / "protocol/vectors/crypto-v1.json").read_text(encoding="utf-8"))
+    return data
 
 
 def _h(x: str) -> bytes:
@@ -41,7 +44,7 @@ Proof = dict[str, Any]
 
 
 def _vector_args() -> tuple[cr.Context, list[int], list[bytes], bytes, bytes, bytes, Proof]:
-    v = VECTOR["commit_show"]
+    v = vector()["commit_show"]
     c = v["context"]
     ctx = cr.Context(_h(c["game_id"]), c["step"], c["prover"])
     proof: Proof = {k: _h(x) if isinstance(x, str) else [_h(y) for y in x]
@@ -112,7 +115,7 @@ def _wire_tampers(proof: Proof) -> list[tuple[str, Proof]]:
 
 
 def test_card_points_match_the_vectors() -> None:
-    for entry in VECTOR["card_points"]:
+    for entry in vector()["card_points"]:
         assert cr.card_point(entry["index"]).hex() == entry["point"]
 
 
@@ -154,10 +157,10 @@ def test_vector_statement_tampers_agree() -> None:
         assert not _cleanroom_verifies(args), name
         assert not _project_verifies(args), name
     for name, bad in (("S", torsion(s_key)), ("P", torsion(p_key)), ("C", torsion(c_point))):
-        swapped = [bad if label == name else value for label, value in
-                   (("S", s_key), ("P", p_key), ("C", c_point))]
+        s_x, p_x, c_x = (bad if label == name else value for label, value in
+                         (("S", s_key), ("P", p_key), ("C", c_point)))
         with pytest.raises(cr.Rejected, match="invalid point"):
-            cr.verify_commit_show(ctx, named, hand, *swapped, proof)
+            cr.verify_commit_show(ctx, named, hand, s_x, p_x, c_x, proof)
         with pytest.raises(PeerDataError):
             point_from_bytes(bad, name)
 
@@ -174,12 +177,12 @@ def test_vector_proof_is_bound_to_its_statement() -> None:
 
 
 def test_vector_openings_and_equivocation() -> None:
-    v = VECTOR["commit_show"]
+    v = vector()["commit_show"]
     named, p_key, c_point = v["named"], _h(v["suggester_pub"]), _h(v["C"])
     for key in ("opening", "equivocated"):
         cr.check_opening(named, p_key, c_point, v[key]["card"], _h(v[key]["rho"]))
     # The equivocation computed from the spec alone is the vector's, bit for bit.
-    x = int.from_bytes(_h(VECTOR["secrets"][0]), "little")
+    x = int.from_bytes(_h(vector()["secrets"][0]), "little")
     forged = cr.equivocate(x, 13, _h(v["opening"]["rho"]), 4)
     assert forged.hex() == v["equivocated"]["rho"]
     # ... and every other named card opens too; an unnamed card or a wrong rho does not.
@@ -191,18 +194,19 @@ def test_vector_openings_and_equivocation() -> None:
 
 
 def test_vector_show_rho_uses_the_refuters_key() -> None:
-    v = VECTOR["commit_show"]
+    v = vector()["commit_show"]
     ctx = _vector_args()[0]
-    assert cr.show_rho(_h(VECTOR["secrets"][1]), ctx).hex() == v["show_rho"]
+    assert cr.show_rho(_h(vector()["secrets"][1]), ctx).hex() == v["show_rho"]
 
 
 def test_own_keys_deniability() -> None:
     """Fresh keys: a refuter commits to its card, the suggester forges an opening to another
     named card that passes the same check and is what the refuter would have sent for it."""
-    x = int.from_bytes(os.urandom(64), "little") % cr.L
+    draw = _fresh("own keys")
+    x = draw()
     p_key = cr.base(x)
     named = [2, 9, 17]
-    rho = int.from_bytes(os.urandom(64), "little") % cr.L
+    rho = draw()
     c_point = cr.add(cr.base(9 + 1), cr.mul(rho, p_key))
     cr.check_opening(named, p_key, c_point, 9, cr.enc(rho))
     for other in (2, 17):
@@ -226,11 +230,10 @@ def test_samples_shows_and_openings(name: str, shows: int, opened: int) -> None:
     assert result.hands_checked == opened  # every published opening names a card of the hand
 
 
-def _audit(*args: str) -> list[dict[str, Any]]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    out = subprocess.run([sys.executable, "-m", "p2pclue", "audit", "--json", *args],
-                         capture_output=True, text=True, env=env, timeout=300)
-    return [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
+def _audit(*args: str) -> tuple[int, list[dict[str, Any]]]:
+    """``p2pclue audit --json ARGS`` (in this process): exit status and its JSON lines."""
+    code, lines = audit_in_process("--json", *args)
+    return code, [json.loads(line) for line in lines if line.startswith("{")]
 
 
 @pytest.mark.parametrize("name", ["classic-3p", "cz-4p"])
@@ -239,7 +242,7 @@ def test_samples_agree_with_the_audit(name: str) -> None:
     hands it decrypted are the audit's."""
     path = SAMPLES / f"{name}.p2pclue"
     result = cr.check_sample(path.read_bytes())
-    lines = _audit("--replay", str(path))
+    _, lines = _audit("--replay", str(path))
     refuted = [(e["refuter"], e["suggester"], tuple(e["triple"]))
                for e in lines if e.get("event") == "Refuted"]
     assert refuted == [(s.refuter, s.suggester, s.named) for s in result.shows]
@@ -248,7 +251,7 @@ def test_samples_agree_with_the_audit(name: str) -> None:
     assert {int(k): sorted(v) for k, v in verdict["hands"].items()} == result.hands
 
 
-def test_sample_tampered_proof_fails_here_and_in_the_audit() -> None:
+def test_sample_tampered_proof_fails_here_and_in_the_audit(tmp_path: Path) -> None:
     """Flip one response of the first show in classic-3p: the clean-room verifier refuses it,
     and so does the project's verifier on the same statement (the audit would fail first on
     the frame's signature, so the proof itself is checked through the project verifier too;
@@ -256,23 +259,18 @@ def test_sample_tampered_proof_fails_here_and_in_the_audit() -> None:
     data = (SAMPLES / "classic-3p.p2pclue").read_bytes()
     with pytest.raises(cr.Rejected):
         cr.check_sample(data, tamper=0)
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    ok = subprocess.run([sys.executable, "-m", "p2pclue", "audit", "--json",
-                         str(SAMPLES / "classic-3p.p2pclue")],
-                        capture_output=True, text=True, env=env, timeout=300)
-    assert ok.returncode == 0, ok.stdout[-500:]
+    code, lines = _audit(str(SAMPLES / "classic-3p.p2pclue"))
+    assert code == 0, lines[-1]
     # A re-signed tamper needs the identity keys, which the sample does not publish; the
     # bare byte edit must still be refused by the audit (no valid transcript results).
     show = cr.check_sample(data).shows[0]
     i = data.index(show.commitment)
     bad = data[:i] + bytes([data[i] ^ 1]) + data[i + 1:]
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "tampered.p2pclue"
-        path.write_bytes(bad)
-        out = subprocess.run([sys.executable, "-m", "p2pclue", "audit", "--json", str(path)],
-                             capture_output=True, text=True, env=env, timeout=300)
-    assert out.returncode != 0
-    assert json.loads(out.stdout.strip().splitlines()[-1])["valid"] is False
+    path = tmp_path / "tampered.p2pclue"
+    path.write_bytes(bad)
+    code, lines = _audit(str(path))
+    assert code != 0
+    assert lines[-1]["valid"] is False
     with pytest.raises(cr.Rejected):
         cr.check_sample(bad)
 
@@ -296,16 +294,12 @@ def test_cheat_fails_here_and_in_the_audit(
     raw = next(p for p in game.peers if p.seat != cheater).transcript().to_bytes()
     path = tmp_path / "cheat.p2pclue"
     path.write_bytes(raw)
-    verdict = _audit(str(path))[-1]
+    verdict = _audit(str(path))[1][-1]
     assert verdict["valid"] is False
     assert verdict["blamed"] == cheater
     assert verdict["violation"]["check"] == check
     with pytest.raises(cr.Rejected, match=refusal):
         cr.check_sample(raw)
-
-
-def _rand() -> int:
-    return int.from_bytes(os.urandom(64), "little") % cr.L
 
 
 def _seeded(seed: bytes) -> Callable[[], int]:
@@ -321,6 +315,11 @@ def _seeded(seed: bytes) -> Callable[[], int]:
     return draw
 
 
+def _fresh(label: str) -> Callable[[], int]:
+    """Draws other than the vector's, the same on every run (a failure can be replayed)."""
+    return _seeded(b"tests/cleanroom-commitshow/" + label.encode())
+
+
 def _cleanroom_prove(draw: Callable[[], int], close: tuple[bool, bool] = (True, True),
                      named: Sequence[int] = (4, 7, 13)) -> tuple[Any, ...]:
     """A proof 4b made from the spec's prover description ("Proof." and "Vectors", draws in
@@ -329,7 +328,7 @@ def _cleanroom_prove(draw: Callable[[], int], close: tuple[bool, bool] = (True, 
     challenges (positions, cards); an OR left open keeps a random challenge there, so its
     list no longer sums to c."""
     ctx, _, hand, s_key, p_key, _, _ = _vector_args()
-    s = int.from_bytes(_h(VECTOR["secrets"][1]), "little")
+    s = int.from_bytes(_h(vector()["secrets"][1]), "little")
     card, real_p = 13, 2
     real_i = list(named).index(card)
     rho = draw()
@@ -379,19 +378,19 @@ def test_vector_is_reproduced_from_the_spec() -> None:
     """The vector's commitment and proof, byte for byte, from the spec's prover description
     and its draw order (SeededRandom(seed | "/commit-show"): rho, b, k, w, v, then the
     simulated positions' (c_p, u_p), then the simulated cards' (d_i, u_i, v_i))."""
-    args = _cleanroom_prove(_seeded(_h(VECTOR["seed"]) + b"/commit-show"))
+    args = _cleanroom_prove(_seeded(_h(vector()["seed"]) + b"/commit-show"))
     assert args == _vector_args()
 
 
 def test_proof_made_from_the_spec_is_accepted_by_the_project() -> None:
-    """The spec's prover description, followed literally with fresh draws, yields proofs the
-    project's verifier accepts; a proof whose challenge matches one OR's sum but not the
-    other's is refused by both."""
-    args = _cleanroom_prove(_rand)
+    """The spec's prover description, followed literally with other draws than the
+    vector's, yields proofs the project's verifier accepts; a proof whose challenge matches
+    one OR's sum but not the other's is refused by both."""
+    args = _cleanroom_prove(_fresh("prover"))
     assert _cleanroom_verifies(args)
     assert _project_verifies(args)
     for close in ((True, False), (False, True)):
-        bad = _cleanroom_prove(_rand, close)
+        bad = _cleanroom_prove(_fresh(f"prover, one OR open {close}"), close)
         with pytest.raises(cr.Rejected, match="challenge mismatch"):
             cr.verify_commit_show(*bad)
         assert not _project_verifies(bad)
@@ -403,10 +402,10 @@ def test_edge_statements_agree() -> None:
     encoding), and the named cards not in the order suspect, weapon, room (the engine, not
     the proof, fixes that order)."""
     def zero_at(index: int) -> Callable[[], int]:
-        draws = itertools.count()
-        return lambda: 0 if next(draws) == index else _rand()
+        draws, draw = itertools.count(), _fresh(f"zero at {index}")
+        return lambda: 0 if next(draws) == index else draw()
     for name, args in (("k = 0", _cleanroom_prove(zero_at(2))),
                        ("w = 0", _cleanroom_prove(zero_at(3))),
                        ("v = 0", _cleanroom_prove(zero_at(4))),
-                       ("named 13, 4, 7", _cleanroom_prove(_rand, named=(13, 4, 7)))):
+                       ("named 13, 4, 7", _cleanroom_prove(_fresh("named"), named=(13, 4, 7)))):
         assert (_cleanroom_verifies(args), _project_verifies(args)) == (True, True), name

@@ -83,8 +83,8 @@ def test_commit_show_tampered_swapped_and_replayed_fail(
     with pytest.raises(ProofRejected):  # another set of named cards
         verify_commit_show(ctx, (4, 7, 14), r.hand_points, r.pub, s.pub, c, proof)
     with pytest.raises(ProofRejected):  # another refuter's hand
-        other = Seat(b"r3")
-        verify_commit_show(ctx, NAMED, other.hand_points, other.pub, s.pub, c, proof)
+        third = Seat(b"r3")
+        verify_commit_show(ctx, NAMED, third.hand_points, third.pub, s.pub, c, proof)
     with pytest.raises(ProofRejected):  # degenerate statements
         verify_commit_show(ctx, NAMED, r.hand_points, r.pub, G - G, c, proof)
     with pytest.raises(ProofRejected):

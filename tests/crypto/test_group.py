@@ -23,6 +23,7 @@ from p2pclue.crypto.group import (
     scalar_from_bytes,
 )
 from p2pclue.crypto.rand import OsRandom, SeededRandom, random_permutation, random_scalar
+from tests.profiles import examples
 from tests.torsion import ORDER_8
 
 P_FIELD = 2**255 - 19
@@ -138,7 +139,7 @@ def test_card_points_are_distinct_valid_and_not_small_multiples_of_G() -> None:
         card_point(21)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25))
 @given(a=scalars, b=scalars)
 def test_commutative_encryption_property(a: Scalar, b: Scalar) -> None:
     c = card_point(4)

@@ -18,6 +18,7 @@ from p2pclue.crypto.randomness import (
     verify_reveal,
 )
 from p2pclue.rules.cards import ROOMS, WEAPONS
+from tests.profiles import examples
 
 
 def test_hash_chain_reveals_verify_in_order_and_run_out() -> None:
@@ -65,7 +66,7 @@ def test_R12_die_distribution_is_roughly_uniform() -> None:
     assert all(60 <= c <= 140 for c in counts.values())  # expected 100 each
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30))
 @given(event=st.text(max_size=10), seed=st.binary(min_size=32, max_size=32))
 def test_R9_weapon_placement_is_injective_into_rooms(event: str, seed: bytes) -> None:
     placement = random_weapon_rooms(b"game", event, [seed])

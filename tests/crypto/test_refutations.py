@@ -103,8 +103,8 @@ def test_show_tampered_swapped_and_replayed_fail(
     with pytest.raises(ProofRejected):  # another set of named cards
         verify_show(ctx, (4, 7, 14), r.hand_points, r.pub, s.pub, ct, proof)
     with pytest.raises(ProofRejected):  # another refuter's hand
-        other = Refuter(b"r3")
-        verify_show(ctx, NAMED, other.hand_points, other.pub, s.pub, ct, proof)
+        third = Refuter(b"r3")
+        verify_show(ctx, NAMED, third.hand_points, third.pub, s.pub, ct, proof)
 
 
 def test_R21_showing_a_card_not_named_or_not_held_cannot_be_proven(ctx: ProofContext) -> None:
@@ -161,7 +161,8 @@ def test_R21_false_cannot_refute_cannot_be_proven(ctx: ProofContext) -> None:
         telltale = [base_mul(random_scalar(r.src)) if x in cheat.q and x in cheat.y else x
                     for x in getattr(cheat, field)]
         assert telltale != list(getattr(cheat, field))
-        forged = replace(cheat, **{field: tuple(telltale)})
+        forged = replace(cheat, y=tuple(telltale)) if field == "y" else replace(
+            cheat, q=tuple(telltale))
         assert not set(forged.y) & set(forged.q)
         with pytest.raises(ProofRejected, match="challenge"):
             verify_none(ctx, NAMED, r.hand_points, r.pub, forged)

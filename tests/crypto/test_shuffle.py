@@ -15,6 +15,7 @@ from p2pclue.crypto.errors import CryptoUsageError, MalformedProofError, ProofRe
 from p2pclue.crypto.group import MULT_COUNTER, G, Point, Scalar, base_mul, mul
 from p2pclue.crypto.proofs import ShuffleProof, prove_shuffle, shuffle, verify_shuffle
 from p2pclue.crypto.rand import SeededRandom, random_scalar
+from tests.profiles import examples
 
 Tamper = Callable[..., Iterator[tuple[str, Any]]]
 POINT_KEYS = frozenset({"c", "chat"})
@@ -34,7 +35,7 @@ def test_shuffle_output_is_a_permutation_times_the_secret(ctx: ProofContext) -> 
     verify_shuffle(ctx, deck, out, base_mul(k), ShuffleProof.from_wire(proof.to_wire()))
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=examples(8))
 @given(n=st.integers(min_value=1, max_value=7), seed=st.binary(min_size=1, max_size=8))
 def test_shuffle_completeness_property(n: int, seed: bytes) -> None:
     src = SeededRandom(seed)

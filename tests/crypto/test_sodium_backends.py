@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from p2pclue.crypto import sodium
 from p2pclue.crypto.group import G, L, Scalar, base_mul, mul
+from tests.profiles import examples
 from tests.torsion import ORDER_8
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,7 +28,7 @@ scalars = st.integers(min_value=1, max_value=L - 1).map(lambda v: v.to_bytes(32,
 
 
 @needs_private
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40))
 @given(scalars, scalars)
 def test_private_and_public_paths_agree(a: bytes, b: bytes) -> None:
     p = mul(Scalar(int.from_bytes(a, "little")), G).data

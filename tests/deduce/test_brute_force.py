@@ -28,6 +28,7 @@ from p2pclue.deduce import (
     WrongAccusation,
 )
 from tests.deduce.brute import brute
+from tests.profiles import examples
 
 SMALL_DECK = ((0, 1, 2), (6, 7, 8), (12, 13, 14, 15))
 SHAPES = (((2, 2, 2), 1), ((3, 3), 1), ((2, 2, 3), 0), ((4, 3), 0), ((2, 2), 3))
@@ -104,7 +105,7 @@ def check_against_brute(deck: Sequence[Sequence[int]], sizes: Sequence[int], n_l
         assert pad.cell(card, owner) is expected, (card, owner)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80))
 @given(st.integers(0, 2**32 - 1), st.sampled_from(SHAPES))
 def test_small_deck_matches_enumeration(seed: int, shape: tuple[tuple[int, ...], int]) -> None:
     sizes, n_left = shape
@@ -112,7 +113,7 @@ def test_small_deck_matches_enumeration(seed: int, shape: tuple[tuple[int, ...],
     check_against_brute(SMALL_DECK, sizes, n_left, me, facts)
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=examples(12))
 @given(st.integers(0, 2**32 - 1))
 def test_full_deck_with_most_cards_placed_matches_enumeration(seed: int) -> None:
     """All 21 cards, 4 players; shown cards pin all but seven so brute force stays small."""

@@ -76,7 +76,8 @@ def test_R25_accuses_once_the_notepad_proves_the_envelope() -> None:
         triple = [0, 6, 12]
         triple[0 if card < 6 else 1 if card < 12 else 2] = card
         assert bot.decide(state) != Accuse(0, 5, 11, 20)
-        bot.observe(SuggestionAnswered(0, *triple, (), refuter))
+        suspect, weapon, room = triple
+        bot.observe(SuggestionAnswered(0, suspect, weapon, room, (), refuter))
         bot.observe(CardShown(0, refuter, card))
     assert bot.notepad is not None and bot.notepad.cell(5, ENVELOPE) is Mark.YES
     assert bot.decide(state) == Accuse(0, 5, 11, 20)
@@ -95,7 +96,8 @@ def test_R21_refutes_with_the_card_the_suggester_has_seen() -> None:
     # Now all three named cards are mine; only the one already shown leaks nothing.
     other = {0: 1, 7: 6, 12: 13}
     triple = [first.card if first.card == x else other[x] for x in (0, 7, 12)]
-    again = dataclasses.replace(asking, pending_suggestion=Suggestion(2, *triple, passed=()))
+    suspect, weapon, room = triple
+    again = dataclasses.replace(asking, pending_suggestion=Suggestion(2, suspect, weapon, room))
     assert bot.decide(again) == Refute(0, first.card)
 
 

@@ -10,6 +10,7 @@ from p2pclue.deduce import (
     ENVELOPE,
     LEFTOVERS,
     ContradictionError,
+    Fact,
     Leftovers,
     Mark,
     Notepad,
@@ -238,8 +239,9 @@ def test_notepad_is_immutable() -> None:
 def test_bounded_search_keeps_what_propagation_proves() -> None:
     from p2pclue.deduce import IncompleteDeductionError
 
-    facts = [OwnHand((SCARLETT, MUSTARD, CANDLE, DAGGER, KITCHEN, BALLROOM)),
-             Passed(2, (PLUM, ROPE, HALL), turn=1), Refuted(1, 2, (WHITE, PIPE, STUDY), turn=2)]
+    facts: list[Fact] = [
+        OwnHand((SCARLETT, MUSTARD, CANDLE, DAGGER, KITCHEN, BALLROOM)),
+        Passed(2, (PLUM, ROPE, HALL), turn=1), Refuted(1, 2, (WHITE, PIPE, STUDY), turn=2)]
     pad = Notepad(0, 3, (6, 6, 6), 0, facts=facts, max_states=2)
     assert not pad.complete
     assert pad.cell(ROPE, 2) is Mark.NO

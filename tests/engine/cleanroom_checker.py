@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -295,7 +296,7 @@ def read_file(data: bytes) -> File:
     if not isinstance(header, dict) or set(header) != {"config"}:
         raise Unreadable("header keys")
     check_config(header["config"])
-    entries = []
+    entries: list[bytes] = []
     while True:
         if pos == len(data):  # right after a whole entry: an unfinished file, no footer
             return File(header["config"], pack(header["config"]), entries, None)
@@ -797,7 +798,7 @@ def verdict(data: bytes) -> dict[str, Any]:
 
 
 def _votes_verdict(rx: Receiver, votes: list[bytes], out: dict[str, Any],
-                   violation: Any) -> dict[str, Any]:
+                   violation: Callable[[str], dict[str, Any]]) -> dict[str, Any]:
     """An abandon by vote ("Silence and abandon", "Informed abort")."""
     g = rx.game
     silent, _ = g.owed()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from functools import cache
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -12,6 +13,7 @@ from p2pclue.engine.audit import audit
 from p2pclue.engine.errors import TranscriptError
 from p2pclue.engine.transcript import Footer, Transcript, parse
 from tests.engine.conftest import finished_game
+from tests.profiles import examples
 
 
 @cache
@@ -32,7 +34,7 @@ def rejected(raw: bytes) -> bool:
     return not audit(transcript, raw).valid
 
 
-def rebuild(entries: list[bytes], **changes: object) -> bytes:
+def rebuild(entries: list[bytes], **changes: Any) -> bytes:
     t = parse(original())
     footer = Footer(t.footer.status, len(entries), t.footer.blame)
     return dataclasses.replace(t, entries=tuple(entries), footer=footer, **changes).to_bytes()
@@ -88,7 +90,7 @@ def mutations(draw: st.DrawFn) -> bytes:
     return rebuild(entries)
 
 
-@settings(max_examples=60, deadline=None,
+@settings(max_examples=examples(60),
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(mutated=mutations())
 def test_every_mutation_is_rejected(mutated: bytes) -> None:

@@ -1,7 +1,8 @@
 """Every cheat gets its chance: every kind, every seat, both presets, 3 to 6 players.
 
-The sample below runs in CI (each kind once, with the seat, preset and player count varied);
-``P2PCLUE_SLOW_TESTS=1`` runs the whole sweep (also ``p2pclue bench --only cheats``).
+``p2pclue bench --only cheats`` plays that whole sweep. Here: the sweep's cases are the
+right ones, and ``p2pclue simulate`` reports a cheat by its exit status (real processes).
+Each kind played once and caught: tests/engine/test_cheats.py.
 """
 
 from __future__ import annotations
@@ -12,54 +13,24 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
-from p2pclue.bench.cheats import Case, cases, run_case
-from p2pclue.engine.cheats import CHEATS, PHASED, impossible
-from p2pclue.rules.variants import preset
+from p2pclue.bench.cheats import cases
+from p2pclue.engine.cheats import CHEATS, PHASED
 
 ROOT = Path(__file__).resolve().parents[2]
-ALL = list(cases())
-
-
-def _sample() -> list[Case]:
-    """One case per kind and phase, spread over seats, presets and player counts."""
-    picked: list[Case] = []
-    for i, (kind, phase) in enumerate((k, p) for k in CHEATS for p in PHASED.get(k, (None,))):
-        rules = ("cz", "classic")[i % 2]
-        if impossible(kind, phase, preset(rules)) is not None:
-            rules = "classic"
-        players = 3 + (i * 3) % 4
-        seat = (players - 1, 0, players // 2)[i % 3]
-        picked.append(Case(kind, phase, rules, players, seat))
-    return picked
 
 
 def test_the_sweep_covers_every_kind_seat_preset_and_table_size() -> None:
-    assert {(c.kind, c.phase) for c in ALL} == {
+    every = list(cases())
+    assert {(c.kind, c.phase) for c in every} == {
         (k, p) for k in CHEATS for p in PHASED.get(k, (None,))}
     for players in range(3, 7):
-        seats = {c.cheater for c in ALL if c.players == players and c.kind == "illegal-move"
+        seats = {c.cheater for c in every if c.players == players and c.kind == "illegal-move"
                  and c.rules == "cz"}
         assert seats == set(range(players))
     # The one thing that cannot happen: biasing a random weapon placement under fixed weapons.
-    assert not [c for c in ALL if c.kind == "bias-dice" and c.phase == "weapons"
+    assert not [c for c in every if c.kind == "bias-dice" and c.phase == "weapons"
                 and c.rules == "cz"]
-    assert len(ALL) == 22 * 2 * 18 - 18
-
-
-@pytest.mark.parametrize("case", _sample(), ids=str)
-def test_sampled_cheat_happens_and_is_caught(case: Case) -> None:
-    outcome = run_case(case)
-    assert outcome.fired, f"{case}: the cheat never happened"
-    assert outcome.caught, f"{case}: not caught (checks {sorted(outcome.checks)})"
-
-
-@pytest.mark.skipif(not os.environ.get("P2PCLUE_SLOW_TESTS"), reason="P2PCLUE_SLOW_TESTS=1")
-@pytest.mark.parametrize("case", ALL, ids=str)
-def test_every_cheat_happens_and_is_caught(case: Case) -> None:
-    outcome = run_case(case)
-    assert outcome.fired and outcome.caught, f"{case}: {outcome}"
+    assert len(every) == 22 * 2 * 18 - 18
 
 
 def _simulate(*args: str, prelude: str = "") -> subprocess.CompletedProcess[str]:

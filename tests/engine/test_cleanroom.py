@@ -1,31 +1,41 @@
 """The sample transcripts judged by a checker written from docs/protocol.md alone
-(``cleanroom_checker``, which imports nothing of p2pclue) and by ``p2pclue audit --json`` run
-as a real process: the two verdicts must agree (issue 19, point 6)."""
+(``cleanroom_checker``, which imports nothing of p2pclue) and by ``p2pclue audit --json``:
+the two verdicts must agree (issue 19, point 6).
+
+The audit runs through the command's entry point in this process; a few cases run it as a
+real process (its exit status across the process boundary), and the checker itself runs in
+a fresh interpreter with no p2pclue module loaded, which is what its independence means.
+"""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable, Mapping
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.commands import HANG_GUARD, audit_in_process, audit_process
 from tests.engine.cleanroom_checker import names_game, verdict
 from tests.torsion import torsion
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "protocol" / "samples"
+CHECKER = Path(__file__).with_name("cleanroom_checker.py")
 COMPARED = ("valid", "result", "blamed", "winner", "withheld", "forfeit")
+Audit = Callable[..., tuple[int, list[str]]]
 
 
-def audit_process(path: Path) -> tuple[int, dict[str, Any]]:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    done = subprocess.run([sys.executable, "-m", "p2pclue", "audit", "--json", str(path)],
-                          capture_output=True, text=True, env=env, timeout=600, check=False)
-    return done.returncode, json.loads(done.stdout.strip().splitlines()[-1])
+def audit_verdict(path: Path, run: Audit = audit_in_process) -> tuple[int, dict[str, Any]]:
+    """``p2pclue audit --json PATH``: its exit status and its last line, the JSON verdict."""
+    code, lines = run("--json", str(path))
+    return code, json.loads(lines[-1])
 
 
 VERDICT_KEYS = {"valid", "result", "unfinished", "winner", "blamed", "violation", "withheld",
@@ -46,24 +56,87 @@ def agree(mine: dict[str, Any], code: int, theirs: dict[str, Any]) -> None:
             assert mine["violation"][key] == theirs["violation"][key], (key, mine, theirs)
 
 
-def judged_alike(data: bytes, tmp_path: Path, want: dict[str, Any] | None = None) -> None:
-    """The spec-only verdict is ``want`` (where given) and the audit process's verdict."""
+def judged_alike(data: bytes, tmp_path: Path, want: dict[str, Any] | None = None,
+                 run: Audit = audit_in_process) -> None:
+    """The spec-only verdict is ``want`` (where given) and the audit's verdict."""
     mine = verdict(data)
     for key, value in (want or {}).items():
         got = mine["violation"]["check"] if key == "check" else mine[key]
         assert got == value, (key, mine)
     path = tmp_path / "t.p2pclue"
     path.write_bytes(data)
-    code, theirs = audit_process(path)
+    code, theirs = audit_verdict(path, run)
     agree(mine, code, theirs)
+
+
+def all_judged_alike(subtests: pytest.Subtests, tmp_path: Path,
+                     cases: Mapping[str, tuple[bytes, dict[str, Any] | None]],
+                     count: int) -> None:
+    """Each case a subtest (named as in the case list); the list is built when the test
+    runs, not when it is collected. ``count`` keeps a case from going missing unseen."""
+    assert len(cases) == count, sorted(cases)
+    for name, (data, want) in cases.items():
+        with subtests.test(msg=name):
+            judged_alike(data, tmp_path, want)
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in SAMPLES.glob("*.p2pclue")))
 def test_sample_verdicts_agree(name: str) -> None:
     path = SAMPLES / name
     mine = verdict(path.read_bytes())
-    code, theirs = audit_process(path)
+    code, theirs = audit_verdict(path)
     agree(mine, code, theirs)
+
+
+# --- across the process boundary --------------------------------------------------------------
+
+@pytest.mark.parametrize(("sample", "crafted", "status"), [
+    ("classic-3p.p2pclue", None, 0), ("halted-bias-dice.p2pclue", None, 1),
+    (None, "a file version other than 1 is unreadable", 2),
+])
+def test_the_audit_process_agrees_with_its_exit_status(
+        sample: str | None, crafted: str | None, status: int, tmp_path: Path) -> None:
+    """``python -m p2pclue audit --json`` as its own process: one case per exit status."""
+    data = (SAMPLES / sample).read_bytes() if sample else crafted_cases()[str(crafted)][0]
+    mine = verdict(data)
+    path = tmp_path / "t.p2pclue"
+    path.write_bytes(data)
+    code, theirs = audit_verdict(path, audit_process)
+    assert code == status
+    agree(mine, code, theirs)
+
+
+CHECKER_RUN = """
+import sys
+sys.path.insert(0, sys.argv[1])
+import cleanroom_checker as checker
+verdicts = {path: checker.verdict(open(path, "rb").read()) for path in sys.argv[2:]}
+loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("p2pclue", "tests"))
+print(repr(loaded))
+print(repr(verdicts))
+"""
+
+
+def test_the_checker_stands_alone() -> None:
+    """The checker's source imports nothing of p2pclue or of the tests, and in a fresh
+    interpreter (isolated: no PYTHONPATH, no working folder on its path) it loads no module of
+    the project and gives every sample the verdict it gives here."""
+    tree = ast.parse(CHECKER.read_text(encoding="utf-8"))
+    imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+                for alias in node.names}
+    imported |= {f"{'.' * node.level}{node.module or ''}" for node in ast.walk(tree)
+                 if isinstance(node, ast.ImportFrom)}
+    assert imported, "the checker's imports were read"
+    assert not {m for m in imported if m.startswith((".", "p2pclue", "tests"))}, imported
+    samples = sorted(str(p) for p in SAMPLES.glob("*.p2pclue"))
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run(
+        [sys.executable, "-I", "-c", CHECKER_RUN, str(CHECKER.parent), *samples],
+        capture_output=True, text=True, env=env, cwd="/", timeout=HANG_GUARD, check=False)
+    assert done.returncode == 0, done.stderr
+    loaded, verdicts = done.stdout.splitlines()
+    assert loaded == "[]"
+    assert verdicts == repr({path: verdict(Path(path).read_bytes()) for path in samples})
 
 
 def test_lenient_vectors() -> None:
@@ -90,7 +163,7 @@ class Table:
 
     def __init__(self) -> None:
         self.sk = [SigningKey(bytes([i + 1]) * 32) for i in range(3)]
-        self.config = {"chain_length": 512, "protocol": 1, "rules": CLASSIC,
+        self.config: dict[str, Any] = {"chain_length": 512, "protocol": 1, "rules": CLASSIC,
                        "session": bytes(range(32)),
                        "players": [{"identity": bytes(k.verify_key), "name": n, "suspect": s}
                                    for k, n, s in zip(self.sk, ("Ann", "Bob", "Cy"), (0, 2, 4),
@@ -132,6 +205,7 @@ def halted(evidence: list[bytes], culprit: int | None, check: str, index: int = 
                       "evidence": evidence}}
 
 
+@cache
 def crafted_cases() -> dict[str, tuple[bytes, dict[str, Any]]]:
     """name -> (file, the verdict the spec gives), each a point of issue 19's list."""
     t = Table()
@@ -257,12 +331,8 @@ def weak_key_file() -> bytes:
     return t.file([], {"status": "abandoned", "entries": 0, "blame": None})
 
 
-CASES = crafted_cases()
-
-
-@pytest.mark.parametrize("name", sorted(CASES))
-def test_crafted_verdicts(name: str, tmp_path: Path) -> None:
-    judged_alike(CASES[name][0], tmp_path, CASES[name][1])
+def test_crafted_verdicts(subtests: pytest.Subtests, tmp_path: Path) -> None:
+    all_judged_alike(subtests, tmp_path, crafted_cases(), 29)
 
 
 # --- the samples cut and closed again: the audit's notes on stops inside a check ------------
@@ -286,6 +356,7 @@ def closed(opening: bytes, entries: list[bytes], footer: dict[str, Any]) -> byte
     return opening + body + bytes(4) + len(foot).to_bytes(4, "big") + foot
 
 
+@cache
 def cut_cases() -> dict[str, bytes]:
     opening, entries, kinds = sample_parts("classic-3p.p2pclue")
     accuse = max(i for i, k in enumerate(kinds) if k == "accuse")
@@ -326,12 +397,8 @@ def cut_cases() -> dict[str, bytes]:
     return cases
 
 
-CUTS = cut_cases()
-
-
-@pytest.mark.parametrize("name", sorted(CUTS))
-def test_cut_samples_agree(name: str, tmp_path: Path) -> None:
-    judged_alike(CUTS[name], tmp_path)
+def test_cut_samples_agree(subtests: pytest.Subtests, tmp_path: Path) -> None:
+    all_judged_alike(subtests, tmp_path, {k: (v, None) for k, v in cut_cases().items()}, 19)
 
 
 # --- abandon by vote, votes signed from the spec with the samples' seeded keys ---------------
@@ -350,6 +417,7 @@ def vote(seed: int, voter: int, game: bytes, entries: list[bytes], silent: int,
     return pack([voter, payload, sig])
 
 
+@cache
 def vote_cases() -> dict[str, bytes]:
     import msgpack
     cases = {}
@@ -387,16 +455,13 @@ def vote_cases() -> dict[str, bytes]:
     return cases
 
 
-VOTES = vote_cases()
-
-
-@pytest.mark.parametrize("name", sorted(VOTES))
-def test_vote_footers_agree(name: str, tmp_path: Path) -> None:
-    judged_alike(VOTES[name], tmp_path)
+def test_vote_footers_agree(subtests: pytest.Subtests, tmp_path: Path) -> None:
+    all_judged_alike(subtests, tmp_path, {k: (v, None) for k, v in vote_cases().items()}, 56)
 
 
 # --- rule 3b (R27), with accuse frames signed from the spec by the samples' seeded keys -----
 
+@cache
 def r27_cases() -> dict[str, tuple[bytes, dict[str, Any]]]:
     """An out seat's accuse: R27 with any body, during play, in the open and secrets rounds;
     dropped once the transcript is complete."""
@@ -455,12 +520,8 @@ def r27_cases() -> dict[str, tuple[bytes, dict[str, Any]]]:
     }
 
 
-R27 = r27_cases()
-
-
-@pytest.mark.parametrize("name", sorted(R27))
-def test_r27_agrees(name: str, tmp_path: Path) -> None:
-    judged_alike(R27[name][0], tmp_path, R27[name][1])
+def test_r27_agrees(subtests: pytest.Subtests, tmp_path: Path) -> None:
+    all_judged_alike(subtests, tmp_path, r27_cases(), 8)
 
 
 # --- seat order after a leave: games with a leave, written by the engine, judged by both -----
@@ -488,6 +549,7 @@ def test_games_with_a_leave_agree(n: int, rules: str, seed: int, leaver: int, af
 
 # --- a complaint after a show, signed from the spec by the samples' seeded keys --------------
 
+@cache
 def complaint_cases() -> dict[str, tuple[bytes, dict[str, Any]]]:
     """The suggester complains about the first show; the refuter owes a public opening, taken
     from its end-of-game `open` ("Deniable refutation"). And that first show re-signed with
@@ -546,9 +608,5 @@ def complaint_cases() -> dict[str, tuple[bytes, dict[str, Any]]]:
     }
 
 
-COMPLAINTS = complaint_cases()
-
-
-@pytest.mark.parametrize("name", sorted(COMPLAINTS))
-def test_complaints_agree(name: str, tmp_path: Path) -> None:
-    judged_alike(COMPLAINTS[name][0], tmp_path, COMPLAINTS[name][1])
+def test_complaints_agree(subtests: pytest.Subtests, tmp_path: Path) -> None:
+    all_judged_alike(subtests, tmp_path, complaint_cases(), 7)

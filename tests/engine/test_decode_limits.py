@@ -8,8 +8,6 @@ charge them to the link that carried them.
 
 from __future__ import annotations
 
-import os
-
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
@@ -27,6 +25,9 @@ from p2pclue.engine.wire import (
     unpack_strict,
 )
 from tests.engine.conftest import finished_game
+
+NOWHERE = bytes(range(100, 132))
+"""A hash that names no entry and no game (32 bytes)."""
 
 
 def _fresh_seat_one() -> tuple[Peer, Ed25519PrivateKey]:
@@ -49,8 +50,8 @@ def test_a_frame_over_the_limit_is_dropped_before_any_signature_check(
         return real(k, payload, signature)
 
     monkeypatch.setattr(peer_module, "verify_signature", counted)
-    header = Header(peer.config.digest(), 1, 5000, os.urandom(32), "end_turn")
-    big = sign_frame(key, header, {"pad": [[os.urandom(32)] * 64] * 16})
+    header = Header(peer.config.digest(), 1, 5000, NOWHERE, "end_turn")
+    big = sign_frame(key, header, {"pad": [[NOWHERE] * 64] * 16})
     assert len(big) > MAX_ENTRY_BYTES
     peer.receive(big, 0.0)
     assert calls == [] and peer.dropped_count == 1 and peer.blame is None
@@ -61,7 +62,7 @@ def test_frames_far_ahead_are_counted_not_held_nor_blamed() -> None:
     peer, key = _fresh_seat_one()
     digest = peer.config.digest()
     for seq in (1, HOLD_WINDOW + 5, 10_000):
-        peer.receive(sign_frame(key, Header(digest, 1, seq, os.urandom(32), "end_turn"), {}),
+        peer.receive(sign_frame(key, Header(digest, 1, seq, NOWHERE, "end_turn"), {}),
                      0.0)
     assert peer.unplaced_count == 3, "one held, two beyond the window: all three counted"
     assert sum(len(h) for h in peer._held.values()) == 1
@@ -71,8 +72,8 @@ def test_frames_far_ahead_are_counted_not_held_nor_blamed() -> None:
 @pytest.mark.parametrize("names_this_game", [True, False])
 def test_a_signed_payload_over_the_limits_fails_rule_3(names_this_game: bool) -> None:
     peer, key = _fresh_seat_one()
-    game = peer.config.digest() if names_this_game else os.urandom(32)
-    payload = pack({"v": 1, "game": game, "from": 1, "seq": 0, "prev": os.urandom(32),
+    game = peer.config.digest() if names_this_game else NOWHERE
+    payload = pack({"v": 1, "game": game, "from": 1, "seq": 0, "prev": NOWHERE,
                     "type": "end_turn", "body": {"x": list(range(PAYLOAD_LIMITS.array + 1))}})
     raw = pack([1, payload, key.sign(SIGNING_PREFIX + payload)])
     peer.receive(raw, 0.0)

@@ -11,6 +11,7 @@ import dataclasses
 import random
 import struct
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -240,7 +241,8 @@ def test_a_footer_whose_check_or_culprit_the_evidence_does_not_show_is_a_false_b
     raw = t.to_bytes()
     honest = audit(parse(raw), raw)
     assert honest.violation is not None and honest.violation.check == "proof:shuffle"
-    changed = dataclasses.replace(t.footer.blame, **{field: "R13" if field == "check" else 0})
+    change: dict[str, Any] = {field: "R13" if field == "check" else 0}
+    changed = dataclasses.replace(t.footer.blame, **change)
     raw = Transcript(t.config, t.entries, dataclasses.replace(t.footer, blame=changed)).to_bytes()
     v = audit(parse(raw), raw)
     assert not v.valid and v.violation is not None

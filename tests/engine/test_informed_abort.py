@@ -15,6 +15,8 @@ import pytest
 from p2pclue.bots.protocol import ProtocolGame
 from p2pclue.crypto import proofs as P
 from p2pclue.crypto.group import mul
+from p2pclue.engine import events as ev
+from p2pclue.engine.accusation import AccusationCheck
 from p2pclue.engine.audit import audit
 from p2pclue.engine.peer import Peer, Stage, Status
 from p2pclue.engine.transcript import Footer, Transcript, parse
@@ -68,8 +70,9 @@ def test_before_its_step_the_accuser_alone_holds_what_decides_the_verdict() -> N
         observer.receive(raw, float(i))
     assert observer.stage is Stage.PET and observer.expected_seat() == accuser
     assert observer.accuser == accuser
-    assert observer._pet_qp is not None
-    q, p = observer._pet_qp
+    check = observer._current
+    assert isinstance(check, AccusationCheck)
+    q, p = check.qp
     assert not P.pet_result(q, p)  # what everyone sees: no verdict yet
     k = game.peers[accuser]._secrets.k
     assert k is not None
@@ -117,4 +120,5 @@ def test_live_peers_know_whose_check_is_stalled_and_by_whom() -> None:
         peer.receive(raw, float(i))
     silent = peer.on_timeout(1e6)
     assert peer.status is Status.RUNNING and peer.accuser == accuser
-    assert [e.seat for e in silent] == [(accuser + 2) % 3]  # type: ignore[attr-defined]
+    assert len(silent) == 1 and isinstance(silent[0], ev.PeerSilent), silent
+    assert silent[0].seat == (accuser + 2) % 3

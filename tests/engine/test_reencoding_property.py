@@ -26,6 +26,7 @@ from p2pclue.engine.peer import Peer, Status
 from p2pclue.engine.transcript import Footer, Transcript, parse
 from p2pclue.engine.wire import SIGNING_PREFIX, pack, split_frame, unpack_strict
 from tests.engine.conftest import finished_game
+from tests.profiles import examples
 
 SEED = 1
 POINTS = (0, 2, 3, 7, 12, 30, 48, 95)
@@ -132,7 +133,7 @@ def _audit_with_entry(position: int, frame: bytes) -> tuple[bool, int | None, st
     return verdict.valid, verdict.blamed, v.check if v else "", v.reason if v else ""
 
 
-@settings(max_examples=50, deadline=None,
+@settings(max_examples=examples(50),
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(case=mutation())
 def test_live_peers_and_the_audit_agree_and_nobody_honest_is_blamed(

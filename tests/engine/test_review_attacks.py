@@ -25,7 +25,7 @@ from tests.engine.conftest import OracleBot, finished_game
 class WrongAccuser(OracleBot):
     """Accuses at its first chance, one suspect off the envelope: eliminated (R27)."""
 
-    def decide(self, state: GameState) -> Action:  # type: ignore[override]
+    def decide(self, state: GameState) -> Action:
         decision = super().decide(state)
         if isinstance(decision, Accuse):
             return Accuse(self.seat, (decision.suspect + 1) % 6, decision.weapon, decision.room)
@@ -33,7 +33,7 @@ class WrongAccuser(OracleBot):
 
 
 class NeverAccuses(OracleBot):
-    def decide(self, state: GameState) -> Action:  # type: ignore[override]
+    def decide(self, state: GameState) -> Action:
         decision = super().decide(state)
         if isinstance(decision, Accuse):
             return super(OracleBot, self).decide(state)  # type: ignore[return-value]
@@ -49,7 +49,7 @@ def seat1_wins_by_a_right_accusation() -> ProtocolGame:
     def factory(seat: int, rng: random.Random) -> OracleBot:
         return bots[seat](seat, rng, peers)
 
-    game = play(preset("classic"), 3, 2, factory, on_peers=peers.extend)  # type: ignore[arg-type]
+    game = play(preset("classic"), 3, 2, factory, on_peers=peers.extend)
     state = game.peers[0].rules_state
     assert state is not None and (state.result, state.winner) == ("won", 1)
     return game

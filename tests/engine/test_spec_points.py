@@ -42,12 +42,18 @@ from p2pclue.rules import game as rg
 from p2pclue.rules.errors import RuleError
 from p2pclue.rules.state import GameState, Phase
 from p2pclue.rules.variants import CLASSIC, CZ
+from tests.profiles import examples
 
 ROOT = Path(__file__).resolve().parents[2]
-SPEC = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
 SAMPLES = ROOT / "protocol" / "samples"
 SEEDS = {"classic-3p": 21, "cz-4p": 23, "halted-bias-dice": 23}
 L = 2**252 + 27742317777372353535851937790883648493
+
+
+@cache
+def spec() -> str:
+    """docs/protocol.md, read once when a test first needs it."""
+    return (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
 
 
 def flat(text: str) -> str:
@@ -55,9 +61,14 @@ def flat(text: str) -> str:
     return re.sub(r"\s+", " ", text)
 
 
+@cache
+def flat_spec() -> str:
+    return flat(spec())
+
+
 def says(*phrases: str) -> None:
     for phrase in phrases:
-        assert flat(phrase) in flat(SPEC), f"docs/protocol.md no longer says: {phrase!r}"
+        assert flat(phrase) in flat_spec(), f"docs/protocol.md no longer says: {phrase!r}"
 
 
 @cache
@@ -198,8 +209,8 @@ def test_point03_04_empty_evidence_or_another_index_is_a_footer_violation(change
 
 
 def _false_blame_rows() -> list[list[str]]:
-    start = SPEC.index("| what the replayed evidence does |")
-    rows = SPEC[start:].split("\n\n", 1)[0].splitlines()[2:]
+    start = spec().index("| what the replayed evidence does |")
+    rows = spec()[start:].split("\n\n", 1)[0].splitlines()[2:]
     return [[c.strip() for c in row.strip("|").split("|")] for row in rows]
 
 
@@ -331,7 +342,7 @@ def _leave_body(hand: int, env: int, proof: Any = None) -> dict[str, Any]:
 ])
 def test_point08_leave_check_names(body: dict[str, Any], check: str) -> None:
     says("a proof that does not decode is `proof:dleq-batch`")
-    assert "proof:dleq_batch" not in SPEC  # the field kind, never a check name
+    assert "proof:dleq_batch" not in spec()  # the field kind, never a check name
     peer, _ = replay("classic-3p", _awaited_in_play)
     seat = peer.expected_seat()
     assert seat is not None and len(peer._hand_points(seat)) == 6
@@ -582,7 +593,7 @@ def test_point14_an_equivocation_inside_the_entries_halts_the_replay_there() -> 
 
 
 def _table_row(action: str) -> list[str]:
-    line = next(ln for ln in SPEC.splitlines() if ln.startswith(f"  | `{action}` |"))
+    line = next(ln for ln in spec().splitlines() if ln.startswith(f"  | `{action}` |"))
     return [c.strip() for c in line.strip().strip("|").split("|")][1:]
 
 
@@ -632,7 +643,7 @@ def test_point15_turn_rule_ids_are_the_spec_table() -> None:
     in_room = _in_room(s2, 12)
     suggested = _suggest_all_pass(in_room, 1, 6)
     again = dataclasses.replace(in_room, entry_allows_suggestion=False)
-    cases = [
+    cases: list[tuple[str, int, GameState, ra.Action, str]] = [
         ("roll", 0, s0, ra.Roll(me, (3,)), "legal"), ("roll", 1, s1, ra.Roll(me, (3,)), "`R11`"),
         ("roll", 2, s2, ra.Roll(me, (3,)), "`R11`"),
         ("move", 0, s0, ra.Move(me, ((5, 7),)), "`R11`"),
@@ -764,8 +775,8 @@ def test_point17_weak_or_repeated_keys_make_the_file_unreadable(case: str) -> No
 
 def _nested(depth: int) -> bytes:
     """A map naming the game whose ``x`` value is enclosed by ``depth`` containers in all."""
-    return b"\x82" + msgpack.packb("game") + msgpack.packb(GAME) + msgpack.packb("x") \
-        + b"\x91" * (depth - 1) + b"\xc0"
+    return bytes(b"\x82" + msgpack.packb("game") + msgpack.packb(GAME) + msgpack.packb("x")
+                 + b"\x91" * (depth - 1) + b"\xc0")
 
 
 GAME = bytes(range(32))
@@ -895,10 +906,11 @@ def test_point20_R12_as_clarified_cz_rolls_one_die() -> None:
 
 def test_point08_the_spec_lists_every_proof_step_the_engine_uses() -> None:
     """The leave's two steps were missing from the list an implementer builds contexts from."""
-    text = flat(SPEC[SPEC.index("The step names are exactly:"):])
+    text = flat(spec()[spec().index("The step names are exactly:"):])
     listed = set(re.findall(r"`([a-z]+(?::[a-z]+)?)`", text.split(". For example")[0]))
-    source = (ROOT / "p2pclue" / "engine" / "peer.py").read_text(encoding="utf-8")
-    used = set(re.findall(r'_ctx\([^)]*?"([a-z:]+)"\)', source))
+    source = "".join(p.read_text(encoding="utf-8")
+                     for p in sorted((ROOT / "p2pclue" / "engine").glob("*.py")))
+    used = set(re.findall(r'(?:_ctx|proof_context)\([^)]*?"([a-z:]+)"\)', source))
     used |= {f"envelope:{d}" for d in ("suspects", "weapons", "rooms")}
     used |= set(re.findall(r'_ctx\(len\(self\.entries\), me, "([a-z:]+)"\)', source))
     assert {"leave:hand", "leave:envelope", "accuse", "pass", "show"} <= used
@@ -1011,7 +1023,7 @@ def _spec_says_readable(footer: dict[str, Any], n_players: int) -> bool:
     return blame["culprit"] is None or 0 <= blame["culprit"] < n_players
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300))
 @given(status=st.sampled_from(["complete", "halted", "abandoned", "won", 1]),
        entries=st.sampled_from([0, 20, -1, True, "3"]), blame=_BLAMES,
        votes=st.sampled_from([_ABSENT, [], [b"v"], [b"v"] * 6, [b"v"] * 7, ["x"], 3]))

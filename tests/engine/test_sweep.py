@@ -17,6 +17,7 @@ from p2pclue.engine.messages import MESSAGES
 from p2pclue.engine.peer import Peer, Stage, Status
 from p2pclue.engine.wire import Header, decode_payload, sign_frame, split_frame
 from tests.engine.conftest import finished_game
+from tests.profiles import examples
 
 SEED = 1
 
@@ -61,13 +62,13 @@ def bodies(draw: st.DrawFn, msg_type: str) -> dict[str, Any]:
         chosen = draw(st.lists(st.sampled_from(fields), unique=True)) if fields else []
         extra = draw(st.dictionaries(st.text(max_size=4), plain, max_size=1))
         return {**extra, **{name: draw(plain) for name in chosen}}
-    body = copy.deepcopy(draw(st.sampled_from(real)))
+    body: dict[str, Any] = copy.deepcopy(draw(st.sampled_from(real)))
     if how == "mutated" and fields:
         body[draw(st.sampled_from(fields))] = draw(plain)
     return body
 
 
-@settings(max_examples=300, deadline=None,
+@settings(max_examples=examples(300),
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data())
 def test_every_stage_and_message_type_advances_or_blames(data: st.DataObject) -> None:

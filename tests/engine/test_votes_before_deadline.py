@@ -33,7 +33,7 @@ from p2pclue.engine.peer_secrets import PeerSecrets
 from p2pclue.engine.transcript import Footer, Transcript, parse
 from p2pclue.engine.votes import MAX_MS, read_vote, sign_vote, window_ms
 from p2pclue.engine.wire import read_payload, split_frame
-from tests.engine.conftest import oracle_game
+from tests.engine.conftest import oracle_game, status
 
 N = 4
 TIMEOUT = 120.0
@@ -157,8 +157,8 @@ def test_held_votes_count_once_the_honest_deadline_passes_without_the_step() -> 
     seen = h.on_timeout(TIMEOUT)
     assert seen[0] == ev.PeerSilent(accuser, TIMEOUT)
     assert ev.Abandoned(accuser, tuple(sorted(colluders)), True, None, None) in seen
-    assert h.status is Status.ABANDONED
-    assert h.receive(sent[0], TIMEOUT + 1.0) == [] and h.status is Status.ABANDONED  # too late
+    assert status(h) is Status.ABANDONED
+    assert h.receive(sent[0], TIMEOUT + 1.0) == [] and status(h) is Status.ABANDONED  # too late
     verdict = _audit(h)
     assert verdict.valid and verdict.blamed is None
     assert verdict.forfeit == {"seat": accuser, "voters": sorted(colluders)}

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from p2pclue.rules.board import Square, classic_board
 from p2pclue.rules.errors import RuleError
 from p2pclue.rules.movement import Position, check_path, legal_destinations
+from tests.profiles import examples
 
 BOARD = classic_board()
 CORRIDOR = sorted(BOARD.corridor)
@@ -52,7 +53,7 @@ def brute_force(
 positions = st.one_of(st.sampled_from(CORRIDOR), st.sampled_from(BOARD.rooms()))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(
     start=positions,
     roll=st.integers(1, 7),

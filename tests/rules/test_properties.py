@@ -12,6 +12,7 @@ from p2pclue.rules.board import classic_board
 from p2pclue.rules.game import replay
 from p2pclue.rules.state import GameState, Phase, state_from_wire
 from p2pclue.rules.variants import preset
+from tests.profiles import examples
 
 
 def check_step(before: GameState, action: Action, after: GameState) -> None:
@@ -43,7 +44,7 @@ def check_step(before: GameState, action: Action, after: GameState) -> None:
         assert after.current_seat == before.current_seat or after.phase is Phase.GAME_OVER
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=examples(12))
 @given(
     preset_name=st.sampled_from(["classic", "cz"]),
     players=st.integers(3, 6),

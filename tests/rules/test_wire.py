@@ -26,6 +26,7 @@ from p2pclue.rules.actions import (
 from p2pclue.rules.errors import SetupError, WireError
 from p2pclue.rules.state import state_from_wire
 from p2pclue.rules.variants import CLASSIC, CZ, PRESETS, Rules, preset
+from tests.profiles import examples
 
 from .helpers import start
 
@@ -81,7 +82,7 @@ def test_rules_wire_round_trip_and_strictness() -> None:
             Rules.from_wire(bad)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100))
 @given(actions)
 def test_action_wire_round_trip(action: Action) -> None:
     wire = action_to_wire(action)
