@@ -204,6 +204,7 @@ def test_what_join_and_watch_print(transcript: Path) -> None:
     from p2pclue.engine.config import GameConfig
     from p2pclue.net import api
     from p2pclue.net.lobby import LobbyView, Member, TableInfo
+    from p2pclue.net.store import audit_file
     from p2pclue.rules.variants import preset
 
     raw = transcript.read_bytes()
@@ -222,18 +223,24 @@ def test_what_join_and_watch_print(transcript: Path) -> None:
         narrator = Narrator(config)
         now = time.monotonic()
         bot = "Bruno (hard bot)"
+        ok, audited = audit_file(transcript)  # the end line's audit, as a session makes it
+        lost = transcript.with_name("gone.p2pclue")
+        unread, unreadable = audit_file(lost)
+        assert ok and unread is False, (audited, unreadable)
         events: list[api.SessionEvent] = [
             api.Presence(bot, 1, True), api.Presence("Emma", None, True),
             api.Presence(bot, 1, False), api.Presence(bot, 1, True),
             api.Waiting(2, now - 10, now + 50), *(api.Engine(e) for e in verdict.events),
-            api.Engine(ev.PeerSilent(1, now)), api.Ended("complete", transcript, True, "")]
+            api.Engine(ev.PeerSilent(1, now)), api.Ended("complete", transcript, ok, audited),
+            api.Ended("complete", lost, unread, unreadable)]
         for event in events:
             join._tell(narrator, event, say, private=False)
     install("en")
     said = out.getvalue()
     assert "\u27e6" in said and said.count("\n") > 40, said
-    found = problems(said, str(transcript), "tavolo")
+    found = problems(said, str(transcript), str(lost), "tavolo")
     assert not found, "\n".join([*found, said])
+    assert "No such file" not in said, said
 
 
 def test_no_english_system_error_reaches_a_person(tmp_path: Path) -> None:
