@@ -31,7 +31,7 @@ _ROSTER = re.compile(r"^(?P<name>.+) \((?P<level>easy|medium|hard|random) bot\)$
 HONORIFIC = "님"
 """A Korean spec on a player field that starts with this puts 님 after the name."""
 PLAYER_FIELDS = frozenset({"player", "other", "refuter", "suggester", "silent", "culprit",
-                           "sender", "winner", "seat", "current", "expected"})
+                           "cheater", "sender", "winner", "seat", "current", "expected"})
 """Message fields the code fills with a ``PlayerWord`` (``seat`` and ``current`` in the rules'
 refusals): a translation may give them a Korean spec (``{player:님이}``)."""
 
