@@ -255,4 +255,26 @@ def test_no_english_system_error_reaches_a_person(tmp_path: Path) -> None:
         said = os_error_text(OSError(code, "strerror in English"))
         assert said.startswith("\u27e6") and "English" not in said, said
     assert "EBUSY" in os_error_text(errno.EBUSY)  # a rare one: its symbol, in catalog words
+    install("en")
     shutil.rmtree(tmp_path, ignore_errors=True)
+
+
+@pytest.mark.parametrize("command", ["join", "watch"])
+def test_an_os_error_at_joins_last_guard_is_said_in_catalog_words(tmp_path: Path,
+                                                                   command: str) -> None:
+    """An OSError no layer below turned into a message reaches ``join``'s last guard: it
+    printed ``[Errno 21] Is a directory: '...'`` in every language."""
+    from p2pclue.cli import join
+
+    def fails() -> int:
+        return len(tmp_path.read_bytes())  # a folder: IsADirectoryError, strerror in English
+
+    err = io.StringIO()
+    install(PSEUDO)
+    with contextlib.redirect_stderr(err):
+        code = join._guarded(command, fails)
+    install("en")
+    said = err.getvalue()
+    assert code == 2 and str(tmp_path) in said and "\u27e6" in said, said
+    assert "Errno" not in said and "directory" not in said, said
+    assert not problems(said, str(tmp_path)), "\n".join([*problems(said, str(tmp_path)), said])

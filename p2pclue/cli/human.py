@@ -35,6 +35,7 @@ from p2pclue.i18n import (
     roster_name,
     yes_key,
 )
+from p2pclue.i18n.oserrors import os_error_line
 from p2pclue.net import discovery
 from p2pclue.net.botplay import drive_bot
 from p2pclue.net.gamedir import GameDir, unfinished_games
@@ -103,7 +104,7 @@ class LocalBots:
         exc = task.exception()
         if exc is None or self.failed.done():
             return
-        why = str(exc) or type(exc).__name__
+        why = os_error_line(exc) if isinstance(exc, OSError) else str(exc) or type(exc).__name__
         self.failed.set_result(BotFailed(
             _("local bot {number} (profile {profile}) failed: {error}").format(
                 number=k + 1, profile=profile, error=why),

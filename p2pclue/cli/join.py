@@ -43,6 +43,7 @@ from p2pclue.i18n import (
     rules_label,
     seats,
 )
+from p2pclue.i18n.oserrors import os_error_line
 from p2pclue.i18n.players import bot_level, spectator_word
 from p2pclue.net import api, discovery, guesses, links
 from p2pclue.net.botplay import drive_bot, follow, is_private
@@ -120,7 +121,8 @@ def _guarded(command: str, run: Callable[[], int]) -> int:
             links.LinkError, discovery.DiscoveryError, OSError) as exc:
         line = (_("p2pclue join: {error}") if command == "join"
                 else _("p2pclue watch: {error}"))
-        print(line.format(error=exc), file=sys.stderr)
+        error = os_error_line(exc) if isinstance(exc, OSError) else exc
+        print(line.format(error=error), file=sys.stderr)
         return EXIT_USAGE
 
 

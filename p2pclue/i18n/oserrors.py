@@ -51,4 +51,15 @@ def os_error_text(exc: OSError | int | None) -> str:
     return pgettext("why a file failed", "system error {code}").format(code=symbol)
 
 
-__all__ = ["os_error_text"]
+def os_error_line(exc: OSError) -> str:
+    """An ``OSError`` that reached a command's last guard, for people: the file or address
+    it names, if any, and why (``str(exc)`` would be "[Errno 2] No such file or directory")."""
+    reason = os_error_text(exc)
+    if exc.filename is None:
+        return reason
+    # Translators: a file or an address, then why it failed ("game.p2pclue: it is a folder").
+    return pgettext("why a file failed", "{path}: {error}").format(path=exc.filename,
+                                                                   error=reason)
+
+
+__all__ = ["os_error_line", "os_error_text"]
