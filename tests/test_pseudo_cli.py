@@ -255,6 +255,13 @@ def test_no_english_system_error_reaches_a_person(tmp_path: Path) -> None:
         said = os_error_text(OSError(code, "strerror in English"))
         assert said.startswith("\u27e6") and "English" not in said, said
     assert "EBUSY" in os_error_text(errno.EBUSY)  # a rare one: its symbol, in catalog words
+    from p2pclue.i18n import os_error_line
+    from p2pclue.net.transport import Unreachable
+
+    gone = os_error_line(FileNotFoundError(errno.ENOENT, "No such file", "x.p2pclue"))
+    assert gone.startswith("\u27e6") and "x.p2pclue" in gone and "No such" not in gone, gone
+    ours = Unreachable("\u27e6already in catalog words\u27e7")  # an OSError with no errno
+    assert os_error_line(ours) == str(ours)
     install("en")
     shutil.rmtree(tmp_path, ignore_errors=True)
 

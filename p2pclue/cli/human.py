@@ -32,10 +32,10 @@ from p2pclue.i18n import (
     is_yes,
     ngettext,
     no_key,
+    os_error_line,
     roster_name,
     yes_key,
 )
-from p2pclue.i18n.oserrors import os_error_line
 from p2pclue.net import discovery
 from p2pclue.net.botplay import drive_bot
 from p2pclue.net.gamedir import GameDir, unfinished_games

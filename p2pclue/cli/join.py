@@ -37,13 +37,13 @@ from p2pclue.i18n import (
     check_words,
     default_table_name,
     ngettext,
+    os_error_line,
     outcome_word,
     player_word,
     roster_name,
     rules_label,
     seats,
 )
-from p2pclue.i18n.oserrors import os_error_line
 from p2pclue.i18n.players import bot_level, spectator_word
 from p2pclue.net import api, discovery, guesses, links
 from p2pclue.net.botplay import drive_bot, follow, is_private

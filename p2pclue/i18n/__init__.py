@@ -45,7 +45,7 @@ if TYPE_CHECKING:
         apply_language,
         prescan_lang,
     )
-    from p2pclue.i18n.oserrors import os_error_text
+    from p2pclue.i18n.oserrors import os_error_line, os_error_text
     from p2pclue.i18n.phrases import CARD_FIELDS, Spoken, card_phrase, card_word, triple_word
     from p2pclue.i18n.players import (
         PlayerWord,
@@ -85,7 +85,7 @@ _MODULE_OF: dict[str, str] = {
                      "language_code", "resolve_language"), "languages"),
     **dict.fromkeys(("ColumnsHelpFormatter", "LocalizedArgumentParser", "add_lang_option",
                      "apply_language", "prescan_lang"), "options"),
-    "os_error_text": "oserrors",
+    **dict.fromkeys(("os_error_line", "os_error_text"), "oserrors"),
     **dict.fromkeys(("CARD_FIELDS", "Spoken", "card_phrase", "card_word", "triple_word"),
                     "phrases"),
     **dict.fromkeys(("PlayerWord", "display_name", "plain_name", "player_word",
@@ -155,6 +155,7 @@ __all__ = [
     "no_key",
     "note_text",
     "number",
+    "os_error_line",
     "os_error_text",
     "outcome_word",
     "pad",

@@ -54,6 +54,8 @@ def os_error_text(exc: OSError | int | None) -> str:
 def os_error_line(exc: OSError) -> str:
     """An ``OSError`` that reached a command's last guard, for people: the file or address
     it names, if any, and why (``str(exc)`` would be "[Errno 2] No such file or directory")."""
+    if exc.errno is None and str(exc):  # p2pclue's own (``Unreachable``): already in words
+        return str(exc)
     reason = os_error_text(exc)
     if exc.filename is None:
         return reason

@@ -36,7 +36,7 @@ from typing import Any
 from p2pclue.engine.errors import WireError
 from p2pclue.engine.peer_secrets import MAX_SECRETS_BYTES, PeerSecrets, SecretsError
 from p2pclue.engine.wire import pack, unpack_canonical
-from p2pclue.i18n import _, os_error_text
+from p2pclue.i18n import _, os_error_line, os_error_text
 from p2pclue.net.lobby import LobbyError, Start, verify_start
 from p2pclue.net.store import StoreError, read_regular
 
@@ -287,7 +287,7 @@ def unfinished_games(games: Path, skipped: list[str] | None = None) -> list[Game
             found.append((transcript.stat().st_mtime, gd))
         except (StoreError, OSError) as exc:
             if skipped is not None:
-                skipped.append(_("game {game} left out: {error}").format(game=gd.name,
-                                                                         error=exc))
+                skipped.append(_("game {game} left out: {error}").format(
+                    game=gd.name, error=os_error_line(exc) if isinstance(exc, OSError) else exc))
     found.sort(key=lambda g: g[0], reverse=True)
     return [gd for _mtime, gd in found]

@@ -271,8 +271,8 @@ async def dial(
         await _close_writer(writer)
         if hs.guess_spent:
             raise WrongCode(f"{host}:{port} tested the code and did not answer") from None
-        raise HandshakeTimeout(
-            f"{host}:{port} did not finish the handshake in {timeout:g} s") from None
+        raise HandshakeTimeout(_("{address} did not finish the handshake in {seconds} s").format(
+            address=f"{host}:{port}", seconds=f"{timeout:g}")) from None
     except (PairingError, FramingError, OSError, RuntimeError) as exc:
         await _close_writer(writer)
         if hs.guess_spent and not (isinstance(exc, PairingError) and exc.reason in (
