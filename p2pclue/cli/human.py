@@ -361,9 +361,14 @@ async def _join_seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | 
                     tries[table_name] = tries.get(table_name, 0) + 1
                 if ad is not None and wrong:
                     failed.add(ad.place)
-                model.message = (_("Wrong code (or not the table you meant: its opener's "
-                                   "key should be {key}).").format(key=ad.fingerprint)
-                                 if ad is not None and wrong else str(exc))
+                if ad is not None and wrong:
+                    model.message = _("Wrong code (or not the table you meant: its opener's "
+                                      "key should be {key}).").format(key=ad.fingerprint)
+                elif wrong:
+                    model.message = str(exc)  # already in the reader's words
+                else:  # the table's own reason travels in English: say it here
+                    model.message = _("The table {name} needs its table code.").format(
+                        name=repr(table_name))
                 front.refresh()
                 code, ask = None, True
                 if ad is not None and wrong and any(
