@@ -474,6 +474,7 @@ class Peer(RecordView):
         return self._now
 
     def announce(self, event: ev.Event) -> None:
+        """Hand ``event`` back to the caller with the others of the step being run."""
         self._events.append(event)
 
     def enter(self, stage: StageState) -> None:
