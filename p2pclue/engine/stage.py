@@ -11,9 +11,11 @@ Handlers verify before they change anything. Each is handed a ``Host`` (the peer
 public record of the game (``engine/record.py``), shared by every stage, and the few
 things only the peer does (verify with blame, report an event, move to another stage).
 
-The stage modules import each other one way only: ``deal`` -> ``turn`` -> ``accusation``,
-``leave`` -> ``ending``, and ``reveals`` beside them. A stage that goes back to play asks
-its host (``Host.resume_play``): only the peer, above every stage, picks the play stage.
+The stage modules import each other one way only, in the order of the game: ``deal``
+imports ``turn``, ``turn`` imports ``accusation`` and ``leave``, both import ``ending``;
+``deal`` and ``turn`` import ``reveals``. None imports the peer or a stage before it: a
+stage that goes back to play asks its host (``Host.resume_play``), and only the peer,
+above every stage, picks the play stage.
 """
 
 from __future__ import annotations
