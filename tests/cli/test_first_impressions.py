@@ -235,4 +235,4 @@ def test_the_readme_quick_start_is_what_ci_runs() -> None:
     play, test = commands
     assert "p2pclue join --create --bots 2" in play and "pytest" in test
     assert test in ci.splitlines(), ".ci/run runs the README's test command verbatim"
-    assert "Python >= 3.11" in readme
+    assert "Python 3.11 or newer" in readme

@@ -84,6 +84,12 @@ async def _play(t: Table) -> tuple[int, int]:
                 assert m.cursor == rooms[ROOMS[number - 1].index]
                 numbered += 1
             t.press("\r")
+            await t.keys_taken()
+            # The move is submitted in the background and the question stays on screen
+            # until the table's answer moves the pawn: wait for that, not for the next loop
+            # to read the old question again (and press its keys into the next one).
+            await t.until(lambda: not m.destinations or m.screen is Screen.END,
+                          what="the move made")
         elif m.mode is Mode.MOVE:
             t.press("e")
         elif m.mode in (Mode.SHOW, Mode.PICK):
