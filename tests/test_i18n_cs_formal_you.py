@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from p2pclue.i18n.catalogs import po_path, read_catalog
+from tools.catalogs import po_path, read_catalog
 
 PLURAL_WITH_JSTE = re.compile(
     r"\b\w+(?:li|ni) jste\b|\b[Jj]ste (?:\S+ ){0,3}\w+(?:li|ni)\b|\bbudete \w+(?:li|ni)\b")

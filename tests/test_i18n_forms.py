@@ -28,10 +28,10 @@ from p2pclue.i18n import (
     rules_label,
     triple_word,
 )
-from p2pclue.i18n.catalogs import po_path, read_catalog
 from p2pclue.i18n.korean import with_particle
 from p2pclue.rules.cards import CARDS, ROOMS, SUSPECTS, WEAPONS
 from p2pclue.tui.reasons import PlaceWord
+from tools.catalogs import po_path, read_catalog
 
 LANGS = sorted(LANGUAGES)
 ROOT = Path(__file__).resolve().parents[1]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from p2pclue.i18n.catalogs import po_path, read_catalog
+from tools.catalogs import po_path, read_catalog
 
 SPACES = " \u00a0\u202f"
 MISSING_SPACE = re.compile(rf"(?<=[^{SPACES}:])[:;!?](?=[{SPACES}\"'»)]|$)")

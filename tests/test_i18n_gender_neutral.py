@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from p2pclue.i18n.catalogs import po_path, read_catalog
+from tools.catalogs import po_path, read_catalog
 
 WHO = r"(?<!di )(?<!de )(?:\{player\}|\{name\}|\{silent\}|\{culprit\}|\{other\})"
 AGREES = {

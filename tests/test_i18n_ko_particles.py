@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from p2pclue.i18n.catalogs import po_path, read_catalog
 from p2pclue.i18n.korean import final_consonant
+from tools.catalogs import po_path, read_catalog
 
 PARTICLE_AFTER_FIELD = re.compile(
     r"\{(\w+)(?:![rsa])?(?::[^}]*)?\}(으로|이|가(?!지)|을|를|은|는|과|와|로)(?!\()")

@@ -25,7 +25,6 @@ from p2pclue.i18n import (
     refusal_text,
     triple_word,
 )
-from p2pclue.i18n.catalogs import po_path, read_catalog
 from p2pclue.i18n.french import FrenchTemplate
 from p2pclue.i18n.initials import token_codes, weapon_codes
 from p2pclue.i18n.width import text_width
@@ -39,6 +38,7 @@ from p2pclue.tui import view
 from tests.rules.helpers import put, start
 from tests.test_i18n_forms import Anything
 from tests.tui.test_ux import _model
+from tools.catalogs import po_path, read_catalog
 
 SCARLETT, MUSTARD, DAGGER, HALL = 0, 1, 7, 19
 
@@ -134,6 +134,7 @@ def _message_argument(call: ast.Call) -> ast.expr | None:
 
 
 @pytest.mark.parametrize("module", ["rules/game.py", "rules/movement.py", "engine/peer.py",
+                                    "engine/stage.py", "engine/turn.py", "engine/leave.py",
                                     "net/local.py"])
 def test_every_refusal_is_a_marked_template(module: str) -> None:
     """An f-string refusal could never be translated: each is N_("...") with its values."""

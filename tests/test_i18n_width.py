@@ -7,8 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from prompt_toolkit.utils import get_cwidth
 
-from p2pclue.i18n import LANGUAGES, catalogs, fit, local_names, pad, text_width, truncate, wrap
+from p2pclue.i18n import LANGUAGES, fit, local_names, pad, text_width, truncate, wrap
 from p2pclue.i18n.width import clusters
+from tools import catalogs
 
 COMBINING_ACUTE, COMBINING_CARON = "\u0301", "\u030c"
 

@@ -7,7 +7,6 @@ import argparse
 import math
 
 from p2pclue.i18n import _
-from p2pclue.net.play import parse_peer
 
 MAX_WAIT = 86_400.0
 """A day: longer is a typo, not a wait."""
@@ -28,6 +27,8 @@ def seconds(text: str) -> float:
 
 def peer(text: str) -> str:
     """``HOST:PORT`` that can be dialled (``parse_peer``); kept as typed."""
+    from p2pclue.net.play import parse_peer  # the network stack, only once --peer is given
+
     try:
         parse_peer(text)
     except ValueError as exc:

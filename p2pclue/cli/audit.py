@@ -17,8 +17,6 @@ import json
 import os
 import stat
 import sys
-from pathlib import Path
-from typing import Any
 
 from p2pclue.cli.narrate import Narrator, event_json
 from p2pclue.cli.terminal import Style, wants_colour
@@ -35,23 +33,6 @@ from p2pclue.engine.transcript import (
 from p2pclue.i18n import N_, _, card_word, check_words, ngettext
 
 EXIT_VALID, EXIT_VIOLATION, EXIT_UNREADABLE = 0, 1, 2
-
-
-def register(subparsers: Any) -> None:
-    p: argparse.ArgumentParser = subparsers.add_parser(
-        "audit",
-        help=_("verify a game transcript: signatures, proofs, rules, result"),
-        description=_("Verify every signature, the hash chain, every proof, every rule, every "
-                      "dice value and accusation, and (after the end-of-game reveal) every "
-                      "hand and shown card. Exit 0: valid; 1: a violation; 2: not a "
-                      "transcript."),
-    )
-    p.add_argument("transcript", type=Path, help=_("path of the transcript file"))
-    p.add_argument("--json", action="store_true",
-                   help=_("end with one machine-readable JSON verdict (also when unreadable); "
-                          "with --replay, one JSON line per event first"))
-    p.add_argument("--replay", action="store_true", help=_("tell the game turn by turn"))
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

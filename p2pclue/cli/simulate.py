@@ -16,10 +16,9 @@ import json
 import random
 import sys
 from pathlib import Path
-from typing import Any
 
 from p2pclue.bots.protocol import make_config, play
-from p2pclue.bots.registry import BOTS, DEFAULT_BOT
+from p2pclue.bots.registry import BOTS
 from p2pclue.cli.narrate import Narrator
 from p2pclue.cli.result import result_object
 from p2pclue.cli.terminal import ProgressLine, Style, wants_colour
@@ -44,37 +43,6 @@ DEAL_WORDS = {
     "unlayer": N_("unlocking the other players' cards and proving it"),
     "reveal": N_("drawing the weapons' places together"),
 }
-
-
-def register(subparsers: Any) -> None:
-    p: argparse.ArgumentParser = subparsers.add_parser(
-        "simulate", help=_("play a whole game of bots through the real protocol"),
-        description=_("Play a whole game of bots, each a full protocol peer with its own "
-                      "secrets, through the real cryptography, in one process."),
-        epilog=_("Exit status: 0 a finished game; 1 abandoned; 2 bad arguments; 3 halted with "
-                 "a seat blamed (what a cheat run should end with); 4 the cheat never happened."),
-    )
-    p.add_argument("--players", type=int, default=4, choices=range(3, 7), metavar="3..6")
-    p.add_argument("--rules", default="classic", choices=("classic", "cz"))
-    p.add_argument("--seed", type=int, help=_("reproduce a game (default: a random seed)"))
-    p.add_argument("--bot", default=DEFAULT_BOT, choices=sorted(BOTS),
-                   help=_("which bots play"))
-    p.add_argument("--transcript", metavar="PATH",
-                   help=_("write the transcript here, message by message as the game goes"))
-    p.add_argument("--json", action="store_true",
-                   help=_("end with one JSON line of the result"))
-    p.add_argument("--quiet", action="store_true", help=_("print only the result"))
-    p.add_argument("--cheat", choices=sorted(CHEATS), metavar="KIND",
-                   help=_("make one seat cheat (see --list-cheats)"))
-    p.add_argument("--cheater", type=int, metavar="SEAT",
-                   help=_("the cheating seat (with --cheat; default 1)"))
-    p.add_argument("--cheat-phase", metavar="PHASE",
-                   help=_("with --cheat, where a cheat possible at several points happens: "
-                          "{phases}").format(phases="; ".join(
-                              f"{k}: {'/'.join(v)}" for k, v in PHASED.items())))
-    p.add_argument("--list-cheats", action="store_true",
-                   help=_("list the cheat kinds and exit"))
-    p.set_defaults(func=run, usage=p.format_usage)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -137,9 +137,8 @@ def audit(transcript: Transcript, raw_bytes: bytes | None = None, *,
     for i, raw in enumerate(transcript.entries):
         drops = observer.dropped_count
         events += observer.receive(raw, float(i))
-        if observer.status is Status.HALTED:
-            assert observer.blame is not None
-            b = observer.blame
+        b = observer.blame
+        if b is not None:  # set exactly when the game halts
             violation = Violation(i, _sender_of(raw), b.check, b.reason, b.culprit)
             break
         if len(observer.entries) != i + 1:

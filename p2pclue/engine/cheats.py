@@ -27,10 +27,14 @@ from p2pclue.crypto.holdnone import prove_none_unchecked
 from p2pclue.crypto.pet import prove_pet_step
 from p2pclue.crypto.rand import random_scalar
 from p2pclue.engine import events as ev
-from p2pclue.engine.peer import Peer, ShowRecord, Stage, Status, _triple
+from p2pclue.engine.accusation import AccusationCheck
+from p2pclue.engine.peer import Peer
+from p2pclue.engine.reveals import RandomRound
+from p2pclue.engine.stage import Player, ShowRecord, Stage, Status, proof_context
+from p2pclue.engine.turn import PlayStage, Refutation
 from p2pclue.engine.wire import Header, decode_payload, sign_frame, split_frame
 from p2pclue.rules.cards import CARDS, Category
-from p2pclue.rules.state import Phase
+from p2pclue.rules.state import GameState, Phase
 from p2pclue.rules.variants import Rules
 
 Frames = list[tuple[bytes, int | None]]
@@ -94,17 +98,18 @@ class CheatingPeer(Peer):
 
     def _pump(self) -> None:
         """The honest pump, one message at a time, trying the cheat before each."""
-        while self.status is Status.RUNNING and self.seat is not None:
+        me = self._player
+        while me is not None and self.status is Status.RUNNING:
             if self._fire():
                 return
-            if self.expected_seat() != self.seat or self.stage is Stage.DONE:
+            if self.expected_seat() != me.seat:
                 return
             auto = self._automatic_message()
             if auto is None:
-                if not self.cheated and self._make_chance():
+                if not self.cheated and self._make_chance(me):
                     continue
                 return
-            self._emit(*auto)
+            self._emit(me, *auto)
 
     def act(self, intent: ev.Intent, now: float) -> list[ev.Event]:
         """The player's choice, unless the cheat (or the way to it) comes first."""
@@ -127,165 +132,171 @@ class CheatingPeer(Peer):
         self.status = Status.ABANDONED
         return True
 
-    def _make_chance(self) -> bool:
+    def _make_chance(self, me: Player) -> bool:
         """On its own turn, before its player decides: make the cheat's moment come."""
-        if self.stage is not Stage.PLAY or self._state().phase is not Phase.AWAIT_TURN_START:
+        state = self._play_state()
+        if state is None or state.phase is not Phase.AWAIT_TURN_START:
             return False
         if self.cheat == "illegal-move":
-            self._emit("roll", {})
+            self._emit(me, "roll", {})
             return True
         if self.cheat in ("accuse-twice", "bad-pet"):
-            return self._accuse_once()
+            return self._accuse_once(me, state)
         return False
 
     def _try_cheat(self) -> Frames | None:
-        due = self.expected_seat() == self.seat
-        plan: Callable[[], Frames | None] = getattr(self, "_cheat_" + self.cheat.replace("-", "_"))
+        me = self._player
+        if me is None:
+            return None  # an observer has nothing to sign
+        due = self.expected_seat() == me.seat
+        plan: Callable[[Player], Frames | None] = getattr(
+            self, "_cheat_" + self.cheat.replace("-", "_"))
         if self.cheat in ("out-of-turn", "accuse-twice"):
-            return plan()
-        return plan() if due else None
+            return plan(me)
+        return plan(me) if due else None
 
-    # ---- frame helpers ----------------------------------------------------------------
+    # ---- helpers ----------------------------------------------------------------------
 
-    def _frame(self, msg_type: str, body: dict[str, Any], *, seq: int | None = None,
+    def _frame(self, me: Player, msg_type: str, body: dict[str, Any], *, seq: int | None = None,
                prev: bytes | None = None, sender: int | None = None) -> bytes:
-        assert self.seat is not None and self._identity is not None
-        who = self.seat if sender is None else sender
-        header = Header(self._game_field(msg_type), who,
+        who = me.seat if sender is None else sender
+        header = Header(self._config_digest, who,
                         len(self._sent_by[who]) if seq is None else seq,
                         self._head if prev is None else prev, msg_type)
-        return sign_frame(self._identity, header, body)
+        return sign_frame(me.identity, header, body)
 
-    def _honest(self) -> tuple[str, dict[str, Any]] | None:
-        return self._automatic_message()
+    def _play_state(self) -> GameState | None:
+        """The rules state while play runs (None in a random event, a check, or the end)."""
+        current = self._current
+        return current.play.state if isinstance(current, PlayStage) else None
 
-    def _refuting(self) -> tuple[int, int, int] | None:
-        if self.stage is not Stage.PLAY:
-            return None
-        s = self._state().pending_suggestion
-        return _triple(s) if s is not None else None
+    def _refutation(self) -> Refutation | None:
+        current = self._current
+        return current if isinstance(current, Refutation) else None
 
     # ---- the cheats -------------------------------------------------------------------
 
-    def _cheat_bad_shuffle(self) -> Frames | None:
+    def _cheat_bad_shuffle(self, me: Player) -> Frames | None:
         want = Stage.ENVELOPE if self.phase == "envelope" else Stage.DEAL
-        if self.stage is not want:
+        msg = self._automatic_message() if self.stage is want else None
+        if msg is None:
             return None
-        msg = self._honest()
-        assert msg is not None
         body = msg[1]
         deck = body["decks"][2] if want is Stage.ENVELOPE else body["deck"]
         deck[1] = deck[0]  # one card gone, another twice: the proof was for the honest deck
-        return [(self._frame(msg[0], body), None)]
+        return [(self._frame(me, msg[0], body), None)]
 
-    def _cheat_bad_decrypt(self) -> Frames | None:
+    def _cheat_bad_decrypt(self, me: Player) -> Frames | None:
         want = Stage.UNLAYER if self.phase == "unlayer" else Stage.OPEN
-        if self.stage is not want:
+        msg = self._automatic_message() if self.stage is want else None
+        if msg is None:
             return None
-        msg = self._honest()
-        assert msg is not None and self._src is not None
         body = msg[1]
-        bad = mul(random_scalar(self._src), Point(body["points"][0]))
+        bad = mul(random_scalar(me.src), Point(body["points"][0]))
         body["points"][0] = bytes(bad)
-        return [(self._frame(msg[0], body), None)]
+        return [(self._frame(me, msg[0], body), None)]
 
-    def _cheat_false_cannot_refute(self) -> Frames | None:
-        triple = self._refuting()
-        if triple is None or not any(c in triple for c in self.hand):
+    def _cheat_false_cannot_refute(self, me: Player) -> Frames | None:
+        asked = self._refutation()
+        if asked is None or not any(c in asked.triple for c in self.hand):
             return None
-        assert self.seat is not None and self._src is not None
-        me = self.seat
-        proof = prove_none_unchecked(self._ctx(len(self.entries), me, "pass"), triple,
-                                       self._hand_points(me), self._secrets.s, self.S[me],
-                                       self._src)
-        return [(self._frame("pass", {"proof": proof.to_wire()}), None)]
+        index = len(self.entries)
+        proof = prove_none_unchecked(proof_context(asked.play.game_id, index, me.seat, "pass"),
+                                     asked.triple, self._hand_points(me.seat),
+                                     me.secrets.hand_key(), self.S[me.seat], me.src)
+        return [(self._frame(me, "pass", {"proof": proof.to_wire()}), None)]
 
-    def _show_false_card(self, card: int, triple: tuple[int, int, int]) -> Frames:
-        assert self.seat is not None and self._src is not None
-        me = self.seat
-        s = self._state().pending_suggestion
-        assert s is not None
-        suggester_pub = self.Y[s.suggester]
-        rho = random_scalar(self._src)
+    def _show_false_card(self, me: Player, asked: Refutation, card: int) -> Frames:
+        triple = asked.triple
+        suggester_pub = self.Y[asked.suggester]
+        rho = random_scalar(me.src)
         c = P.commit_card(card, rho, suggester_pub)
         index = triple.index(card) if card in triple else 0
-        proof = prove_commit_show_unchecked(self._ctx(len(self.entries), me, "show"), triple,
-                                            self._hand_points(me), self._secrets.s, self.S[me],
-                                            0, index, rho, suggester_pub, c, self._src)
-        return [(self._frame("show", {"C": bytes(c), "proof": proof.to_wire()}), None)]
+        entry = len(self.entries)
+        proof = prove_commit_show_unchecked(
+            proof_context(asked.play.game_id, entry, me.seat, "show"), triple,
+            self._hand_points(me.seat), me.secrets.hand_key(), self.S[me.seat], 0, index, rho,
+            suggester_pub, c, me.src)
+        return [(self._frame(me, "show", {"C": bytes(c), "proof": proof.to_wire()}), None)]
 
-    def _cheat_show_unheld_card(self) -> Frames | None:
-        triple = self._refuting()
-        if triple is None:
+    def _cheat_show_unheld_card(self, me: Player) -> Frames | None:
+        asked = self._refutation()
+        if asked is None:
             return None
-        unheld = [c for c in triple if c not in self.hand]
-        return self._show_false_card(unheld[0], triple) if unheld else None
+        unheld = [c for c in asked.triple if c not in self.hand]
+        return self._show_false_card(me, asked, unheld[0]) if unheld else None
 
-    def _cheat_show_unnamed_card(self) -> Frames | None:
-        triple = self._refuting()
-        if triple is None:
+    def _cheat_show_unnamed_card(self, me: Player) -> Frames | None:
+        asked = self._refutation()
+        if asked is None:
             return None
-        unnamed = [c for c in self.hand if c not in triple]
-        return self._show_false_card(unnamed[0], triple) if unnamed else None
+        unnamed = [c for c in self.hand if c not in asked.triple]
+        return self._show_false_card(me, asked, unnamed[0]) if unnamed else None
 
     def _send_opening(self, rec: ShowRecord) -> None:
         """The private opening, as the cheat has it: to another card, or none at all."""
         if self.cheat == "no-opening":
             return
         if self.cheat == "wrong-opening":
-            self._outbox.append((self._private_frame(rec, self._wrong_opening(rec)),
-                                 rec.suggester))
+            self._outbox.append((self._private_frame(rec, self._wrong_card(rec)), rec.suggester))
             return
         super()._send_opening(rec)
 
-    def _wrong_opening(self, rec: ShowRecord) -> P.Opening:
-        """Another named card with this show's rho, or the shown card with a made-up rho."""
+    def _wrong_card(self, rec: ShowRecord) -> P.Opening:
+        """Another named card with this show's rho (``wrong-opening``)."""
         real = self._my_opening(rec)
-        if self.cheat == "wrong-opening":
-            return P.Opening(next(c for c in rec.triple if c != real.card), real.rho)
-        assert self._src is not None
-        return P.Opening(real.card, random_scalar(self._src))
+        return P.Opening(next(c for c in rec.triple if c != real.card), real.rho)
 
-    def _cheat_opening(self) -> Frames | None:
-        rec = self._show_open
-        if rec is None or not self._complained or rec.refuter != self.seat:
+    def _made_up_rho(self, me: Player, rec: ShowRecord) -> P.Opening:
+        """The shown card with a made-up rho (``no-opening``)."""
+        real = self._my_opening(rec)
+        return P.Opening(real.card, random_scalar(me.src))
+
+    def _cheat_opening(self, me: Player) -> Frames | None:
+        answer = self._open_show()
+        if answer is None or not answer.complained or answer.record.refuter != me.seat:
             return None
-        body = {"opening": self._wrong_opening(rec).to_wire()}
-        return [(self._frame("opening", body), None)]
+        rec = answer.record
+        opening = (self._wrong_card(rec) if self.cheat == "wrong-opening"
+                   else self._made_up_rho(me, rec))
+        return [(self._frame(me, "opening", {"opening": opening.to_wire()}), None)]
 
     _cheat_wrong_opening = _cheat_opening
     _cheat_no_opening = _cheat_opening
 
-    def _cheat_illegal_move(self) -> Frames | None:
-        if self.stage is not Stage.PLAY or self._state().phase is not Phase.AWAIT_MOVE:
+    def _cheat_illegal_move(self, me: Player) -> Frames | None:
+        state = self._play_state()
+        if state is None or state.phase is not Phase.AWAIT_MOVE:
             return None
-        return [(self._frame("move", {"path": [[12, 12]]}), None)]
+        return [(self._frame(me, "move", {"path": [[12, 12]]}), None)]
 
-    def _cheat_out_of_turn(self) -> Frames | None:
-        if self.expected_seat() == self.seat or self.expected_seat() is None:
+    def _cheat_out_of_turn(self, me: Player) -> Frames | None:
+        if self.expected_seat() == me.seat or self.expected_seat() is None:
             return None
         if self.phase == "setup" and self.stage is Stage.KEYS:
-            return [(self._frame("end_turn", {}), None)]
-        if self.phase == "play" and self.stage is Stage.PLAY and self._refuting() is None:
-            return [(self._frame("end_turn", {}), None)]
+            return [(self._frame(me, "end_turn", {}), None)]
+        if self.phase == "play" and self.stage is Stage.PLAY and self._refutation() is None:
+            return [(self._frame(me, "end_turn", {}), None)]
         return None
 
-    def _cheat_forged_signature(self) -> Frames | None:
+    def _cheat_forged_signature(self, me: Player) -> Frames | None:
         in_phase = (self.stage is Stage.KEYS if self.phase == "setup"
                     else self.stage is Stage.RANDOM and self.rules_state is not None)
-        if not in_phase or self.seat is None:
+        # builders have side effects: only once the cheat is certain
+        msg = self._automatic_message() if in_phase else None
+        if msg is None:
             return None
-        msg = self._honest()  # builders have side effects: only once the cheat is certain
-        assert msg is not None
-        victim = (self.seat + 1) % self.n
-        return [(self._frame(msg[0], msg[1], sender=victim), None)]
+        victim = (me.seat + 1) % self.n
+        return [(self._frame(me, msg[0], msg[1], sender=victim), None)]
 
-    def _cheat_equivocate(self) -> Frames | None:
+    def _cheat_equivocate(self, me: Player) -> Frames | None:
+        state = self._play_state()
+        first: tuple[str, dict[str, Any]] | None
+        second: tuple[str, dict[str, Any]] | None
         if self.phase == "setup" and self.stage is Stage.JOIN:
-            first, second = self._honest(), self._honest()  # two different nonces
-        elif (self.phase == "play" and self.stage is Stage.PLAY and self.seat is not None
-              and self._state().phase is Phase.AWAIT_TURN_START
-              and self.seat not in self._state().eliminated):
+            first, second = self._automatic_message(), self._automatic_message()  # two nonces
+        elif (self.phase == "play" and state is not None
+              and state.phase is Phase.AWAIT_TURN_START and me.seat not in state.eliminated):
             # Two different, equally legal starts of its turn: each honest peer accepts one
             # and must notice the other. (A re-encoding of one message is no second version:
             # only the canonical encoding is read.)
@@ -294,64 +305,65 @@ class CheatingPeer(Peer):
             second = ("accuse", {"suspect": triple[0], "weapon": triple[1], "room": triple[2]})
         else:
             return None
-        assert first is not None and second is not None and self.seat is not None
-        victim = (self.seat + 1) % self.n
-        frames: Frames = [(self._frame(*second), victim)]
-        frames += [(self._frame(*first), j) for j in range(self.n) if j not in (self.seat, victim)]
+        if first is None or second is None:
+            return None
+        victim = (me.seat + 1) % self.n
+        frames: Frames = [(self._frame(me, *second), victim)]
+        frames += [(self._frame(me, *first), j) for j in range(self.n)
+                   if j not in (me.seat, victim)]
         return frames
 
-    def _cheat_bias_dice(self) -> Frames | None:
-        if self.stage is not Stage.RANDOM or (self.rules_state is None) != (
+    def _cheat_bias_dice(self, me: Player) -> Frames | None:
+        draw = self._current
+        if not isinstance(draw, RandomRound) or (self.rules_state is None) != (
                 self.phase == "weapons"):
             return None
-        body = {"event": self._event_id, "value": b"\x66" * 32, "renew": None}
-        return [(self._frame("reveal", body), None)]
+        body = {"event": draw.event, "value": b"\x66" * 32, "renew": None}
+        return [(self._frame(me, "reveal", body), None)]
 
-    def _cheat_replay(self) -> Frames | None:
-        if self.seat is None:
-            return None
+    def _cheat_replay(self, me: Player) -> Frames | None:
         if self.phase == "setup":
             if self.stage is not Stage.ENVELOPE:
                 return None
-            old = self._sent_by[self.seat][1]  # its keys message, again, where a shuffle is due
-        elif self.stage is Stage.PLAY and self._refuting() is None:
-            old = self._sent_by[self.seat][1]
+            old = self._sent_by[me.seat][1]  # its keys message, again, where a shuffle is due
+        elif self.stage is Stage.PLAY and self._refutation() is None:
+            old = self._sent_by[me.seat][1]
         else:
             return None
         _, payload, _ = split_frame(old)
-        header, body = decode_payload(self.seat, payload)
-        return [(self._frame(header.type, body, prev=header.prev), None)]
+        header, body = decode_payload(me.seat, payload)
+        return [(self._frame(me, header.type, body, prev=header.prev), None)]
 
-    def _accuse_once(self) -> bool:
+    def _accuse_once(self, me: Player, state: GameState) -> bool:
         """Make a (legitimate, surely wrong) accusation on this seat's own turn."""
-        if self._accused or self.seat in self._state().eliminated:
+        if self._accused or me.seat in state.eliminated:
             return False
         self._accused = True
         triple = _triple_with(self.hand[0])
-        self._emit("accuse", {"suspect": triple[0], "weapon": triple[1], "room": triple[2]})
+        self._emit(me, "accuse", {"suspect": triple[0], "weapon": triple[1], "room": triple[2]})
         return True
 
-    def _cheat_accuse_twice(self) -> Frames | None:
-        if self.stage is not Stage.PLAY or self.seat is None:
+    def _cheat_accuse_twice(self, me: Player) -> Frames | None:
+        state = self._play_state()
+        if state is None or me.seat not in state.eliminated:
             return None
-        if self.seat not in self._state().eliminated:
-            return None
-        if self.expected_seat() == self.seat or self.expected_seat() is None:
+        if self.expected_seat() == me.seat or self.expected_seat() is None:
             return None
         triple = _triple_with(self.hand[0])
         body = {"suspect": triple[0], "weapon": triple[1], "room": triple[2]}
-        return [(self._frame("accuse", body), None)]
+        return [(self._frame(me, "accuse", body), None)]
 
-    def _cheat_bad_pet(self) -> Frames | None:
-        if self.stage is not Stage.PET or self._pet_qp is None:
+    def _cheat_bad_pet(self, me: Player) -> Frames | None:
+        check = self._current
+        if not isinstance(check, AccusationCheck):
             return None
-        assert self.seat is not None and self._src is not None and self._secrets.k is not None
-        q_prev, p_prev = self._pet_qp
-        p = mul(self._secrets.k, p_prev)  # key applied, blinding skipped
-        proof = prove_pet_step(self._ctx(len(self.entries), self.seat, "pet"), q_prev, p_prev,
-                                 q_prev, p, self.Y[self.seat], ONE, self._secrets.k, self._src)
+        k = me.secrets.key()
+        q_prev, p_prev = check.qp
+        p = mul(k, p_prev)  # key applied, blinding skipped
+        ctx = proof_context(check.play.game_id, len(self.entries), me.seat, "pet")
+        proof = prove_pet_step(ctx, q_prev, p_prev, q_prev, p, self.Y[me.seat], ONE, k, me.src)
         body = {"Q": bytes(q_prev), "P": bytes(p), "proof": proof.to_wire()}
-        return [(self._frame("pet", body), None)]
+        return [(self._frame(me, "pet", body), None)]
 
 
 def _triple_with(card: int) -> tuple[int, int, int]:

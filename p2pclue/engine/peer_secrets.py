@@ -11,11 +11,17 @@ names a field, never a value.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
+from p2pclue.crypto.group import Point, Scalar, base_mul
+from p2pclue.crypto.randomness import HashChain
 from p2pclue.engine.errors import EngineError, WireError
 from p2pclue.engine.wire import is_int, pack, unpack_canonical
+
+if TYPE_CHECKING:
+    from p2pclue.engine.reveals import ChainCommitments
 
 SECRETS_VERSION = 2
 MAX_SEEDS = 4096
@@ -24,6 +30,69 @@ MAX_SECRETS_BYTES = 64 + 52 * MAX_SEEDS + 256
 
 class SecretsError(EngineError):
     """A secrets file that cannot be read (its text never contains a secret)."""
+
+
+@dataclass(repr=False)
+class SeatSecrets:
+    """A playing peer's secrets while it plays, drawn as the game reaches them: the key
+    ``k`` and the first hash chain for its ``keys`` message, the hand secret ``r`` for its
+    ``deal``. A resumed peer loads them from its file instead (``Peer.restore`` checks them
+    against the transcript as it replays), so a step that needs one finds it; were one
+    missing, the file did not fit the transcript (``SecretsError``)."""
+
+    k: Scalar | None = None
+    r: Scalar | None = None
+    chain: HashChain | None = None
+    used: int = 0
+    """How many values of ``chain`` this seat has revealed."""
+    seeds: list[bytes] = field(default_factory=list)
+    """Every hash-chain seed drawn, oldest first (a resumed peer picks the committed one)."""
+
+    def __repr__(self) -> str:
+        return "SeatSecrets(<hidden>)"
+
+    def key(self) -> Scalar:
+        """``k`` (``Y = k*G``): every step of this seat after its ``keys`` uses it."""
+        if self.k is None:
+            raise SecretsError("this seat holds no key: its secrets do not fit the game")
+        return self.k
+
+    def hand_secret(self) -> Scalar:
+        """``r`` (``R = r*G``), drawn for this seat's ``deal``."""
+        if self.r is None:
+            raise SecretsError("this seat holds no hand secret: its secrets do not fit the game")
+        return self.r
+
+    def hand_key(self) -> Scalar:
+        """``s = k*r``, the layer on this seat's hand: every step after its ``deal``."""
+        return self.key() * self.hand_secret()
+
+    def check_fits(self, seat: int, keys: Sequence[Point], hand_keys: Sequence[Point],
+                   chains: ChainCommitments) -> None:
+        """Restored secrets against what the transcript so far committed ``seat`` to (its
+        ``Y``, ``R`` and chain head): ``SecretsError`` unless they fit. Picks the stored
+        chain that was committed, and where it stands."""
+        if seat < len(keys) and (self.k is None or base_mul(self.k) != keys[seat]):
+            raise SecretsError("the stored key does not match this seat's public key")
+        if seat < len(hand_keys) and (self.r is None or base_mul(self.r) != hand_keys[seat]):
+            raise SecretsError("the stored hand secret does not match this seat's")
+        if seat >= len(chains.head):
+            return
+        if self.chain is None or self.chain.head != chains.head[seat]:
+            for seed in reversed(self.seeds):
+                chain = HashChain(seed, chains.length)
+                if chain.head == chains.head[seat]:
+                    self.chain = chain
+                    break
+            else:
+                raise SecretsError("no stored hash chain matches the committed one")
+        self.used = chains.used[seat]
+
+    def current_chain(self) -> HashChain:
+        """The hash chain this seat reveals from (committed in ``keys``, or renewed since)."""
+        if self.chain is None:
+            raise SecretsError("this seat holds no hash chain: its secrets do not fit the game")
+        return self.chain
 
 
 @dataclass(frozen=True, repr=False)

@@ -9,40 +9,89 @@ Usage from the outer layers::
 Messages are ``str.format`` templates with named fields; translators may
 reorder the fields but never rename them (a test checks every catalog).
 Machine-readable output must never pass through these functions.
+
+Each name below is imported from its module on first use (PEP 562), not with the package:
+``p2pclue --help`` needs the translation functions and argparse's words, and would
+otherwise read the card names' TOML and load the whole cryptography stack (``text`` needs
+the engine's name limit) before printing a line.
 """
 
 from __future__ import annotations
 
-from p2pclue.i18n.cards import board_label, card_form, card_name, fold, local_names, parse_card
-from p2pclue.i18n.languages import (
-    DEFAULT_LANGUAGE,
-    LANGUAGES,
-    LanguageChoice,
-    choose_language,
-    language_code,
-    resolve_language,
-)
-from p2pclue.i18n.options import (
-    ColumnsHelpFormatter,
-    LocalizedArgumentParser,
-    add_lang_option,
-    apply_language,
-    prescan_lang,
-)
-from p2pclue.i18n.phrases import CARD_FIELDS, Spoken, card_phrase, card_word, triple_word
-from p2pclue.i18n.refusals import refusal_text
-from p2pclue.i18n.rules_text import rules_summary
-from p2pclue.i18n.text import (
-    check_words,
-    default_table_name,
-    key_name,
-    labelled,
-    listing,
-    outcome_word,
-    rules_label,
-)
-from p2pclue.i18n.translate import N_, _, current_language, install, ngettext, pgettext
-from p2pclue.i18n.width import fit, pad, text_width, truncate, wrap
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from p2pclue.i18n.cards import (
+        board_label,
+        card_form,
+        card_name,
+        fold,
+        local_names,
+        parse_card,
+    )
+    from p2pclue.i18n.languages import (
+        DEFAULT_LANGUAGE,
+        LANGUAGES,
+        LanguageChoice,
+        choose_language,
+        language_code,
+        resolve_language,
+    )
+    from p2pclue.i18n.options import (
+        ColumnsHelpFormatter,
+        LocalizedArgumentParser,
+        add_lang_option,
+        apply_language,
+        prescan_lang,
+    )
+    from p2pclue.i18n.phrases import CARD_FIELDS, Spoken, card_phrase, card_word, triple_word
+    from p2pclue.i18n.refusals import refusal_text
+    from p2pclue.i18n.rules_text import rules_summary
+    from p2pclue.i18n.text import (
+        check_words,
+        default_table_name,
+        key_name,
+        labelled,
+        listing,
+        outcome_word,
+        rules_label,
+    )
+    from p2pclue.i18n.translate import N_, _, current_language, install, ngettext, pgettext
+    from p2pclue.i18n.width import fit, pad, text_width, truncate, wrap
+
+_MODULE_OF: dict[str, str] = {
+    **dict.fromkeys(("board_label", "card_form", "card_name", "fold", "local_names",
+                     "parse_card"), "cards"),
+    **dict.fromkeys(("DEFAULT_LANGUAGE", "LANGUAGES", "LanguageChoice", "choose_language",
+                     "language_code", "resolve_language"), "languages"),
+    **dict.fromkeys(("ColumnsHelpFormatter", "LocalizedArgumentParser", "add_lang_option",
+                     "apply_language", "prescan_lang"), "options"),
+    **dict.fromkeys(("CARD_FIELDS", "Spoken", "card_phrase", "card_word", "triple_word"),
+                    "phrases"),
+    "refusal_text": "refusals",
+    "rules_summary": "rules_text",
+    **dict.fromkeys(("check_words", "default_table_name", "key_name", "labelled", "listing",
+                     "outcome_word", "rules_label"), "text"),
+    **dict.fromkeys(("N_", "_", "current_language", "install", "ngettext", "pgettext"),
+                    "translate"),
+    **dict.fromkeys(("fit", "pad", "text_width", "truncate", "wrap"), "width"),
+}
+"""The module of ``p2pclue.i18n`` that defines each public name."""
+
+
+def __getattr__(name: str) -> object:
+    module = _MODULE_OF.get(name)
+    if module is None:  # also how ``from p2pclue.i18n import cards`` finds a submodule
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value  # looked up once
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_MODULE_OF})
+
 
 __all__ = [
     "CARD_FIELDS",

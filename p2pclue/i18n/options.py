@@ -47,6 +47,7 @@ ARGPARSE_ERRORS = (
     N_("the following arguments are required: %s"),
     N_("one of the arguments %s is required"),
     N_("expected one argument"),
+    N_("expected at least one argument"),
     N_("not allowed with argument %s"),
     N_("ambiguous option: %(option)s could match %(matches)s"),
     N_("ignored explicit argument %r"),

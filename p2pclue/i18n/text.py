@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from p2pclue.engine.config import MAX_NAME_CHARS
 from p2pclue.i18n.translate import _, pgettext
 
 
@@ -25,6 +24,8 @@ def default_table_name(player: str) -> str:
     language: others see it as typed, like any name a person chose. A table's name is at
     most ``MAX_NAME_CHARS`` long, as a player's is: a long player name is clipped ("…") so
     that the table's fits."""
+    from p2pclue.engine.config import MAX_NAME_CHARS  # the engine's crypto loads on use only
+
     # Translators: the name a table gets when its opener gives none; {player} is the
     # opener's name, never declined ("tavolo di Anne", "chez Anne", "Anne 님의 테이블").
     pattern = pgettext("the default name of a table", "{player}'s table")

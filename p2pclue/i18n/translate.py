@@ -41,7 +41,7 @@ def load(lang: str) -> gettext.NullTranslations:
     except OSError as exc:
         raise CatalogMissingError(
             f"the {lang} catalog is missing from this install ({exc}); "
-            "reinstall p2pclue or run `python -m p2pclue.i18n.catalogs compile`") from exc
+            "reinstall p2pclue, or in a clone run `python -m tools.catalogs compile`") from exc
     return gettext.GNUTranslations(io.BytesIO(data))
 
 

@@ -11,15 +11,17 @@ a socket or the engine's private state.
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from p2pclue.engine import events as ev
 from p2pclue.engine.config import GameConfig
 from p2pclue.engine.peer import Choice
 from p2pclue.rules.state import GameState
+
+if TYPE_CHECKING:  # the events are plain data: the sans-IO session core makes them too
+    import asyncio
+    from pathlib import Path
 
 # ---- session events: engine events are passed through as ``Engine`` --------------------
 

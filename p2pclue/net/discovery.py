@@ -25,17 +25,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import ipaddress
 import logging
 import os
-import re
 import socket
 import sys
 import time
-import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import ifaddr
@@ -50,15 +47,21 @@ from zeroconf import (
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from p2pclue.i18n import _
+from p2pclue.net.ads import MAX_TABLE_NAME_BYTES as MAX_TABLE_NAME_BYTES
+from p2pclue.net.ads import MAX_TXT_ITEM as MAX_TXT_ITEM
+from p2pclue.net.ads import DiscoveryError as DiscoveryError
+from p2pclue.net.ads import SameName as SameName
+from p2pclue.net.ads import TableAd as TableAd
+from p2pclue.net.ads import TableNotFound as TableNotFound
+from p2pclue.net.ads import clip_utf8
+from p2pclue.net.ads import fingerprint as fingerprint
+from p2pclue.net.ads import parse_txt as parse_txt
 
 log = logging.getLogger("p2pclue.net.discovery")
 
 SERVICE_TYPE = "_p2pclue._tcp.local."
 ENV_INTERFACES = "P2PCLUE_INTERFACES"
 TXT_VERSION = 1
-MAX_TXT_ITEM = 200
-"""Each ``key=value`` item stays under this (DNS allows 255)."""
-MAX_TABLE_NAME_BYTES = 120
 RESOLVE_MS = 3000
 CONFLICT_MS = 250
 MAX_TABLES = 256
@@ -72,26 +75,6 @@ IP_MULTICAST_ALL = 49
 """Linux ``IP_MULTICAST_ALL`` (not exported by Python's socket module)."""
 SO_BINDTODEVICE = getattr(socket, "SO_BINDTODEVICE", 25)
 
-_PRESET = re.compile(r"^[a-z0-9][a-z0-9_-]{0,23}$")
-_FINGERPRINT = re.compile(r"^[0-9a-f]{4}(-[0-9a-f]{4}){3}$")
-_HEX = re.compile(r"^[0-9a-f]{2,128}$")
-
-
-class DiscoveryError(Exception):
-    """Discovery could not do what was asked; the message says what to try instead."""
-
-
-class SameName(DiscoveryError, LookupError):
-    """Several tables, each with its own opener's key, answer to one name: a person must
-    pick by the key (one of them may be a stranger's record)."""
-
-    def __init__(self, message: str, tables: list[TableAd]) -> None:
-        super().__init__(message)
-        self.tables = tables
-
-
-class TableNotFound(DiscoveryError, LookupError):
-    """No live table matched in time; the message suggests ``--peer``."""
 
 
 class InterfaceError(DiscoveryError, ValueError):
@@ -113,12 +96,6 @@ def dial_addresses(host: str) -> list[str]:
     mine = local_addresses()
     return ([a for a in mine if not a.startswith("127.")]
             or [a for a in mine if a.startswith("127.")] or ["127.0.0.1"])
-
-
-def fingerprint(identity_public: bytes) -> str:
-    """Short, human-comparable: 4 groups of 4 hex digits of a hash of the identity key."""
-    digest = hashlib.sha256(b"p2pclue/v1/fingerprint\x00" + identity_public).hexdigest()[:16]
-    return "-".join(digest[i : i + 4] for i in range(0, 16, 4))
 
 
 def interfaces(cli_values: list[str], environ: Mapping[str, str]) -> list[str]:
@@ -157,87 +134,6 @@ def interfaces(cli_values: list[str], environ: Mapping[str, str]) -> list[str]:
         if str(address) not in chosen:
             chosen.append(str(address))
     return chosen
-
-
-@dataclass(frozen=True)
-class TableAd:
-    """One table as its DNS-SD record describes it: public facts, unverified hints."""
-
-    table_id: bytes
-    name: str
-    preset: str
-    seats_taken: int
-    seats_wanted: int
-    playing: bool
-    version: int
-    fingerprint: str
-    host: str
-    port: int
-    needs_code: bool = True
-    failed: bool = False
-    """This browser's handshake with it failed (a wrong code, or not the opener's key):
-    shown as such and never dialled again by itself. Not part of the record."""
-
-    @property
-    def place(self) -> tuple[bytes, str, str, int]:
-        """What tells one record from another: a table is its id *and* its opener's key
-        (a name proves nothing), answered at one address."""
-        return (self.table_id, self.fingerprint, self.host, self.port)
-
-    def txt(self) -> dict[str, str]:
-        """The TXT items (each checked under ``MAX_TXT_ITEM`` bytes)."""
-        items = {
-            "v": str(self.version),
-            "id": self.table_id.hex(),
-            "n": _clip(self.name, MAX_TABLE_NAME_BYTES),
-            "p": self.preset,
-            "s": f"{self.seats_taken}/{self.seats_wanted}",
-            "st": "playing" if self.playing else "lobby",
-            "fp": self.fingerprint,
-            "c": "1" if self.needs_code else "0",
-        }
-        for key, value in items.items():
-            if len(key.encode()) + 1 + len(value.encode()) > MAX_TXT_ITEM:
-                raise ValueError(f"TXT item {key} is too long")
-        return items
-
-
-def _clip(text: str, limit: int) -> str:
-    data = text.encode("utf-8")[:limit]
-    return data.decode("utf-8", "ignore")
-
-
-def _printable(text: str) -> bool:
-    return bool(text) and all(unicodedata.category(ch)[0] != "C" for ch in text)
-
-
-def parse_txt(props: Mapping[bytes, bytes | None], host: str, port: int) -> TableAd | None:
-    """A ``TableAd`` from untrusted TXT items, or None if anything is off."""
-    try:
-        got = {k.decode("ascii"): (v or b"").decode("utf-8") for k, v in props.items()}
-        taken, wanted = (int(x) for x in got["s"].split("/"))
-        ad = TableAd(
-            table_id=bytes.fromhex(got["id"]) if _HEX.match(got["id"]) else b"",
-            name=got["n"],
-            preset=got["p"],
-            seats_taken=taken,
-            seats_wanted=wanted,
-            playing={"lobby": False, "playing": True}[got["st"]],
-            version=int(got["v"]),
-            fingerprint=got["fp"],
-            host=host,
-            port=port,
-            needs_code=got.get("c", "1") != "0",
-        )
-    except (KeyError, ValueError, UnicodeDecodeError):
-        return None
-    ok = (
-        1 <= len(ad.table_id) <= 64 and _printable(ad.name)
-        and len(ad.name.encode()) <= MAX_TABLE_NAME_BYTES and bool(_PRESET.match(ad.preset))
-        and 0 <= ad.seats_taken <= ad.seats_wanted <= 6 and 0 < ad.version < 1000
-        and bool(_FINGERPRINT.match(ad.fingerprint)) and 0 < port < 65536
-    )
-    return ad if ok else None
 
 
 async def _zeroconf(addresses: list[str]) -> tuple[AsyncZeroconf, str | None]:
@@ -291,7 +187,7 @@ def _confine(zc: Zeroconf, addresses: list[str]) -> str | None:
 
 
 def _instance_name(ad: TableAd) -> str:
-    label = "".join(ch for ch in _clip(ad.name, 40) if ch not in ".\\") or "table"
+    label = "".join(ch for ch in clip_utf8(ad.name, 40) if ch not in ".\\") or "table"
     return f"{label} {ad.table_id.hex()[:8]}.{SERVICE_TYPE}"
 
 
@@ -594,3 +490,27 @@ def multicast_available(interface: str = "127.0.0.1", timeout: float = 1.0) -> b
     finally:
         recv.close()
         send.close()
+
+
+class Mdns:
+    """``net.transport.Discovery`` over mDNS/DNS-SD (this module's announcer and browser)."""
+
+    async def announce(self, ad: TableAd, interfaces: list[str]) -> Announcer:
+        announcer = Announcer()
+        try:
+            await announcer.start(ad, interfaces)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await announcer.close()
+            raise
+        return announcer
+
+    async def browse(self, interfaces: list[str]) -> Browser:
+        browser = Browser()
+        try:
+            await browser.start(interfaces)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await browser.close()
+            raise
+        return browser

@@ -33,7 +33,6 @@ import logging
 import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -53,6 +52,17 @@ from p2pclue.net.pairing import (
     refusal,
     wire,
 )
+from p2pclue.net.transport import BadAddress as BadAddress
+from p2pclue.net.transport import Busy as Busy
+from p2pclue.net.transport import FrameTooLarge as FrameTooLarge
+from p2pclue.net.transport import Gate as Gate
+from p2pclue.net.transport import HandshakeTimeout as HandshakeTimeout
+from p2pclue.net.transport import LinkClosed as LinkClosed
+from p2pclue.net.transport import LinkError as LinkError
+from p2pclue.net.transport import LinkInfo, Listening, OnLink
+from p2pclue.net.transport import Refused as Refused
+from p2pclue.net.transport import Unreachable as Unreachable
+from p2pclue.net.transport import WrongCode as WrongCode
 
 log = logging.getLogger("p2pclue.net.links")
 
@@ -66,64 +76,9 @@ BACKOFF_MEMORY = 1024
 """Addresses remembered for back-off; the oldest is forgotten first."""
 
 
-class LinkError(Exception):
-    """A link could not be made or broke. The message is safe to show: no secrets."""
-
-
-class LinkClosed(LinkError):
-    """The link ended (by either side, an error, or garbage from the other side)."""
-
-
-class WrongCode(LinkError):
-    """The table code did not match (the only guess this connection had is spent)."""
-
-
-class HandshakeTimeout(LinkError):
-    """The other side did not finish the handshake within the deadline."""
-
-
-class Refused(LinkError):
-    """The other side refused for a stated reason (``reason``: a key of ``REFUSALS``)."""
-
-    def __init__(self, reason: str, message: str) -> None:
-        super().__init__(message)
-        self.reason = reason
-
-
-class Busy(Refused):
-    """The table turned this connection away for now (``busy``: back-off after failures
-    from this address; ``full``: too many handshakes in progress): retry later."""
-
-
-class Unreachable(LinkError, ConnectionError):
-    """Nothing answered at that address (not open yet, or gone): retrying may help."""
-
-
-class BadAddress(LinkError, ValueError):
-    """The host is not one any resolver can take (``a..b``, a label over 63 characters):
-    no retry can help. Raised before any connection is tried."""
-
-
 def _bad_address(host: str) -> BadAddress:
     return BadAddress(_("{host} is not a host name or IP address that can be dialled")
                       .format(host=repr(host)))
-
-
-class FrameTooLarge(LinkError):
-    """A frame to send is over the 256 KiB limit every peer enforces."""
-
-
-@dataclass
-class Gate:
-    """What a table member's listeners admit, read at every new connection: the mesh
-    changes it when the game starts (``game``, ``members``) and when the table's wrong-code
-    budget is spent (``code_dead``)."""
-
-    game: bytes | None = None
-    """The session id of the signed start: links between its members need no code."""
-    members: frozenset[bytes] = frozenset()
-    """The identity keys named in the signed start."""
-    code_dead: bool = False
 
 
 class Link:
@@ -154,6 +109,14 @@ class Link:
     def __repr__(self) -> str:
         host, port = self.remote_addr
         return f"<Link {host}:{port} {self.remote_identity[:4].hex()}>"
+
+    @property
+    def peer_key(self) -> bytes:
+        return self.remote_identity
+
+    @property
+    def info(self) -> LinkInfo:
+        return LinkInfo(*self.remote_addr)
 
     @property
     def closed(self) -> bool:
@@ -526,3 +489,40 @@ async def listen(
     sockname = server.sockets[0].getsockname()
     listener.host, listener.port = str(sockname[0]), int(sockname[1])
     return listener
+
+
+class TcpTransport:
+    """``net.transport.Transport`` over TCP: the pairing handshake (PAKE on the table code,
+    then Noise) for one member of one table."""
+
+    def __init__(self, identity: Ed25519PrivateKey, table_id: bytes, code: str | None,
+                 on_refused: Callable[[str], None] | None = None) -> None:
+        self.identity = identity
+        self.public = identity.public_key().public_bytes_raw()
+        self.table_id = table_id
+        self.code = code
+        self.gate = Gate()
+        self.on_refused = on_refused
+        self._listeners: list[Listener] = []
+
+    async def listen(self, host: str, port: int, on_link: OnLink) -> Listening:
+        listener = await listen(host, port, identity=self.identity, table_id=self.table_id,
+                                code=self.code, on_link=on_link, on_refused=self._refused,
+                                gate=self.gate)
+        self._listeners.append(listener)
+        return listener
+
+    async def close(self) -> None:
+        for listener in self._listeners:
+            await listener.close()
+
+    def _refused(self, reason: str) -> None:
+        if self.on_refused is not None:
+            self.on_refused(reason)
+
+    async def dial(self, host: str, port: int, *, timeout: float,
+                   expect: bytes | None = None) -> Link:
+        """A member of a started game dials in game mode (no code)."""
+        game = self.gate.game if self.public in self.gate.members else None
+        return await dial(host, port, identity=self.identity, table_id=self.table_id,
+                          code=self.code, timeout=timeout, game=game, expect_identity=expect)

@@ -17,20 +17,18 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from p2pclue.engine.errors import WireError
-from p2pclue.engine.wire import Limits, pack, unpack_strict
 from p2pclue.net import links
 from p2pclue.net.guesses import Guesses
+from p2pclue.net.meta import MAX_META_BYTES as MAX_META_BYTES
+from p2pclue.net.meta import META_LIMITS as META_LIMITS
+from p2pclue.net.meta import TAG_FRAME as TAG_FRAME
+from p2pclue.net.meta import TAG_LOBBY as TAG_LOBBY
+from p2pclue.net.meta import TAG_SYNC as TAG_SYNC
+from p2pclue.net.meta import TAGS
+from p2pclue.net.meta import decode_meta as decode_meta
+from p2pclue.net.meta import encode as encode
+from p2pclue.net.transport import Link, LinkError, Listening, Transport, WrongCode
 
-TAG_FRAME = 0
-"""An engine frame, exactly the signed bytes."""
-TAG_LOBBY = 1
-"""A lobby message (msgpack map)."""
-TAG_SYNC = 2
-"""Catch-up and presence (msgpack map): ``have``, ``done``."""
-MAX_META_BYTES = 64 * 1024
-META_LIMITS = Limits(bin=4096, str=4096, array=256, map=64)
-"""Lobby and sync maps: keys, signatures, names and reasons; a few dozen members at most."""
 OUTBOX_LIMIT = 4096
 """Messages queued for one link; a peer that reads nothing for this long is dropped."""
 INBOX_LIMIT = 1024
@@ -63,16 +61,6 @@ class Refused:
 
 
 Item = Received | LinkUp | LinkDown | Refused
-
-
-def decode_meta(body: bytes, max_bytes: int = MAX_META_BYTES) -> dict[str, Any] | None:
-    """A lobby or sync message, or None if it is not a plain map (or over ``max_bytes``,
-    which is checked before any decoding)."""
-    try:
-        obj = unpack_strict(body, max_bytes, META_LIMITS)
-    except WireError:
-        return None
-    return obj if isinstance(obj, dict) else None
 
 
 class Inbox(asyncio.Queue[Item]):
@@ -110,13 +98,9 @@ class Inbox(asyncio.Queue[Item]):
         self._room.pop(ident, None)
 
 
-def encode(tag: int, body: bytes | dict[str, Any]) -> bytes:
-    return bytes([tag]) + (body if isinstance(body, bytes) else pack(body))
-
-
 @dataclass
 class _Handle:
-    link: links.Link
+    link: Link
     outbox: asyncio.Queue[bytes | None] = field(default_factory=asyncio.Queue)
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
 
@@ -125,30 +109,32 @@ class Mesh:
     """All links of this member, keyed by the identity key at their other end."""
 
     def __init__(self, identity: Ed25519PrivateKey, table_id: bytes, code: str | None,
-                 *, accept: Callable[[bytes], bool] | None = None) -> None:
+                 *, accept: Callable[[bytes], bool] | None = None,
+                 transport: Transport | None = None) -> None:
+        """``transport``: what makes the links (TCP with the table code by default)."""
         self.identity = identity
         self.public = identity.public_key().public_bytes_raw()
         self.table_id = table_id
         self.code = code
         self.accept = accept
         """Who may link to us (None: anyone who passed the handshake)."""
-        self.gate = links.Gate()
+        self.transport: Transport = transport or links.TcpTransport(identity, table_id, code)
+        self.transport.on_refused = self._on_refused
+        self.gate = self.transport.gate
         """What our listeners admit; ``enter_game`` and ``code_used_up`` change it."""
         self.guesses = Guesses()
         """Wrong codes this member met and what the others reported: the table's budget."""
         self.inbox: Inbox = Inbox(INBOX_LIMIT)
         self._links: dict[bytes, _Handle] = {}
-        self._listeners: list[links.Listener] = []
+        self._listeners: list[Listening] = []
         self._closing = False
         self._late: set[asyncio.Task[None]] = set()
         self.dropped_messages = 0
 
     # -- links in and out
 
-    async def listen(self, host: str, port: int = 0) -> links.Listener:
-        listener = await links.listen(
-            host, port, identity=self.identity, table_id=self.table_id, code=self.code,
-            on_link=self._on_link, on_refused=self._on_refused, gate=self.gate)
+    async def listen(self, host: str, port: int = 0) -> Listening:
+        listener = await self.transport.listen(host, port, self._on_link)
         self._listeners.append(listener)
         return listener
 
@@ -166,28 +152,23 @@ class Mesh:
         """Link to ``host:port``; a member of a started game dials in game mode (no code).
         A code-mode dial that let the other side test the code counts as a wrong code
         (``Refused`` in the inbox, as for our listeners) before ``WrongCode`` is raised."""
-        game = self.gate.game if self.public in self.gate.members else None
         try:
-            link = await links.dial(host, port, identity=self.identity, table_id=self.table_id,
-                                    code=self.code, timeout=timeout, game=game,
-                                    expect_identity=expect)
-        except links.WrongCode as exc:
+            link = await self.transport.dial(host, port, timeout=timeout, expect=expect)
+        except WrongCode as exc:
             self._on_refused(f"dialled {host}:{port}: {exc}")
             raise
         await self._on_link(link)
-        return link.remote_identity
+        return link.peer_key
 
-    async def _on_link(self, link: links.Link) -> None:
-        ident = link.remote_identity
+    async def _on_link(self, link: Link) -> None:
+        ident = link.peer_key
         if self._closing or ident == self.public or ident in self._links \
                 or (self.accept is not None and not self.accept(ident)):
             await _close_link(link)
             return
         handle = _Handle(link)
         self._links[ident] = handle
-        host = str(link.remote_addr[0]) if isinstance(link.remote_addr, tuple) \
-            else str(link.remote_addr)
-        await self.inbox.put(LinkUp(ident, host))
+        await self.inbox.put(LinkUp(ident, link.info.host))
         handle.tasks = [asyncio.create_task(self._reader(ident, handle)),
                         asyncio.create_task(self._writer(ident, handle))]
 
@@ -200,12 +181,12 @@ class Mesh:
         try:
             while True:
                 data = await handle.link.recv()
-                if not data or data[0] not in (TAG_FRAME, TAG_LOBBY, TAG_SYNC):
+                if not data or data[0] not in TAGS:
                     self.dropped_messages += 1
                     continue
                 await self.inbox.room_for(ident)
                 await self.inbox.put(Received(ident, data[0], data[1:]))
-        except (links.LinkError, OSError):
+        except (LinkError, OSError):
             pass
         finally:
             self._gone(ident, handle)
@@ -217,7 +198,7 @@ class Mesh:
                 if data is None:
                     break
                 await handle.link.send(data)
-        except (links.LinkError, OSError):
+        except (LinkError, OSError):
             pass
         finally:
             self._gone(ident, handle)
@@ -246,6 +227,10 @@ class Mesh:
 
     def send(self, ident: bytes, tag: int, body: bytes | dict[str, Any]) -> None:
         self._send_raw(ident, encode(tag, body))
+
+    def send_encoded(self, ident: bytes, data: bytes) -> None:
+        """Queue one whole link message (``meta.encode``) for ``ident``; nothing if unlinked."""
+        self._send_raw(ident, data)
 
     def _send_raw(self, ident: bytes, data: bytes) -> None:
         handle = self._links.get(ident)
@@ -288,6 +273,8 @@ class Mesh:
         for listener in self._listeners:
             with contextlib.suppress(Exception):
                 await listener.close()
+        with contextlib.suppress(Exception):
+            await self.transport.close()
         handles = list(self._links.values())
         self._links.clear()
         for h in handles:
@@ -302,7 +289,7 @@ class Mesh:
         await asyncio.gather(*(_close_link(h.link) for h in handles))
 
 
-async def _close_link(link: links.Link) -> None:
+async def _close_link(link: Link) -> None:
     """Close a link; a close waiter already cancelled by a reader we cancelled is no
     reason to stop closing the others (but our own cancellation still propagates)."""
     try:

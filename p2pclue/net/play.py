@@ -20,6 +20,7 @@ from pathlib import Path
 from p2pclue import PROTOCOL_VERSION
 from p2pclue.i18n import _
 from p2pclue.net import discovery, hosts
+from p2pclue.net.ads import SameName, TableAd, fingerprint
 from p2pclue.net.gamedir import GameDir, SavedStart
 from p2pclue.net.lobby import GuestLobby, HostLobby, LobbyView, TableInfo
 from p2pclue.net.mesh import Mesh
@@ -32,6 +33,19 @@ from p2pclue.net.table import (
     guest_lobby,
     host_lobby,
     start_members,
+)
+from p2pclue.net.transport import (
+    Announcement,
+    BadAddress,
+    Busy,
+    Discovery,
+    HandshakeTimeout,
+    LinkClosed,
+    LinkError,
+    Refused,
+    Transport,
+    Unreachable,
+    WrongCode,
 )
 from p2pclue.rules.variants import Rules
 
@@ -164,9 +178,9 @@ async def resume_game(seat: Seat, game: GameDir) -> NetSession:
 
 
 def _ad(opened: Opened, tid: bytes, rules: Rules, view: LobbyView | None, wanted: int,
-        playing: bool) -> discovery.TableAd:
+        playing: bool) -> TableAd:
     taken = len(view.players) if view is not None else 1
-    return discovery.TableAd(
+    return TableAd(
         table_id=tid, name=opened.name, preset=rules.name(), seats_taken=taken,
         seats_wanted=wanted, playing=playing, version=PROTOCOL_VERSION,
         fingerprint=opened.fingerprint, host=opened.host, port=opened.port,
@@ -177,31 +191,30 @@ async def open_table(
     seat: Seat, table_name: str, rules: Rules, players: int, code: str | None, *,
     on_opened: Callable[[Opened], None], on_view: Callable[[LobbyView], None],
     actions: asyncio.Queue[LobbyAction] | None = None, announce: bool = True,
-    transcript: Path | None = None,
+    transcript: Path | None = None, finder: Discovery | None = None,
+    transport: Transport | None = None,
 ) -> NetSession:
-    """Open a table, keep its lobby until the signed start, and return the session."""
+    """Open a table, keep its lobby until the signed start, and return the session.
+    ``finder``: how the table is announced (mDNS by default); ``transport``: what makes
+    its links (TCP with the table code by default)."""
     tid = table_id(table_name)
-    mesh = Mesh(seat.profile.identity, tid, code)
-    announcer: discovery.Announcer | None = None
+    mesh = Mesh(seat.profile.identity, tid, code, transport=transport)
+    announcer: Announcement | None = None
     updates: list[asyncio.Task[None]] = []
     try:
         listener = await mesh.listen(seat.listen_host, 0)
-        fp = discovery.fingerprint(seat.profile.public)
+        fp = fingerprint(seat.profile.public)
         opened = Opened(table_name, code, listener.host, listener.port, fp, False)
         lobby = HostLobby(seat.profile.identity, TableInfo(table_name, rules, players),
                           seat.name, listener.port, secrets.token_bytes(32),
                           seen=seat.profile.seen, suspect=seat.suspect)
         if announce:
-            announcer = discovery.Announcer()
             try:
-                await announcer.start(_ad(opened, tid, rules, None, players, False),
-                                      seat.interfaces)
+                announcer = await (finder or discovery.Mdns()).announce(
+                    _ad(opened, tid, rules, None, players, False), seat.interfaces)
                 opened.announced = True
             except Exception as exc:  # zeroconf raises many kinds; the table still works
                 opened.announce_error = f"{type(exc).__name__}: {exc}"
-                with contextlib.suppress(Exception):
-                    await announcer.close()
-                announcer = None
         on_opened(opened)
 
         def view_changed(view: LobbyView) -> None:
@@ -226,8 +239,8 @@ async def open_table(
     return session
 
 
-def _announce_playing(announcer: discovery.Announcer, updates: list[asyncio.Task[None]],
-                      ad: discovery.TableAd) -> Callable[[], Awaitable[None]]:
+def _announce_playing(announcer: Announcement, updates: list[asyncio.Task[None]],
+                      ad: TableAd) -> Callable[[], Awaitable[None]]:
     """Mark the table as playing in the background; returns the hook that withdraws it.
 
     An mDNS update takes about half a second (python-zeroconf repeats the announcement
@@ -251,15 +264,15 @@ def _announce_playing(announcer: discovery.Announcer, updates: list[asyncio.Task
     return withdraw
 
 
-async def find_table(interfaces: list[str], name: str | None, timeout: float
-                     ) -> discovery.TableAd:
-    """Wait for a table (by name, or any) to be announced on the LAN."""
-    browser = discovery.Browser()
+async def find_table(interfaces: list[str], name: str | None, timeout: float,
+                     finder: Discovery | None = None) -> TableAd:
+    """Wait for a table (by name, or any) to be announced on the LAN (``finder``: how;
+    mDNS by default)."""
+    browser = await (finder or discovery.Mdns()).browse(interfaces)
     try:
-        await browser.start(interfaces)
         try:
             return await browser.wait_for(name, timeout)
-        except discovery.SameName as exc:
+        except SameName as exc:
             raise NoTable(str(exc)) from None
         except (TimeoutError, LookupError):
             found = (_("found no answer for the table {name} within {seconds} s.") if name
@@ -274,10 +287,10 @@ async def find_table(interfaces: list[str], name: str | None, timeout: float
             await browser.close()
 
 
-async def list_tables(interfaces: list[str], wait: float) -> list[discovery.TableAd]:
-    browser = discovery.Browser()
+async def list_tables(interfaces: list[str], wait: float,
+                      finder: Discovery | None = None) -> list[TableAd]:
+    browser = await (finder or discovery.Mdns()).browse(interfaces)
     try:
-        await browser.start(interfaces)
         await asyncio.sleep(wait)
         return browser.tables()
     finally:
@@ -290,6 +303,7 @@ async def join_table(
     role: str = "player", on_view: Callable[[LobbyView], None],
     actions: asyncio.Queue[LobbyAction] | None = None, transcript: Path | None = None,
     wait: float = 0.0, opener: str | None = None, ask_last_seat: bool = False,
+    transport: Transport | None = None,
 ) -> NetSession:
     """Join a table at ``host:port`` (as a player or a spectator); returns the session.
 
@@ -300,9 +314,7 @@ async def join_table(
     A wrong code raises ``WrongTableCode``, a missing one ``CodeNeeded`` (both
     ``TableClosed``): a front end asks for the code again.
     """
-    from p2pclue.net import links
-
-    mesh = Mesh(seat.profile.identity, table_id(table_name), code)
+    mesh = Mesh(seat.profile.identity, table_id(table_name), code, transport=transport)
     try:
         listener = await mesh.listen(seat.listen_host, 0)
         lobby = GuestLobby(seat.profile.identity, seat.name, listener.port,
@@ -316,23 +328,23 @@ async def join_table(
                 seated = await guest_lobby(lobby, mesh, host, port, on_view, actions,
                                            opener=opener)
                 break
-            except (OSError, links.Unreachable, links.HandshakeTimeout, links.LinkClosed,
-                    links.Busy, links.BadAddress) as exc:
-                if isinstance(exc, links.Busy):  # it slows this address after a wrong
+            except (OSError, Unreachable, HandshakeTimeout, LinkClosed, Busy,
+                    BadAddress) as exc:
+                if isinstance(exc, Busy):  # it slows this address after a wrong
                     end = max(end, loop.time() + BUSY_PATIENCE)  # code: wait it out once
-                if isinstance(exc, links.BadAddress) or loop.time() + delay > end:
+                if isinstance(exc, BadAddress) or loop.time() + delay > end:
                     raise NoTable(_("cannot reach the table at {address}: {error}").format(
                         address=f"{host}:{port}", error=exc)) from None
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 2.0)
-            except links.WrongCode:
+            except WrongCode:
                 raise WrongTableCode(_("the table refused the code (wrong code?)")) from None
-            except links.Refused as exc:
+            except Refused as exc:
                 if exc.reason == "needs-code":
                     raise CodeNeeded(str(exc)) from None
                 raise TableClosed(_("the table refused the link: {error}").format(
                     error=exc)) from None
-            except links.LinkError as exc:
+            except LinkError as exc:
                 raise TableClosed(_("the table refused the link: {error}").format(
                     error=exc)) from None
         return _session(seat, seated, transcript, (host, port))

@@ -23,8 +23,9 @@ from typing import BinaryIO
 
 import msgpack
 
+from p2pclue.engine.audit import audit
 from p2pclue.engine.config import GameConfig
-from p2pclue.engine.errors import TranscriptError
+from p2pclue.engine.errors import EngineError, TranscriptError
 from p2pclue.engine.transcript import (
     MAX_TRANSCRIPT_BYTES,
     Footer,
@@ -35,7 +36,7 @@ from p2pclue.engine.transcript import (
     parse_unfinished,
 )
 from p2pclue.engine.wire import MAX_FRAME_BYTES
-from p2pclue.i18n import _
+from p2pclue.i18n import _, ngettext, outcome_word
 
 NAME_MAX_BYTES = 255
 """The longest file name (in bytes) on the usual file systems (ext4, btrfs, APFS, NTFS)."""
@@ -379,3 +380,19 @@ def _os_message(path: Path, exc: OSError, verb: str = "write") -> str:
     template = _("cannot read {path}: {error}") if verb == "read" \
         else _("cannot write {path}: {error}")
     return template.format(path=path, error=reason)
+
+
+def audit_file(path: Path) -> tuple[bool | None, str]:
+    """The audit's verdict on a saved transcript, and one line that says it."""
+    try:
+        raw = path.read_bytes()
+        verdict = audit(parse(raw), raw)
+    except (OSError, EngineError) as exc:
+        return False, _("the saved transcript cannot be read: {error}").format(error=exc)
+    if verdict.valid:
+        return True, ngettext("valid ({result}, {count} message)",
+                              "valid ({result}, {count} messages)", verdict.entries).format(
+            result=outcome_word(verdict.result), count=verdict.entries)
+    v = verdict.violation
+    # Translators: {reason} comes from the protocol checks, in English.
+    return False, _("invalid: {reason}").format(reason=v.reason if v else "unknown")

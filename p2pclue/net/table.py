@@ -18,8 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from p2pclue.i18n import _, card_word, rules_label
-from p2pclue.net import guesses, links
-from p2pclue.net.discovery import fingerprint
+from p2pclue.net import guesses
+from p2pclue.net.ads import fingerprint
 from p2pclue.net.guesses import CODE_BUDGET
 from p2pclue.net.lobby import (
     GuestLobby,
@@ -30,6 +30,7 @@ from p2pclue.net.lobby import (
     Start,
 )
 from p2pclue.net.mesh import TAG_LOBBY, Item, LinkDown, LinkUp, Mesh, Received, Refused, decode_meta
+from p2pclue.net.transport import BadAddress, LinkError
 
 DIAL_ATTEMPTS = 6
 LAST_SEAT_PATIENCE = 45.0
@@ -269,9 +270,9 @@ async def _dial_until(mesh: Mesh, ident: bytes, host: str, port: int) -> None:
             return
         try:
             await mesh.dial(host, port, timeout=5.0, expect=ident)
-        except links.BadAddress:
+        except BadAddress:
             return  # no retry can help (the start names IP addresses only: the --peer host)
-        except (links.LinkError, OSError):
+        except (LinkError, OSError):
             await asyncio.sleep(delay)
             delay *= 2
             continue

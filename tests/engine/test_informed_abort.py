@@ -16,6 +16,7 @@ from p2pclue.bots.protocol import ProtocolGame
 from p2pclue.crypto import proofs as P
 from p2pclue.crypto.group import mul
 from p2pclue.engine import events as ev
+from p2pclue.engine.accusation import AccusationCheck
 from p2pclue.engine.audit import audit
 from p2pclue.engine.peer import Peer, Stage, Status
 from p2pclue.engine.transcript import Footer, Transcript, parse
@@ -69,8 +70,9 @@ def test_before_its_step_the_accuser_alone_holds_what_decides_the_verdict() -> N
         observer.receive(raw, float(i))
     assert observer.stage is Stage.PET and observer.expected_seat() == accuser
     assert observer.accuser == accuser
-    assert observer._pet_qp is not None
-    q, p = observer._pet_qp
+    check = observer._current
+    assert isinstance(check, AccusationCheck)
+    q, p = check.qp
     assert not P.pet_result(q, p)  # what everyone sees: no verdict yet
     k = game.peers[accuser]._secrets.k
     assert k is not None

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+import p2pclue.engine.ending as ending_module
 import p2pclue.engine.peer as peer_module
 from p2pclue.crypto import sodium
 from p2pclue.crypto.errors import InvalidPointError
@@ -230,7 +231,7 @@ def test_a_fault_found_when_a_round_ends_is_still_blamed(monkeypatch: pytest.Mon
     entry is committed: a fault there halts the game with a blame; it never escapes
     ``receive``. With sound proofs an envelope always opens to cards, so the fault is caused
     the one way it can be: the card lookup made to fail."""
-    monkeypatch.setattr(peer_module, "identify", lambda point: None)
+    monkeypatch.setattr(ending_module, "identify", lambda point: None)
     t = load("classic-3p")
     peer = Peer(t.config, None, relay=False)
     for i, raw in enumerate(t.entries):

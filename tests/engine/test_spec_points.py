@@ -908,8 +908,9 @@ def test_point08_the_spec_lists_every_proof_step_the_engine_uses() -> None:
     """The leave's two steps were missing from the list an implementer builds contexts from."""
     text = flat(spec()[spec().index("The step names are exactly:"):])
     listed = set(re.findall(r"`([a-z]+(?::[a-z]+)?)`", text.split(". For example")[0]))
-    source = (ROOT / "p2pclue" / "engine" / "peer.py").read_text(encoding="utf-8")
-    used = set(re.findall(r'_ctx\([^)]*?"([a-z:]+)"\)', source))
+    source = "".join(p.read_text(encoding="utf-8")
+                     for p in sorted((ROOT / "p2pclue" / "engine").glob("*.py")))
+    used = set(re.findall(r'(?:_ctx|proof_context)\([^)]*?"([a-z:]+)"\)', source))
     used |= {f"envelope:{d}" for d in ("suspects", "weapons", "rooms")}
     used |= set(re.findall(r'_ctx\(len\(self\.entries\), me, "([a-z:]+)"\)', source))
     assert {"leave:hand", "leave:envelope", "accuse", "pass", "show"} <= used

@@ -25,11 +25,12 @@ class SwappingPeer(Peer):
     """Builds its envelope shuffle honestly, then swaps two output cards of one deck: the
     proof no longer matches the deck (a bug in building a proof, or a cheat)."""
 
-    def _build_envelope(self, index: int) -> dict[str, Any]:
-        body = super()._build_envelope(index)
-        deck = body["decks"][2]
-        deck[0], deck[1] = deck[1], deck[0]
-        return body
+    def _automatic_message(self) -> tuple[str, dict[str, Any]] | None:
+        msg = super()._automatic_message()
+        if msg is not None and msg[0] == "envelope":
+            deck = msg[1]["decks"][2]
+            deck[0], deck[1] = deck[1], deck[0]
+        return msg
 
 
 def _peers(verify_own: bool, bad: int | None = None) -> list[Peer]:

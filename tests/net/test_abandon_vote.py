@@ -19,6 +19,7 @@ from p2pclue.net.play import Seat, join_table, open_table
 from p2pclue.net.profile import load
 from p2pclue.net.session import NetSession
 from p2pclue.rules.variants import preset
+from tests.net.procs import HANG_GUARD
 
 TIMEOUT = 2.0
 
@@ -52,14 +53,15 @@ async def hang_one(home: Path) -> tuple[list[NetSession], int]:
     bots = [asyncio.ensure_future(drive_bot(s, BOTS["random"], random.Random(i)))
             for i, s in enumerate(sessions)]
     # the first seat to play a turn hangs: its bot stops, its links and process stay
-    while all(s.state is None for s in sessions):
-        await asyncio.sleep(0.01)
+    async with asyncio.timeout(HANG_GUARD):
+        while all(s.state is None for s in sessions):
+            await asyncio.sleep(0.01)
     first = next(s.state for s in sessions if s.state is not None)
     assert first is not None
     silent = first.current_seat
     bots[silent].cancel()
     ended = await asyncio.wait_for(
-        asyncio.gather(*(b for i, b in enumerate(bots) if i != silent)), 120)
+        asyncio.gather(*(b for i, b in enumerate(bots) if i != silent)), HANG_GUARD)
     assert all(isinstance(e, api.Ended) and e.status == "abandoned" for e in ended), ended
     await asyncio.gather(*runs, return_exceptions=True)
     return sessions, silent

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -29,7 +27,8 @@ from p2pclue.net.play import Seat, join_table, open_table, parse_peer
 from p2pclue.net.profile import load
 from p2pclue.net.table import TableClosed, _dial_until
 from p2pclue.rules.variants import preset
-from tests.cli.helpers import cli_env
+from tests.net.inproc import run_main
+from tests.net.procs import HANG_GUARD, Procs
 
 BAD_HOSTS = ("a..b", "a" * 64, ".", "fe80::1%a..b", "a\x00b")
 LO = "127.0.0.1"
@@ -93,22 +92,21 @@ def test_a_session_does_not_redial_a_host_that_cannot_be_dialled(
         host_task = asyncio.ensure_future(open_table(
             _seat(tmp_path, "Host"), "Hall", preset("classic"), 3, None, announce=False,
             on_opened=lambda o: opened.set_result((o.host, o.port)), on_view=lambda v: None))
-        addr, port = await asyncio.wait_for(opened, 30)
+        addr, port = await asyncio.wait_for(opened, HANG_GUARD)
         guests = [asyncio.ensure_future(join_table(
             _seat(tmp_path, f"G{i}"), "Hall", addr, port, None, on_view=lambda v: None))
             for i in (1, 2)]
-        sessions = [await asyncio.wait_for(t, 60) for t in (host_task, *guests)]
+        sessions = [await asyncio.wait_for(t, HANG_GUARD) for t in (host_task, *guests)]
         opener, guest = sessions[0], sessions[1]
         try:
             guest._host_addr = ("a..b", port)
             opener_key = opener._mesh.public
             await opener.close()
-            for _ in range(100):
-                if opener_key not in guest._mesh.linked():
-                    break
-                await asyncio.sleep(0.05)
+            async with asyncio.timeout(HANG_GUARD):  # the guest saw the opener go
+                while opener_key in guest._mesh.linked():
+                    await asyncio.sleep(0.05)
             with caplog.at_level(logging.WARNING, logger="p2pclue.net.session"):
-                await asyncio.wait_for(guest._redial(opener_key), 5)
+                await asyncio.wait_for(guest._redial(opener_key), HANG_GUARD)
             assert "cannot be re-dialled" in caplog.text, caplog.text
         finally:
             for s in sessions:
@@ -144,13 +142,13 @@ def test_guests_refuse_a_start_that_names_a_host_no_one_can_dial(
         host_task = asyncio.ensure_future(open_table(
             _seat(tmp_path, "Liar"), "Den", preset("classic"), 3, None, announce=False,
             on_opened=lambda o: opened.set_result((o.host, o.port)), on_view=lambda v: None))
-        addr, port = await asyncio.wait_for(opened, 30)
+        addr, port = await asyncio.wait_for(opened, HANG_GUARD)
         guests = [asyncio.ensure_future(join_table(
             _seat(tmp_path, name), "Den", addr, port, None, on_view=lambda v: None))
             for name in ("Ada", "Bea")]
-        try:  # no hang: both answer within the time a start takes
+        try:  # no hang: both answer (the guard only ends a hang)
             done = await asyncio.wait_for(
-                asyncio.gather(*guests, return_exceptions=True), 20)
+                asyncio.gather(*guests, return_exceptions=True), HANG_GUARD)
         finally:
             for task in (host_task, *guests):
                 task.cancel()
@@ -164,13 +162,6 @@ def test_guests_refuse_a_start_that_names_a_host_no_one_can_dial(
     for outcome in outcomes:  # the honest guests leave with a clear line: the liar is refused
         assert isinstance(outcome, TableClosed), repr(outcome)
         assert "bad address" in str(outcome) and "a..b" in str(outcome), outcome
-
-
-def _command(*args: str, home: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    """The real command, its standard input empty (a person who typed nothing yet)."""
-    return subprocess.run([sys.executable, "-m", "p2pclue", *args], input="",
-                          capture_output=True, text=True, timeout=20,
-                          env=cli_env(P2PCLUE_HOME=str(home), **env))
 
 
 # ---- the command ----------------------------------------------------------------------------
@@ -187,22 +178,25 @@ def _command(*args: str, home: Path, **env: str) -> subprocess.CompletedProcess[
     ("watch", "--table", "x", "--wait", "100000"),
 ])
 def test_the_command_refuses_bad_peers_and_waits_in_one_line(
-        args: tuple[str, ...], tmp_path: Path) -> None:
-    began = time.monotonic()
-    run = _command("--lang", "en", *args, home=tmp_path)  # "--wait nan" waited forever
-    assert run.returncode == 2, run.stderr
-    assert "Traceback" not in run.stderr and "invalid literal" not in run.stderr, run.stderr
-    last = run.stderr.rstrip().splitlines()[-1]
+        args: tuple[str, ...], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """In this process; "--wait nan" used to wait forever: the guard ends such a wait."""
+    run = run_main(monkeypatch, capsys, tmp_path, "--lang", "en", *args, guard=20)
+    assert run.code == 2, run.err
+    assert "invalid literal" not in run.err, run.err
+    last = run.err.rstrip().splitlines()[-1]
     option = "--peer" if "--peer" in args else "--wait"
     assert last.startswith(f"p2pclue {args[0]}: error: argument {option}: "), last
-    assert time.monotonic() - began < 8
+    assert "looking for" not in run.err  # it never looked for the table
 
 
-def test_a_person_with_a_bad_peer_reads_one_line(tmp_path: Path) -> None:
-    run = _command("--lang", "en", "join", "--peer", "a..b:5000", "--table", "x", "--plain",
-                   "--name", "Me", home=tmp_path)
-    assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
-    assert "'a..b' in 'a..b:5000' is not a host name or IP address" in run.stderr
+def test_a_person_with_a_bad_peer_reads_one_line(procs: Procs) -> None:
+    """The real command, its standard input empty (a person who typed nothing yet)."""
+    p = procs.p2pclue("person", "--lang", "en", "join", "--peer", "a..b:5000", "--table",
+                      "x", "--plain", "--name", "Me")
+    code, _out, err = p.finish()
+    assert code == 2 and "Traceback" not in err, err
+    assert "'a..b' in 'a..b:5000' is not a host name or IP address" in err
 
 
 # ---- P2PCLUE_INTERFACES ---------------------------------------------------------------------
@@ -218,14 +212,14 @@ def test_an_explicit_empty_interface_list_is_an_error_not_every_interface() -> N
         interfaces(["", " "], {})
 
 
-def test_the_command_stops_on_an_empty_interface_list_before_binding(tmp_path: Path) -> None:
+def test_the_command_stops_on_an_empty_interface_list_before_binding(procs: Procs) -> None:
     # the guard: on code that reads "," as every interface, this command would touch the
     # machine's real network, so it only runs where the function already refuses it
     with pytest.raises(InterfaceError):
         interfaces([], {"P2PCLUE_INTERFACES": ","})
-    began = time.monotonic()
-    run = _command("--lang", "en", "join", "--table", "x", "--bot", "random", "--wait", "30",
-                   home=tmp_path, P2PCLUE_INTERFACES=",")
-    assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
-    assert "P2PCLUE_INTERFACES names no address" in run.stderr, run.stderr
-    assert time.monotonic() - began < 8  # it did not look for the table for 30 s
+    p = procs.p2pclue("empty", "--lang", "en", "join", "--table", "x", "--bot", "random",
+                      "--wait", "30", env={**procs.env, "P2PCLUE_INTERFACES": ","})
+    code, _out, err = p.finish()
+    assert code == 2 and "Traceback" not in err, err
+    assert "P2PCLUE_INTERFACES names no address" in err, err
+    assert "looking for" not in err, err  # it never looked for the table

@@ -22,6 +22,7 @@ from p2pclue.engine.audit import audit
 from p2pclue.engine.transcript import parse
 from p2pclue.net.botplay import THINK_NICE, drive_bot
 from p2pclue.rules.state import GameState, Phase
+from tests.net.procs import HANG_GUARD
 from tests.net.test_session import seat, seated
 
 Record = tuple[bool, int, int]
@@ -60,7 +61,7 @@ def _game(home: Path) -> tuple[list[list[Record]], int, int, list[bytes]]:
             return lambda s, rng: _Recorded(BOTS["detective"](s, rng), logs[i])
 
         bots = [drive_bot(s, factory(i), random.Random(i)) for i, s in enumerate(sessions)]
-        ended = await asyncio.wait_for(asyncio.gather(*bots), 240)
+        ended = await asyncio.wait_for(asyncio.gather(*bots), HANG_GUARD)
         await asyncio.gather(*runs)
         assert all(e.status == "complete" and e.audit_ok for e in ended), ended
         return here, loop_nice, [s.transcript_path.read_bytes() for s in sessions]

@@ -30,6 +30,7 @@ from p2pclue.net.profile import load
 from p2pclue.net.session import NetSession
 from p2pclue.net.table import guest_lobby, host_lobby
 from p2pclue.rules.variants import preset
+from tests.net.procs import HANG_GUARD
 from tests.net.test_links import run
 
 HOST = "127.0.0.1"
@@ -38,8 +39,9 @@ NAME = "Guesses"
 ROOT = Path(__file__).resolve().parents[2]
 
 
-async def stranger(port: int, guesses: int, patience: float = 20.0) -> list[str]:
-    """A separate process guessing ``guesses`` wrong codes at ``port``."""
+async def stranger(port: int, guesses: int, patience: float = 120.0) -> list[str]:
+    """A separate process guessing ``guesses`` wrong codes at ``port`` (it gives up after
+    ``patience`` seconds: a hang guard; it makes its guesses within seconds)."""
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "tests.net.stranger", HOST, str(port), NAME, str(guesses),
         str(patience), stdout=subprocess.PIPE,
@@ -81,7 +83,7 @@ class Lobby:
                          else False)
         return self
 
-    async def until(self, cond: Any, limit: float = 15.0) -> None:
+    async def until(self, cond: Any, limit: float = HANG_GUARD) -> None:
         end = asyncio.get_running_loop().time() + limit
         while not cond():
             assert asyncio.get_running_loop().time() < end, "timed out"
@@ -107,7 +109,7 @@ def test_guesses_at_a_joiners_listener_count_for_the_whole_table() -> None:
                               and lobby.guest_views[-1].failed_attempts == 3)
             assert lobby.guest_mesh.guesses.own == 3 and lobby.host_mesh.guesses.total == 3
 
-    run(main(), 90)
+    run(main(), 2 * HANG_GUARD)
 
 
 def test_a_spent_budget_kills_the_code_at_every_listener() -> None:
@@ -124,7 +126,7 @@ def test_a_spent_budget_kills_the_code_at_every_listener() -> None:
                                      table_id=table_id(NAME), code=CODE)
                 assert err.value.reason == "code-dead"
 
-    run(main(), 60)
+    run(main(), 2 * HANG_GUARD)
 
 
 def _seat(home: Path, name: str, suspect: int) -> Seat:
@@ -179,7 +181,7 @@ def test_a_redial_gives_a_stranger_on_the_crashed_players_port_no_guess(tmp_path
                 await squatter.close()
             await _close(sessions, runs)
 
-    run(main(), 90)
+    run(main(), 2 * HANG_GUARD)
 
 
 def test_guesses_during_the_game_reach_every_players_screen(tmp_path: Path) -> None:
@@ -201,14 +203,14 @@ def test_guesses_during_the_game_reach_every_players_screen(tmp_path: Path) -> N
                 return all(any(isinstance(e, api.Guesses) and e.count == 2 for e in events)
                            for events in seen)
 
-            end = asyncio.get_running_loop().time() + 15
+            end = asyncio.get_running_loop().time() + HANG_GUARD
             while not shown():
                 assert asyncio.get_running_loop().time() < end, seen
                 await asyncio.sleep(0.1)
         finally:
             await _close(sessions, runs)
 
-    run(main(), 90)
+    run(main(), 2 * HANG_GUARD)
 
 
 def test_a_member_can_only_raise_the_count_and_never_past_the_budget() -> None:

@@ -30,22 +30,21 @@ from p2pclue.net.discovery import (
     TableNotFound,
     fingerprint,
     interfaces,
-    multicast_available,
     parse_txt,
     probe,
 )
 from p2pclue.net.links import Link, listen
+from tests.net.procs import HANG_GUARD
 
 LO = "127.0.0.1"
 T = TypeVar("T")
 
-needs_multicast = pytest.mark.skipif(
-    not multicast_available(LO),
-    reason="multicast does not work on 127.0.0.1 here (no MULTICAST on lo?); "
-           "the --peer path is tested without it")
+needs_multicast = pytest.mark.usefixtures("multicast")
+"""Real zeroconf on 127.0.0.1: skipped, with the reason, where multicast on lo does not work
+(the ``multicast`` fixture, tests/net/conftest.py)."""
 
 
-def run(coro: Coroutine[Any, Any, T], limit: float = 40.0) -> T:
+def run(coro: Coroutine[Any, Any, T], limit: float = HANG_GUARD) -> T:
     async def bounded() -> T:
         async with asyncio.timeout(limit):
             return await coro
@@ -153,7 +152,8 @@ def mine(browser: Browser, table_id: bytes) -> list[TableAd]:
     return [t for t in browser.tables() if t.table_id == table_id]
 
 
-async def until(check: Callable[[], bool], limit: float = 5.0) -> None:
+async def until(check: Callable[[], bool], limit: float = HANG_GUARD) -> None:
+    """Until ``check()`` holds (at most ``limit`` s: a hang guard; the caller asserts)."""
     loop = asyncio.get_running_loop()
     end = loop.time() + limit
     while not check() and loop.time() < end:
@@ -209,7 +209,7 @@ def test_a_table_is_announced_found_updated_and_withdrawn() -> None:
         await browser.start([LO])
         await announcer.start(ad, [LO])
         try:
-            found = await browser.wait_for(name, timeout=10)
+            found = await browser.wait_for(name, timeout=HANG_GUARD)
             assert found == ad
             await announcer.update(replace(ad, seats_taken=3))
             await until(lambda: [t.seats_taken for t in mine(browser, tid)] == [3])
@@ -320,7 +320,7 @@ def test_a_flood_of_records_is_capped_and_malformed_ones_never_listed(
             def ours() -> list[TableAd]:
                 return [t for t in browser.tables() if tag in t.name]
 
-            await until(lambda: len(ours()) >= 5, limit=8.0)
+            await until(lambda: len(ours()) >= 5)
             await asyncio.sleep(0.5)
             assert 1 <= len(browser._tables) <= 5
             assert all("Evil" not in t.name and t.name.startswith("Flood") for t in ours())

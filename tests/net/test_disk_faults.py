@@ -11,28 +11,39 @@ from typing import Any
 
 import pytest
 
+from p2pclue.bots.protocol import make_config
+from p2pclue.crypto.rand import SeededRandom
+from p2pclue.engine.harness import Network
 from p2pclue.engine.peer import Peer, Status
-from p2pclue.net import gamedir
 from p2pclue.net.gamedir import GameDir, write_atomic
 from p2pclue.net.lobby import Start
 from p2pclue.net.mesh import Mesh
 from p2pclue.net.session import NetSession
 from p2pclue.net.store import StoreError, TranscriptFile, read_unfinished
-from tests.engine.leave_games import make_peers
+from p2pclue.rules.variants import preset
+from tests.net.procs import HANG_GUARD
+
+Game = tuple[list[Peer], list[bytes]]
 
 
-def _game(entries: int = 25) -> tuple[list[Peer], list[bytes]]:
-    """A real game of 3 run in memory to ``entries`` entries (the first peer's copy)."""
-    peers, net = make_peers(3, "classic", seed=31)
+@pytest.fixture(scope="module")
+def game() -> Game:
+    """A real seeded game of 3 run in memory through its deal (18 entries, the first peer's
+    copy; then it waits for the first player), once for the module: the tests only read it
+    (a peer's config, entries, hand and secrets)."""
+    config, keys = make_config(preset("classic"), 3, 31)
+    peers = [Peer(config, s, keys[s], SeededRandom(b"leave/31/%d" % s)) for s in range(3)]
+    net = Network(peers)
     for p in peers:
         p.start(net.now)
-    while len(peers[0].entries) < entries and net.step():
+    while net.step():
         pass
+    assert len(peers[0].entries) == 18 and all(p.hand for p in peers)
     return peers, list(peers[0].entries)
 
 
-def test_a_torn_last_record_is_dropped_on_reopen(tmp_path: Path) -> None:
-    peers, entries = _game()
+def test_a_torn_last_record_is_dropped_on_reopen(tmp_path: Path, game: Game) -> None:
+    peers, entries = game
     path = tmp_path / "t.p2pclue"
     store = TranscriptFile.create(path, peers[0].config)
     for raw in entries[:10]:
@@ -66,8 +77,8 @@ class FullDisk:
 
 
 def test_a_full_disk_is_a_clear_error_and_keeps_what_was_written(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    peers, entries = _game()
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, game: Game) -> None:
+    peers, entries = game
     path = tmp_path / "t.p2pclue"
     store = TranscriptFile.create(path, peers[0].config)
     for raw in entries[:5]:
@@ -79,24 +90,25 @@ def test_a_full_disk_is_a_clear_error_and_keeps_what_was_written(
     assert read_unfinished(path)[1] == entries[:5]  # nothing verified is lost
 
     # secrets: the old file stays whole when the new one cannot be written
-    game = GameDir(tmp_path)
-    game.save_secrets(peers[0].export_secrets())
+    folder = GameDir(tmp_path)
+    folder.save_secrets(peers[0].export_secrets())
     before = (tmp_path / "secrets.bin").read_bytes()
     real_write = os.write
 
     def failing_write(fd: int, data: Any) -> int:
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(gamedir.os, "write", failing_write)
+    monkeypatch.setattr(os, "write", failing_write)  # gamedir.os: the same module
     with pytest.raises(StoreError, match="the disk is full"):
-        game.save_secrets(peers[0].export_secrets())
-    monkeypatch.setattr(gamedir.os, "write", real_write)
+        folder.save_secrets(peers[0].export_secrets())
+    monkeypatch.setattr(os, "write", real_write)
     assert (tmp_path / "secrets.bin").read_bytes() == before
     assert not (tmp_path / "secrets.bin.tmp").exists()
 
 
-def test_a_transcript_changed_by_another_program_is_refused(tmp_path: Path) -> None:
-    peers, entries = _game()
+def test_a_transcript_changed_by_another_program_is_refused(tmp_path: Path,
+                                                            game: Game) -> None:
+    peers, entries = game
     path = tmp_path / "t.p2pclue"
     store = TranscriptFile.create(path, peers[0].config)
     for raw in entries[:5]:
@@ -113,50 +125,50 @@ def _start_for(peer: Peer) -> Start:
                  tuple(b"\x00" * 64 for _ in peer.config.players), ())
 
 
-def test_resuming_from_a_modified_transcript_is_a_clear_error(tmp_path: Path) -> None:
-    peers, _ = _game(30)
-    me = peers[1]
-    game = GameDir(tmp_path)
-    game.save_secrets(me.export_secrets())
-    store = TranscriptFile.create(game.transcript, me.config)
+def test_resuming_from_a_modified_transcript_is_a_clear_error(tmp_path: Path,
+                                                              game: Game) -> None:
+    me = game[0][1]
+    folder = GameDir(tmp_path)
+    folder.save_secrets(me.export_secrets())
+    store = TranscriptFile.create(folder.transcript, me.config)
     for raw in me.entries:
         store.append(raw, sync=True)
     store.abandon()
-    data = bytearray(game.transcript.read_bytes())
+    data = bytearray(folder.transcript.read_bytes())
     data[-40] ^= 0x01  # one bit of a signed entry flipped by someone else
-    game.transcript.write_bytes(bytes(data))
+    folder.transcript.write_bytes(bytes(data))
     assert me._identity is not None
     mesh = Mesh(me._identity, hashlib.sha256(b"t").digest(), None)
     with pytest.raises(StoreError) as info:
-        NetSession(_start_for(me), mesh, me._identity, game.transcript, name="x",
-                   game=game, resume=True)
+        NetSession(_start_for(me), mesh, me._identity, folder.transcript, name="x",
+                   game=folder, resume=True)
     assert "cannot resume" in str(info.value) and "changed by another program" in str(
         info.value)
     # the same directory, unmodified, resumes to the same verified state
-    game.transcript.unlink()
-    store = TranscriptFile.create(game.transcript, me.config)
+    folder.transcript.unlink()
+    store = TranscriptFile.create(folder.transcript, me.config)
     for raw in me.entries:
         store.append(raw, sync=True)
     store.abandon()
-    again = NetSession(_start_for(me), mesh, me._identity, game.transcript, name="x",
-                       game=game, resume=True)
+    again = NetSession(_start_for(me), mesh, me._identity, folder.transcript, name="x",
+                       game=folder, resume=True)
     assert again.peer.entries == me.entries and again.peer.status is Status.RUNNING
     assert again.peer.hand == me.hand
     again._store.abandon()
 
 
-def test_secrets_on_disk_are_private(tmp_path: Path) -> None:
-    peers, _ = _game(20)
-    game = GameDir(tmp_path)
-    game.save_secrets(peers[2].export_secrets())
+def test_secrets_on_disk_are_private(tmp_path: Path, game: Game) -> None:
+    peers, _ = game
+    folder = GameDir(tmp_path)
+    folder.save_secrets(peers[2].export_secrets())
     assert (tmp_path / "secrets.bin").stat().st_mode & 0o777 == 0o600
-    assert game.load_secrets() == peers[2].export_secrets()
+    assert folder.load_secrets() == peers[2].export_secrets()
     os.chmod(tmp_path / "secrets.bin", 0o644)
     with pytest.raises(StoreError, match="readable by others"):
-        game.load_secrets()
+        folder.load_secrets()
     write_atomic(tmp_path / "secrets.bin", b"junk")
     with pytest.raises(StoreError, match="secrets"):
-        game.load_secrets()
+        folder.load_secrets()
 
 
 def test_a_full_disk_mid_game_says_how_to_come_back(tmp_path: Path) -> None:
@@ -179,7 +191,7 @@ def test_a_full_disk_mid_game_says_how_to_come_back(tmp_path: Path) -> None:
             while len(full.peer.entries) < 2:  # in the deal: many entries still to come
                 await asyncio.sleep(0.001)
             full._store._handle = FullDisk(full._store._handle)  # type: ignore[assignment]
-            async with asyncio.timeout(60):
+            async with asyncio.timeout(HANG_GUARD):
                 while full.ended is None:
                     await asyncio.sleep(0.01)
             written = len(read_unfinished(full.transcript_path)[1])

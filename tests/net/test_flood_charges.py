@@ -23,6 +23,7 @@ from p2pclue.net.junk import JUNK_BURST
 from p2pclue.net.mesh import TAG_FRAME, TAG_LOBBY, encode
 from p2pclue.net.play import table_id
 from p2pclue.net.session import NetSession
+from tests.net.procs import HANG_GUARD
 from tests.net.test_junk_flood import _until, ended_well
 from tests.net.test_session import table
 
@@ -65,7 +66,7 @@ async def _stranger_chatters(port: int) -> str:
     link = await links.dial("127.0.0.1", port, identity=Ed25519PrivateKey.generate(),
                             table_id=table_id("Kitchen"), code=CODE)
     try:
-        async with asyncio.timeout(20):
+        async with asyncio.timeout(HANG_GUARD):
             await link.recv()  # let in
             for data in _lobby_chatter(FLOOD, hello=True):
                 await link.send(data)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import time
 from pathlib import Path
 
 import pytest
@@ -29,6 +28,7 @@ from p2pclue.net import api
 from p2pclue.net.botplay import drive_bot
 from p2pclue.net.mesh import TAG_FRAME
 from p2pclue.net.session import NetSession
+from tests.net.procs import HANG_GUARD
 from tests.net.three_seats import Hanging, three_seats
 
 
@@ -48,22 +48,20 @@ def _forged_leave(cheat: NetSession, corrupt: str) -> bytes:
 
 
 async def _attack(home: Path, corrupt: str) -> tuple[list[NetSession], int, list[api.Ended]]:
-    pat, bruno, chiara = await three_seats(home, first="Chiara")
+    # a long silence timeout: the table waits for Chiara's step, it does not vote her out
+    pat, bruno, chiara = await three_seats(home, first="Chiara", timeout=HANG_GUARD)
     cheat = Hanging(chiara)
     cheat.hang.set()  # her bot stops before its first decision: her first turn
     runs = [asyncio.ensure_future(s.run()) for s in (pat, bruno, chiara)]
     seats: list[api.Session] = [pat, bruno, cheat]
-    bots = [asyncio.ensure_future(drive_bot(s, BOTS["random"], random.Random(k)))
+    bots = [asyncio.ensure_future(drive_bot(s, BOTS["detective"], random.Random(k)))
             for k, s in enumerate(seats)]
     try:
-        deadline = time.monotonic() + 60
-        while not cheat.blocked.is_set():
-            assert time.monotonic() < deadline, "Chiara's first turn never came"
-            await asyncio.sleep(0.02)
+        await asyncio.wait_for(cheat.blocked.wait(), HANG_GUARD)  # her first turn came
         state = chiara.state
         assert state is not None and state.awaiting_seat == chiara.seat
         chiara._mesh.broadcast(TAG_FRAME, _forged_leave(chiara, corrupt))
-        ended = await asyncio.wait_for(asyncio.gather(bots[0], bots[1]), 60)
+        ended = await asyncio.wait_for(asyncio.gather(bots[0], bots[1]), HANG_GUARD)
     finally:
         for task in bots:
             task.cancel()

@@ -9,20 +9,21 @@ and the record must still turn to "playing" afterwards, then go when the host cl
 from __future__ import annotations
 
 import asyncio
+import secrets
 import time
 from pathlib import Path
 
 import pytest
 
-from p2pclue.net.discovery import Browser, multicast_available
+from p2pclue.net.discovery import Browser
 from p2pclue.net.play import Seat, join_table, open_table
 from p2pclue.net.profile import load
 from p2pclue.rules.variants import preset
+from tests.net.procs import HANG_GUARD
 
 LOOPBACK = ["127.0.0.1"]
 
-pytestmark = pytest.mark.skipif(not multicast_available("127.0.0.1"),
-                                reason="no multicast on loopback here")
+pytestmark = pytest.mark.usefixtures("multicast")  # skipped where lo has no multicast
 
 
 def _seat(home: Path, name: str) -> Seat:
@@ -30,6 +31,7 @@ def _seat(home: Path, name: str) -> Seat:
 
 
 async def _scenario(home: Path) -> tuple[float, float | None, bool]:
+    name = f"Porch {secrets.token_hex(3)}"  # not another test run's table on this machine
     browser = Browser()
     await browser.start(LOOPBACK)
     seen_playing: list[float] = []
@@ -37,7 +39,7 @@ async def _scenario(home: Path) -> tuple[float, float | None, bool]:
 
     async def watch() -> None:
         while not stop.is_set():
-            if not seen_playing and any(t.name == "Porch" and t.playing
+            if not seen_playing and any(t.name == name and t.playing
                                         for t in browser.tables()):
                 seen_playing.append(time.monotonic())
             await asyncio.sleep(0.005)
@@ -45,28 +47,30 @@ async def _scenario(home: Path) -> tuple[float, float | None, bool]:
     watcher = asyncio.ensure_future(watch())
     opened: asyncio.Future[tuple[str, int]] = asyncio.get_running_loop().create_future()
     host_task = asyncio.ensure_future(open_table(
-        _seat(home, "Host"), "Porch", preset("classic"), 3, None,
+        _seat(home, "Host"), name, preset("classic"), 3, None,
         on_opened=lambda o: opened.set_result((o.host, o.port)), on_view=lambda v: None))
+    returns: list[float] = []  # when open_table returned, taken by the task's own callback
+    host_task.add_done_callback(lambda _task: returns.append(time.monotonic()))
     sessions = []
     try:
-        host, port = await asyncio.wait_for(opened, 30)
+        host, port = await asyncio.wait_for(opened, HANG_GUARD)
         guests = [asyncio.ensure_future(join_table(
-            _seat(home, f"G{i}"), "Porch", host, port, None, on_view=lambda v: None))
+            _seat(home, f"G{i}"), name, host, port, None, on_view=lambda v: None))
             for i in (1, 2)]
-        sessions.append(await asyncio.wait_for(host_task, 60))
-        returned = time.monotonic()
-        sessions += [await asyncio.wait_for(g, 60) for g in guests]
-        end = time.monotonic() + 10
+        sessions.append(await asyncio.wait_for(host_task, HANG_GUARD))
+        returned = returns[0]
+        sessions += [await asyncio.wait_for(g, HANG_GUARD) for g in guests]
+        end = time.monotonic() + HANG_GUARD
         while not seen_playing and time.monotonic() < end:
             await asyncio.sleep(0.02)
         first_playing = seen_playing[0] if seen_playing else None
     finally:
         for s in sessions:
             await s.close()
-        gone_by = time.monotonic() + 10
-        while any(t.name == "Porch" for t in browser.tables()) and time.monotonic() < gone_by:
+        gone_by = time.monotonic() + HANG_GUARD
+        while any(t.name == name for t in browser.tables()) and time.monotonic() < gone_by:
             await asyncio.sleep(0.05)
-        withdrawn = not any(t.name == "Porch" for t in browser.tables())
+        withdrawn = not any(t.name == name for t in browser.tables())
         stop.set()
         await watcher
         await browser.close()

@@ -1,24 +1,29 @@
 """``p2pclue join`` speaks the player's language: lobby, start, story and end.
 
-A whole table in one process (``--bots``: each bot a full peer with its own keys and
-links on 127.0.0.1), once per language; the lines are compared with the catalog's
-translations, so a message that slipped out of ``_()`` shows up in English here.
+One table of five ``join --bot`` processes on 127.0.0.1 (the opener and four joiners by
+``--peer``), each in another of the five languages besides English; every process's
+lines are compared with its catalog's translations, so a message that slipped out of
+``_()`` shows up in English here.
 """
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
+import uuid
 from pathlib import Path
 
 import pytest
 
 from p2pclue.i18n import LANGUAGES, _, install, outcome_word
+from tests.net.inproc import run_main
+from tests.net.procs import Procs
+from tests.net.test_lan_processes import check_same_and_valid, results
 
-ROOT = Path(__file__).resolve().parents[2]
-GAME_TIMEOUT = 240
+TEMPLATES = ("you are {name}; your key's fingerprint: {key}",
+             "Table {name}: {rules} rules, {taken}/{wanted} seats",
+             "the game starts; table check: {check} (compare it aloud: every screen shows the "
+             "same)",
+             "{player} is here",
+             "game over: {status}; transcript {path} (audit: {audit})")
 
 
 def _head(template: str) -> str:
@@ -26,47 +31,48 @@ def _head(template: str) -> str:
     return template.split("{")[0].strip()
 
 
-@pytest.mark.parametrize("lang", sorted(set(LANGUAGES) - {"en"}))
-def test_a_whole_table_in_each_language(lang: str, tmp_path: Path) -> None:
-    env = dict(os.environ, PYTHONPATH=str(ROOT), P2PCLUE_HOME=str(tmp_path / "home"),
-               P2PCLUE_INTERFACES="127.0.0.1", LANG="C", LC_ALL="", LC_MESSAGES="")
-    done = subprocess.run(
-        [sys.executable, "-m", "p2pclue", "join", "--create", "--no-code", "--players", "3",
-         "--bot", "random", "--bots", "2", "--lang", lang, "--json"],
-        env=env, capture_output=True, text=True, timeout=GAME_TIMEOUT)
-    assert done.returncode == 0, done.stderr[-3000:]
-    told = done.stderr  # with --json the story goes to stderr, the result to stdout
+def _told_in(lang: str, told: str) -> None:
+    """``told`` (a process's story) is in ``lang``, none of it in English."""
     install(lang)
     try:
-        for template in ("you are {name}; your key's fingerprint: {key}",
-                         "Table {name}: {rules} rules, {taken}/{wanted} seats",
-                         "the game starts; table check: {check} (compare it aloud: every "
-                         "screen shows the same)",
-                         "{player} is here",
-                         "game over: {status}; transcript {path} (audit: {audit})"):
+        for template in TEMPLATES:
             local = _(template)
             assert local != template
             words = _head(local) or local.split("}")[-1].strip()
-            assert words and words in told, (template, words)
+            assert words and words in told, (lang, template, words)
         assert outcome_word("complete") in told
     finally:
         install("en")
     for english in ("the game starts", "table check:", "game over:", " is here", "seats"):
-        assert english not in told, english
-    result = json.loads(done.stdout.strip().splitlines()[-1])
-    assert result["result"] in ("won", "nobody")  # --json never changes with the language
+        assert english not in told, (lang, english)
     assert "Traceback" not in told
 
 
-def test_usage_errors_in_the_players_language(tmp_path: Path) -> None:
-    env = dict(os.environ, PYTHONPATH=str(ROOT), P2PCLUE_HOME=str(tmp_path / "home"))
-    done = subprocess.run(
-        [sys.executable, "-m", "p2pclue", "join", "--bots", "2", "--bot", "random",
-         "--lang", "cs"], env=env, capture_output=True, text=True, timeout=60)
-    assert done.returncode == 2
-    assert "přidejte --create" in done.stderr and "Traceback" not in done.stderr
-    done = subprocess.run(
-        [sys.executable, "-m", "p2pclue", "watch", "--peer", "127.0.0.1:9", "--lang", "fr"],
-        env=env, capture_output=True, text=True, timeout=60)
-    assert done.returncode == 2
-    assert "--peer demande --table NAME" in done.stderr
+def test_a_table_of_five_languages(procs: Procs) -> None:
+    first, *others = sorted(set(LANGUAGES) - {"en"})
+    table = f"l-{uuid.uuid4().hex[:6]}"
+    opener = procs.p2pclue(first, "join", "--create", "--table", table, "--no-code",
+                           "--players", str(1 + len(others)), "--bot", "detective",
+                           "--profile", first, "--lang", first, "--json")
+    port = opener.wait_for(r"127\.0\.0\.1:(\d+)").group(1)
+    joiners = [procs.p2pclue(lang, "join", "--peer", f"127.0.0.1:{port}", "--table", table,
+                             "--bot", "detective", "--profile", lang, "--lang", lang, "--json")
+               for lang in others]
+    started = [opener, *joiners]
+    found = results(started)
+    check_same_and_valid(found, len(started))  # --json never changes with the language
+    for lang, p in zip([first, *others], started, strict=True):
+        _told_in(lang, p.err())  # with --json the story goes to stderr, the result to stdout
+
+
+def test_usage_errors_in_the_players_language(monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str],
+                                              tmp_path: Path) -> None:
+    ran = run_main(monkeypatch, capsys, tmp_path, "join", "--bots", "2", "--bot", "random",
+                   "--lang", "cs")
+    assert ran.code == 2
+    assert "přidejte --create" in ran.err and "Traceback" not in ran.err
+    ran = run_main(monkeypatch, capsys, tmp_path, "watch", "--peer", "127.0.0.1:9", "--lang",
+                   "fr")
+    assert ran.code == 2
+    assert "--peer demande --table NAME" in ran.err

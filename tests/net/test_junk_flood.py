@@ -28,6 +28,7 @@ from p2pclue.net.junk import JUNK_BURST
 from p2pclue.net.mesh import TAG_FRAME, TAG_SYNC, encode
 from p2pclue.net.play import table_id
 from p2pclue.net.session import NetSession
+from tests.net.procs import HANG_GUARD
 from tests.net.test_session import table
 
 CODE = "515151"
@@ -70,7 +71,7 @@ async def _stranger_floods(host: NetSession, port: int) -> list[str]:
             continue
         got_first = False
         try:
-            async with asyncio.timeout(10):
+            async with asyncio.timeout(HANG_GUARD):
                 await link.recv()  # its "have", or a frame it relays: we were let in
                 got_first = True
                 for i in range(FLOOD):  # junk frames, junk sync messages, "have" again
@@ -89,7 +90,7 @@ async def _stranger_floods(host: NetSession, port: int) -> list[str]:
 
 
 async def _until(done: Callable[[], bool], what: Callable[[], str],
-                 seconds: float = 20) -> None:
+                 seconds: float = HANG_GUARD) -> None:
     loop = asyncio.get_running_loop()
     end = loop.time() + seconds
     while not done():

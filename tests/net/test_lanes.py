@@ -20,7 +20,7 @@ from p2pclue.engine.peer import Peer, Stage
 from p2pclue.engine.wire import read_payload, split_frame
 from p2pclue.net.lanes import CHEAP_FRAME_BYTES, SLOW_NICE, Lanes
 from p2pclue.rules.variants import preset
-from tests.engine.conftest import finished_game
+from tests.net.samples import classic_3p
 
 
 def _where() -> tuple[int, int]:
@@ -68,10 +68,10 @@ def test_only_frames_without_a_costly_proof_are_short() -> None:
     """``CHEAP_FRAME_BYTES`` sends short frames to the urgent lane: in a real game an
     observer checks every frame that short with 16 multiplications at most, and every frame
     with a shuffle, an unlayering, a "cannot refute" or a show proof is longer."""
-    game = finished_game(3)
+    game = classic_3p()  # a finished game of three, stored
     observer = Peer(game.config, None, relay=False)
     kinds: set[str] = set()
-    for raw in game.peers[0].entries:
+    for raw in game.entries:
         MULT_COUNTER.reset()
         observer.receive(raw, 0.0)
         cost = MULT_COUNTER.total
@@ -81,5 +81,5 @@ def test_only_frames_without_a_costly_proof_are_short() -> None:
             assert cost <= 16, (kind, cost)
         if kind in ("envelope", "deal", "unlayer", "pass", "show"):
             assert len(raw) > CHEAP_FRAME_BYTES, kind
-    assert observer.entries == game.peers[0].entries
+    assert list(observer.entries) == list(game.entries)
     assert {"envelope", "unlayer", "pass", "show", "ack", "suggest", "open"} <= kinds

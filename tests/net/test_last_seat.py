@@ -19,6 +19,7 @@ from p2pclue.net.profile import load
 from p2pclue.net.table import LobbyAction, Pick
 from p2pclue.rules.cards import SUSPECTS
 from p2pclue.rules.variants import preset
+from tests.net.procs import HANG_GUARD
 from tests.net.test_lobby import Table, key, nonce
 
 PLUM = SUSPECTS[5].index
@@ -40,11 +41,12 @@ async def _table(home: Path) -> tuple[int, int, list[LobbyView]]:
     tasks = [host]
     sessions = []
     try:
-        addr, port = await asyncio.wait_for(opened, 30)
+        addr, port = await asyncio.wait_for(opened, HANG_GUARD)
         tasks.append(asyncio.ensure_future(join_table(
             _seat(home, "Ada"), "Attic", addr, port, None, on_view=lambda v: None)))
-        while not at_host or len(at_host[-1].players) < 2:  # the seat the record missed
-            await asyncio.sleep(0.05)
+        async with asyncio.timeout(HANG_GUARD):  # the seat the record missed
+            while not at_host or len(at_host[-1].players) < 2:
+                await asyncio.sleep(0.05)
         actions: asyncio.Queue[LobbyAction] = asyncio.Queue()
         seen: list[LobbyView] = []
 
@@ -56,7 +58,7 @@ async def _table(home: Path) -> tuple[int, int, list[LobbyView]]:
         tasks.append(asyncio.ensure_future(join_table(
             _seat(home, "Bea"), "Attic", addr, port, None, on_view=view, actions=actions,
             ask_last_seat=True)))
-        sessions = [await asyncio.wait_for(t, 60) for t in tasks]
+        sessions = [await asyncio.wait_for(t, HANG_GUARD) for t in tasks]
         bea = next(p.suspect for p in sessions[0].config.players if p.name == "Bea")
         return bea, len({s.config.digest() for s in sessions}), seen
     finally:

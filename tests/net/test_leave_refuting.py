@@ -14,16 +14,17 @@ byte-identical and valid, and they hold the person's ``leave``.
 
 from __future__ import annotations
 
-import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
-from tests.cli.helpers import ROOT
-from tests.net.plain_person import PlainPerson, env_for
+import pytest
 
-BOTS_FINISH = 240.0
+from p2pclue.engine import events as ev
+from p2pclue.engine.audit import audit
+from p2pclue.engine.transcript import parse
+from tests.net.inproc import run_main
+from tests.net.plain_person import PlainPerson
+
 BOT_SUGGESTS = re.compile(r"^(?!You )\S.* suggests: ", re.M)
 
 
@@ -35,7 +36,7 @@ def _play_until_asked(tmp_path: Path, attempt: int) -> tuple[Path, PlainPerson] 
     """One game; the person leaves when asked to refute, or None: the game ended first."""
     home = tmp_path / f"home{attempt}"
     person = PlainPerson(home, tmp_path / f"person{attempt}.txt", "--create", "--no-code",
-                         "--bots", "3", "--bot-think", "0", "--name", "Pat")
+                         "--bots", "3", "--bot-think", "0", "--name", "Pat", "--pass-delay", "0")
     left: list[bool] = []
 
     def ask(question: str, story: str) -> list[str] | None:
@@ -46,10 +47,11 @@ def _play_until_asked(tmp_path: Path, attempt: int) -> tuple[Path, PlainPerson] 
         return None
 
     try:
-        person.play_until(r"(?m)You leave the table; your cards, laid face up|^valid \(", 300, ask)
+        person.play_until(r"(?m)You leave the table; your cards, laid face up|^valid \(",
+                          on_ask=ask)
         if not left:
             assert GAME_OVER.search(person.said()), person.said()[-3000:]
-            person.proc.wait(60)
+            assert person.finish() == 0, person.said()[-3000:]
             return None
         return home, person
     except BaseException:
@@ -57,7 +59,9 @@ def _play_until_asked(tmp_path: Path, attempt: int) -> tuple[Path, PlainPerson] 
         raise
 
 
-def test_a_person_leaves_during_a_refutation_and_the_bots_finish(tmp_path: Path) -> None:
+def test_a_person_leaves_during_a_refutation_and_the_bots_finish(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
     played = None
     for attempt in range(GAMES):
         played = _play_until_asked(tmp_path, attempt)
@@ -66,13 +70,9 @@ def test_a_person_leaves_during_a_refutation_and_the_bots_finish(tmp_path: Path)
     assert played is not None, f"in {GAMES} games the person was never asked to refute late"
     home, person = played
     try:
-        try:
-            person.proc.wait(BOTS_FINISH)
-        except subprocess.TimeoutExpired:
-            raise AssertionError("the table stalled after the leave:\n"
-                                 + person.said()[-3000:]) from None
+        code = person.finish()  # a table that stalled after the leave hangs here
         said = person.said()
-        assert person.proc.returncode == 0, said[-3000:]
+        assert code == 0, said[-3000:]
         assert "Traceback" not in said, said[-3000:]
     finally:
         person.stop()
@@ -80,16 +80,12 @@ def test_a_person_leaves_during_a_refutation_and_the_bots_finish(tmp_path: Path)
         "*/transcript.p2pclue")) for k in (1, 2, 3)]
     assert all(len(found) == 1 for found in files), files
     assert len({found[0].read_bytes() for found in files}) == 1, "one transcript, byte for byte"
-    env = env_for(home)
-    audit = subprocess.run([sys.executable, "-m", "p2pclue", "audit", str(files[0][0]),
-                            "--replay", "--json"], env=env, capture_output=True, text=True,
-                           timeout=120, cwd=ROOT)
-    lines = [json.loads(line) for line in audit.stdout.splitlines() if line.startswith("{")]
-    verdict = lines[-1]
-    assert audit.returncode == 0 and verdict["valid"] is True, audit.stdout[-3000:]
-    assert verdict["result"] in ("won", "nobody"), verdict
-    me = next(p["seat"] for p in verdict["players"] if p["name"] == "Pat")
-    assert [e["seat"] for e in lines if e.get("event") == "PlayerLeft"] == [me]
-    listed = subprocess.run([sys.executable, "-m", "p2pclue", "join", "--resume", "list"],
-                            env=env, capture_output=True, text=True, timeout=60, cwd=ROOT)
-    assert listed.stdout.strip() == "", "a game the person left is not offered to resume"
+    raw = files[0][0].read_bytes()
+    verdict = audit(parse(raw), raw)
+    assert verdict.valid, verdict.violation
+    assert verdict.result in ("won", "nobody"), verdict.result
+    me = next(p["seat"] for p in verdict.players if p["name"] == "Pat")
+    assert [e.seat for e in verdict.events if isinstance(e, ev.PlayerLeft)] == [me]
+    listed = run_main(monkeypatch, capsys, home, "join", "--resume", "list")
+    assert listed.code == 0 and listed.out.strip() == "", \
+        "a game the person left is not offered to resume"

@@ -41,6 +41,8 @@ from p2pclue.net.pairing import (
 HOST = "127.0.0.1"
 TABLE = bytes(range(16))
 T = TypeVar("T")
+GUARD = 60.0
+"""Seconds a wait for a listener's state may take: a hang guard only."""
 
 
 def run(coro: Coroutine[Any, Any, T], limit: float = 30.0) -> T:
@@ -184,8 +186,10 @@ async def test_dial_refuses_an_unexpected_identity(table: Table) -> None:
 # ---- the table code -------------------------------------------------------------------
 
 
-@with_table("111111", backoff_base=0.3)
+@with_table("111111", backoff_base=0.5)
 async def test_wrong_code_is_refused_counted_and_backed_off(table: Table) -> None:
+    """The back-off is a real clock (0.5 s, then 1 s): each wait below is past the end of
+    one window, or well inside the next, so a slow machine only moves it further."""
     assert table.listener is not None
     with pytest.raises(WrongCode, match="wrong table code"):
         await dial_table(table, "111112")
@@ -203,16 +207,16 @@ async def test_wrong_code_is_refused_counted_and_backed_off(table: Table) -> Non
     await other.close()
     assert (await asyncio.wait_for(table.accepted.get(), 5)).remote_addr[0] == "127.0.0.2"
     # The second failure doubles the wait.
-    await asyncio.sleep(0.35)
+    await asyncio.sleep(0.55)
     with pytest.raises(WrongCode):
         await dial_table(table, "111114")
     assert table.listener.failed_attempts == 2
-    await asyncio.sleep(0.35)
+    await asyncio.sleep(0.6)  # past the first window's length, inside the doubled one
     with pytest.raises(Refused):
         await dial_table(table, "111111")
     # After the back-off the right code gets in; nothing reached on_link before.
     assert table.accepted.empty()
-    await asyncio.sleep(0.4)
+    await asyncio.sleep(0.5)
     link = await dial_table(table, "111111")
     await link.close()
     assert table.listener.failed_attempts == 2
@@ -314,9 +318,9 @@ async def test_a_silent_or_stalled_handshake_is_cut_at_the_deadline(table: Table
     await stall_w.drain()
     loop = asyncio.get_running_loop()
     began = loop.time()
-    await read_until_closed(silent_r, limit=3.0)
-    await read_until_closed(stall_r, limit=3.0)
-    assert 0.4 < loop.time() - began < 3.0
+    await read_until_closed(silent_r, limit=5.0)
+    await read_until_closed(stall_r, limit=5.0)
+    assert 0.4 < loop.time() - began < 5.0  # its deadline, not the default 10 s
     silent_w.close()
     stall_w.close()
     assert table.listener.dropped == 2 and table.listener.failed_attempts == 0
@@ -349,25 +353,33 @@ def test_dial_gives_up_on_a_table_that_never_answers() -> None:
     run(main())
 
 
-@with_table("666666", max_pending=2, handshake_timeout=1.0)
+async def pending(table: Table, count: int) -> None:
+    """Until the listener holds ``count`` handshakes open (accepted, not yet done)."""
+    assert table.listener is not None
+    async with asyncio.timeout(GUARD):
+        while table.listener._pending != count:
+            await asyncio.sleep(0.01)
+
+
+@with_table("666666", max_pending=2, handshake_timeout=60.0)
 async def test_too_many_pending_handshakes_are_turned_away(table: Table) -> None:
     assert table.listener is not None
     idle = [await asyncio.open_connection(HOST, table.port) for _ in range(2)]
-    await asyncio.sleep(0.1)
+    await pending(table, 2)
     with pytest.raises(Refused) as err:
         await dial_table(table, "666666")
     assert err.value.reason == "full"
     for _, writer in idle:
         writer.close()
-    await asyncio.sleep(0.1)
+    await pending(table, 0)
     link = await dial_table(table, "666666")
     await link.close()
 
 
-@with_table("676767", handshake_timeout=2.0, max_pending_per_address=3)
+@with_table("676767", handshake_timeout=60.0, max_pending_per_address=3)
 async def test_one_address_cannot_take_every_handshake_slot(table: Table) -> None:
     idle = [await asyncio.open_connection(HOST, table.port) for _ in range(3)]
-    await asyncio.sleep(0.1)
+    await pending(table, 3)
     with pytest.raises(Refused) as err:
         await dial_table(table, "676767")
     assert err.value.reason == "full"
@@ -379,11 +391,11 @@ async def test_one_address_cannot_take_every_handshake_slot(table: Table) -> Non
 
 def test_loopback_peers_are_not_capped_per_address_by_default() -> None:
     """Every process of a table played on one machine dials from 127.0.0.1."""
-    @with_table("787878", handshake_timeout=2.0)
+    @with_table("787878", handshake_timeout=60.0)
     async def body(table: Table) -> None:
         idle = [await asyncio.open_connection(HOST, table.port)
                 for _ in range(links.MAX_PENDING_PER_ADDRESS + 1)]
-        await asyncio.sleep(0.1)
+        await pending(table, links.MAX_PENDING_PER_ADDRESS + 1)
         link = await dial_table(table, "787878")
         await link.close()
         for _, writer in idle:

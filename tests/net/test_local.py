@@ -17,6 +17,7 @@ from p2pclue.engine.transcript import parse
 from p2pclue.net.api import Ended, Engine, Progress, SessionEvent, Waiting, YourChoice
 from p2pclue.net.local import FAST, LocalSession, Pace
 from p2pclue.rules.variants import preset
+from tests.net.procs import HANG_GUARD
 
 
 async def _play(session: LocalSession, stop_after: int | None = None) -> list[SessionEvent]:
@@ -27,7 +28,7 @@ async def _play(session: LocalSession, stop_after: int | None = None) -> list[Se
     seen: list[SessionEvent] = []
     choices = 0
     while True:
-        event = await asyncio.wait_for(session.events.get(), 120)
+        event = await asyncio.wait_for(session.events.get(), HANG_GUARD)
         seen.append(event)
         if isinstance(event, Engine):
             me.feed(event.event)

@@ -12,7 +12,8 @@ import asyncio
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from p2pclue.net.mesh import TAG_FRAME, LinkUp, Mesh, Received
+from p2pclue.net.mesh import INBOX_BYTES_PER_LINK, TAG_FRAME, LinkUp, Mesh, Received
+from tests.net.procs import HANG_GUARD
 
 TABLE = b"inbox-test-table"
 SIZE = 200 * 1024
@@ -31,12 +32,15 @@ async def _flood_unread() -> tuple[int, int, list[bytes]]:
         messages = [bytes([i]) * SIZE for i in range(COUNT)]
         for body in messages:
             fast.send(ident, TAG_FRAME, body)
-        await asyncio.sleep(1.5)  # the sender goes on pushing; nobody reads the inbox
-        held = list(slow.inbox._queue)  # what waits in the inbox now
+        async with asyncio.timeout(HANG_GUARD):  # the reader of that link stops: the inbox is full
+            while slow.inbox.waiting.get(fast.public, 0) < INBOX_BYTES_PER_LINK:
+                await asyncio.sleep(0.01)
+        await asyncio.sleep(0.3)  # the sender goes on pushing; nobody reads the inbox
+        held = list(slow.inbox._queue)  # type: ignore[attr-defined]  # what waits now
         waiting = sum(len(i.body) for i in held if isinstance(i, Received))
         queued = len(held)
         got: list[bytes] = []
-        async with asyncio.timeout(30):
+        async with asyncio.timeout(HANG_GUARD):
             while len(got) < COUNT:
                 item = await slow.inbox.get()
                 if isinstance(item, Received):

@@ -8,19 +8,18 @@ interfaces: the addresses are private to the bridge this test creates.
 from __future__ import annotations
 
 import json
-import os
-import re
 import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
 
 import pytest
 
 from p2pclue.bench.faults import namespaces_unavailable
+from p2pclue.engine.audit import audit
+from p2pclue.engine.transcript import parse
+from tests.net.procs import Proc, Procs, net_env
 
-ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = 3
 
 
@@ -29,7 +28,7 @@ def _ip(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
                           check=check)
 
 
-def test_three_hosts_in_namespaces(tmp_path: Path) -> None:
+def test_three_hosts_in_namespaces(tmp_path: Path, procs: Procs) -> None:
     reason = namespaces_unavailable()
     if reason:
         pytest.skip(reason)
@@ -37,7 +36,6 @@ def test_three_hosts_in_namespaces(tmp_path: Path) -> None:
     bridge = f"p2pbr{tag}"
     spaces = [f"p2pns{tag}{i}" for i in range(PLAYERS)]
     addrs = [f"10.231.{int(tag[:2], 16) % 200}.{10 + i}" for i in range(PLAYERS)]
-    procs: list[subprocess.Popen[str]] = []
     try:
         _ip("link", "add", bridge, "type", "bridge")
         _ip("link", "set", bridge, "up")
@@ -52,43 +50,27 @@ def test_three_hosts_in_namespaces(tmp_path: Path) -> None:
             _ip("-n", ns, "link", "set", ns_end, "up")
             _ip("-n", ns, "link", "set", "lo", "up")
 
-        def start(i: int, *args: str) -> subprocess.Popen[str]:
-            env = dict(os.environ, PYTHONPATH=str(ROOT), P2PCLUE_HOME=str(tmp_path / f"h{i}"),
-                       P2PCLUE_INTERFACES=addrs[i])
-            p = subprocess.Popen(["ip", "netns", "exec", spaces[i], sys.executable, "-m",
-                                  "p2pclue", *args], env=env, text=True,
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-            procs.append(p)
-            return p
+        def start(i: int, *args: str) -> Proc:
+            env = net_env(tmp_path / f"h{i}", P2PCLUE_INTERFACES=addrs[i])
+            return procs.command(f"p{i}", "ip", "netns", "exec", spaces[i], sys.executable,
+                                 "-m", "p2pclue", *args, env=env)
 
         host = start(0, "join", "--create", "--table", "ns", "--code", "2718", "--players",
-                     str(PLAYERS), "--bot", "random", "--json")
-        assert host.stderr is not None
-        port = None
-        end = time.monotonic() + 60
-        while port is None and time.monotonic() < end:
-            m = re.search(r"open at [\d.]+:(\d+)", host.stderr.readline())
-            port = m.group(1) if m else None
-        assert port, "the opener prints where it listens"
-        for i in range(1, PLAYERS):
-            start(i, "join", "--peer", f"{addrs[0]}:{port}", "--table", "ns", "--code", "2718",
-                  "--bot", "random", "--json")
+                     str(PLAYERS), "--bot", "detective", "--json")
+        port = host.wait_for(r"open at [\d.]+:(\d+)").group(1)
+        others = [start(i, "join", "--peer", f"{addrs[0]}:{port}", "--table", "ns", "--code",
+                        "2718", "--bot", "detective", "--json") for i in range(1, PLAYERS)]
         found = []
-        for p in procs:
-            out, err = p.communicate(timeout=300)
-            assert p.returncode == 0, err[-3000:]
+        for p in (host, *others):
+            code, out, _err = p.finish()
+            assert code == 0, p.said()
             found.append(json.loads(out.strip().splitlines()[-1]))
         data = {Path(r["transcript"]).read_bytes() for r in found}
         assert len(data) == 1, "three hosts, one byte-identical transcript"
-        audit = subprocess.run([sys.executable, "-m", "p2pclue", "audit", found[0]["transcript"]],
-                               env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True,
-                               text=True, timeout=120)
-        assert audit.returncode == 0, audit.stdout + audit.stderr
+        raw = data.pop()
+        assert audit(parse(raw), raw).valid
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
-                p.communicate()
+        procs.kill_all()  # before their namespaces go
         for i, ns in enumerate(spaces):
             _ip("netns", "del", ns, check=False)
             _ip("link", "del", f"p2pv{tag}{i}", check=False)

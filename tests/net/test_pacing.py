@@ -22,6 +22,7 @@ from p2pclue.engine.transcript import parse
 from p2pclue.net import api
 from p2pclue.net.botplay import drive_bot
 from p2pclue.net.session import NetSession
+from tests.net.procs import HANG_GUARD
 from tests.net.test_session import seat, seated
 
 DELAY = 0.6
@@ -46,9 +47,9 @@ def _one_game(tmp_path: Path) -> tuple[list[float], list[float]]:
         person = replace(seat(tmp_path, "Person"), pass_delay=(DELAY, DELAY))
         sessions, _, _ = await seated(tmp_path, "Pace", person, 3)
         runs = [asyncio.ensure_future(s.run()) for s in sessions]
-        bots = [drive_bot(s, BOTS["random"], random.Random(i), watcher([0]))
+        bots = [drive_bot(s, BOTS["detective"], random.Random(i), watcher([0]))
                 for i, s in enumerate(sessions)]
-        ended = await asyncio.wait_for(asyncio.gather(*bots), 240)
+        ended = await asyncio.wait_for(asyncio.gather(*bots), HANG_GUARD)
         await asyncio.gather(*runs)
         return sessions, list(ended)
 

@@ -23,6 +23,7 @@ from p2pclue.net.botplay import drive_bot
 from p2pclue.net.play import Seat, join_table, open_table
 from p2pclue.net.session import NetSession
 from p2pclue.rules.variants import preset
+from tests.net.procs import HANG_GUARD
 from tests.net.test_session import seat
 
 DELAY = 1.2
@@ -52,7 +53,7 @@ async def _watch(sessions: list[NetSession]) -> dict[str, float]:
         if "got" not in times and len(other.peer.entries) > index:
             times["got"] = now
             times["released"] = float(passer._held is None)
-        if now - held > 20:
+        if now - held > HANG_GUARD:
             break
         await asyncio.sleep(0.002)
     return times
@@ -78,10 +79,10 @@ def test_a_held_pass_is_not_sent_to_a_peer_that_relinks_during_the_hold(
         sessions = [await host_task] + [await g for g in guests]
         runs = [asyncio.ensure_future(s.run()) for s in sessions]
         watch = asyncio.ensure_future(_watch(sessions))
-        bots = [drive_bot(s, BOTS["random"], random.Random(i)) for i, s in enumerate(sessions)]
-        ended = await asyncio.wait_for(asyncio.gather(*bots), 240)
+        bots = [drive_bot(s, BOTS["detective"], random.Random(i)) for i, s in enumerate(sessions)]
+        ended = await asyncio.wait_for(asyncio.gather(*bots), HANG_GUARD)
         await asyncio.gather(*runs)
-        return sessions, list(ended), await asyncio.wait_for(watch, 30)
+        return sessions, list(ended), await asyncio.wait_for(watch, HANG_GUARD)
 
     sessions, ended, times = asyncio.run(play())
     assert all(e.status == "complete" and e.audit_ok for e in ended), ended

@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import os
 import stat
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from p2pclue.net.profile import ProfileError, load
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.net.inproc import run_main
 
 
 def test_identity_is_created_once_with_mode_0600(tmp_path: Path) -> None:
@@ -59,10 +56,11 @@ def test_seen_sessions_persist(tmp_path: Path) -> None:
     ["join", "--table", "x", "--profile", "../x", "--bot", "random"],
     ["watch", "--peer", "127.0.0.1:9"],
 ])
-def test_bad_command_lines_get_a_clear_error(tmp_path: Path, args: list[str]) -> None:
-    env = dict(os.environ, PYTHONPATH=str(ROOT), P2PCLUE_HOME=str(tmp_path),
-               P2PCLUE_INTERFACES="127.0.0.1")
-    r = subprocess.run([sys.executable, "-m", "p2pclue", *args], env=env, capture_output=True,
-                       text=True, timeout=60)
-    assert r.returncode == 2, r.stderr
-    assert "Traceback" not in r.stderr and r.stderr.strip()
+def test_bad_command_lines_get_a_clear_error(
+        tmp_path: Path, args: list[str], monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """In this process (the command's answer is what is tested; tests/net/test_bad_hosts.py
+    and test_profile_files.py run such answers as real processes too)."""
+    ran = run_main(monkeypatch, capsys, tmp_path, *args)
+    assert ran.code == 2, ran.err
+    assert ran.err.strip()

@@ -20,6 +20,7 @@ from p2pclue.net.play import Seat, join_table, open_table, resume_game
 from p2pclue.net.profile import load
 from p2pclue.net.session import NetSession
 from p2pclue.rules.variants import preset
+from tests.net.procs import HANG_GUARD
 
 LOOPBACK = ["127.0.0.1"]
 
@@ -49,7 +50,8 @@ async def _open(home: Path, n: int) -> list[NetSession]:
         seat(home, "Host"), "Hall", preset("classic"), n, "777111",
         on_opened=lambda o: opened.set_result((o.host, o.port)), on_view=lambda v: None,
         announce=False))
-    await asyncio.wait([opened, host_task], return_when=asyncio.FIRST_COMPLETED)
+    first: list[asyncio.Future[Any]] = [opened, host_task]
+    await asyncio.wait(first, return_when=asyncio.FIRST_COMPLETED)
     host, port = await opened
     guests = [asyncio.ensure_future(join_table(
         seat(home, f"G{i}"), "Hall", host, port, "777111", on_view=lambda v: None))
@@ -63,11 +65,12 @@ async def crash_and_resume(home: Path, victim: int, after_entries: int) -> tuple
     sessions = await _open(home, 4)
     started = [i for i in range(len(sessions)) if after_entries or i != victim]
     runs = {i: asyncio.ensure_future(sessions[i].run()) for i in started}
-    bots = {i: asyncio.ensure_future(drive_bot(sessions[i], BOTS["random"], random.Random(i)))
+    bots = {i: asyncio.ensure_future(drive_bot(sessions[i], BOTS["detective"], random.Random(i)))
             for i in started}
     dead = sessions[victim]
-    while len(dead.peer.entries) < after_entries:
-        await asyncio.sleep(0.01)
+    async with asyncio.timeout(HANG_GUARD):
+        while len(dead.peer.entries) < after_entries:
+            await asyncio.sleep(0.01)
     # the crash: the process state is gone; only what is on disk remains
     await simulate_crash(dead, *[t[victim] for t in (bots, runs) if victim in t])
     profile_seat = seat(home, dead._name)
@@ -75,12 +78,15 @@ async def crash_and_resume(home: Path, victim: int, after_entries: int) -> tuple
     assert [g.path for g in games] == [dead.transcript_path.parent]
     secrets = games[0].path / "secrets.bin"
     assert secrets.stat().st_mode & 0o777 == 0o600
-    await asyncio.sleep(0.3)  # the others see it away
+    gone = dead._mesh.public
+    async with asyncio.timeout(HANG_GUARD):  # the others see it away: their links to it are down
+        while any(gone in s._mesh.linked() for s in sessions if s is not dead):
+            await asyncio.sleep(0.01)
     back = await resume_game(profile_seat, games[0])
     sessions[victim] = back
     runs[victim] = asyncio.ensure_future(back.run())
-    bots[victim] = asyncio.ensure_future(drive_bot(back, BOTS["random"], random.Random(99)))
-    ended = await asyncio.wait_for(asyncio.gather(*bots.values()), 240)
+    bots[victim] = asyncio.ensure_future(drive_bot(back, BOTS["detective"], random.Random(99)))
+    ended = await asyncio.wait_for(asyncio.gather(*bots.values()), HANG_GUARD)
     await asyncio.gather(*runs.values())
     return sessions, list(ended), back
 

@@ -1,34 +1,33 @@
 """A person's ``p2pclue join`` killed with SIGKILL comes back by running ``join`` again.
 
-Two detective bots are their own processes; the person plays ``--plain`` over pipes (the
-same front end as the full screen, as lines). Mid-game the person's process is killed
-with no clean-up; the same ``join`` command then offers to resume, the answer "y" replays
-the game folder and re-links, and the person plays to the end. Every process ends with
-the same transcript, which ``p2pclue audit`` finds valid; the table saw the person away
-and back. Everything binds 127.0.0.1.
+The opener and its bot are one process (``--bot detective --bots 1``); the person plays
+``--plain`` over a pipe (the same front end as the full screen, as lines), answering each
+question as it is asked. Once the game is under way the person's process is killed with no
+clean-up; the same ``join`` command then offers to resume, the answer "y" replays the game
+folder and re-links, and the person plays to the end. Every seat ends with the same
+transcript, which the audit finds valid; the table saw the person away and back. Everything
+binds 127.0.0.1, and every wait is for a line printed.
 """
 
 from __future__ import annotations
 
 import json
-import signal
 import subprocess
 import sys
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import pytest
-
-from tests.cli.helpers import ROOT, cli_env
-
-TIMEOUT = 240
+from p2pclue.engine.audit import audit
+from p2pclue.engine.transcript import parse
+from tests.net.plain_person import PlainPerson
+from tests.net.procs import ROOT, Procs
 
 
 class Person:
-    """``join --plain`` fed "1" (and "y" every third line) as a hurried person would."""
+    """``join --plain`` fed "1" (and "y" every third line) as a hurried person would, never
+    looking at the questions (tests/tui/test_local_bots_stay.py uses it)."""
 
     def __init__(self, env: dict[str, str], out: Path, *args: str, first: str = "") -> None:
         self.out = out
@@ -66,84 +65,42 @@ class Person:
         self.feeder.join(5)
 
 
-@pytest.fixture
-def started() -> Iterator[list[subprocess.Popen[str] | Person]]:
-    running: list[subprocess.Popen[str] | Person] = []
-    try:
-        yield running
-    finally:
-        for p in running:
-            if isinstance(p, Person):
-                p.stop()
-            elif p.poll() is None:
-                p.kill()
-                p.communicate()
-
-
-def _wait(what: Callable[[], str], pattern: str, timeout: float) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if pattern in what():
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"no {pattern!r} within {timeout} s:\n{what()[-3000:]}")
-
-
 def test_a_killed_person_runs_join_again_resumes_and_finishes(
-        tmp_path: Path, started: list[subprocess.Popen[str] | Person]) -> None:
-    env = cli_env(P2PCLUE_HOME=str(tmp_path / "home"), LANG="C", LC_ALL=None,
-                  LC_MESSAGES=None)
+        tmp_path: Path, procs: Procs) -> None:
+    home = tmp_path / "home"
     table = f"r-{uuid.uuid4().hex[:6]}"
-    bots = []
-    host = subprocess.Popen(
-        [sys.executable, "-m", "p2pclue", "join", "--create", "--table", table, "--no-code",
-         "--players", "3", "--bot", "detective", "--profile", "host", "--json"],
-        env=env, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True)
-    started.append(host)
-    assert host.stderr is not None
-    port = None
-    end = time.monotonic() + 60
-    host_said: list[str] = []
-    while port is None and time.monotonic() < end:
-        line = host.stderr.readline()
-        host_said.append(line)
-        if "open at 127.0.0.1:" in line:
-            port = line.split("open at 127.0.0.1:")[1].split()[0].rstrip(";")
-    assert port, "".join(host_said)
-    peer = ["--peer", f"127.0.0.1:{port}", "--table", table]
-    bots.append(subprocess.Popen(
-        [sys.executable, "-m", "p2pclue", "join", *peer, "--bot", "detective", "--profile",
-         "bot", "--json"], env=env, cwd=ROOT, stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
-    started.extend(bots)
-    first = Person(env, tmp_path / "first.txt", *peer, "--profile", "me")
-    started.append(first)
-    _wait(first.said, "Table check:", 90)
-    _wait(first.said, " suggests: ", 90)  # the game is under way
-    first.proc.send_signal(signal.SIGKILL)  # no clean-up of any kind
-    first.stop()
-    time.sleep(0.5)
-    again = Person(env, tmp_path / "again.txt", *peer, "--profile", "me", first="y")
-    started.append(again)
-    again.proc.wait(TIMEOUT)
+    host = procs.p2pclue("host", "join", "--create", "--table", table, "--no-code",
+                         "--players", "3", "--bot", "detective", "--bots", "1", "--profile",
+                         "host", "--json")
+    port = host.wait_for(r"open at 127\.0\.0\.1:(\d+)").group(1)
+    peer = ["--peer", f"127.0.0.1:{port}", "--table", table, "--profile", "me",
+            "--pass-delay", "0"]  # its automatic passes at once: not what is tested
+    first = PlainPerson(home, tmp_path / "first.txt", *peer)
+    try:
+        first.play_until(r"Table check:")
+        first.play_until(r" suggests: ")  # the game is under way
+    finally:
+        first.stop()  # SIGKILL: no clean-up of any kind
+    again = PlainPerson(home, tmp_path / "again.txt", *peer)
+    try:
+        again.type("y")  # "Resume it now?"
+        again.play_until(r"(?m)^valid \(")
+        said = again.said()
+        assert again.finish() == 0, said[-3000:]
+    finally:
+        again.stop()
     said = again.said()
-    assert again.proc.returncode == 0, said[-3000:]
     assert "An unfinished game can be resumed" in said and "Resumed:" in said, said[-3000:]
-    assert "valid (" in said and "Traceback" not in said
-    results = []
-    for p in (host, *bots):
-        out, err = p.communicate(timeout=TIMEOUT)
-        if p is host:
-            host_said.append(err)
-        assert p.returncode == 0, err[-3000:]
-        results.append(json.loads(out.strip().splitlines()[-1]))
-    mine = list((tmp_path / "home" / "profiles" / "me" / "games").glob("*/transcript.p2pclue"))
-    assert len(mine) == 1
-    data = {Path(r["transcript"]).read_bytes() for r in results} | {mine[0].read_bytes()}
+    assert "Traceback" not in said
+    code, out, err = host.finish()
+    assert code == 0, host.said()
+    found = json.loads(out.strip().splitlines()[-1])
+    profiles = home / "profiles"
+    mine = [sorted((profiles / p / "games").glob("*/transcript.p2pclue"))
+            for p in ("me", "host.bot1")]
+    assert all(len(m) == 1 for m in mine), mine
+    data = {Path(found["transcript"]).read_bytes()} | {m[0].read_bytes() for m in mine}
     assert len(data) == 1, "one byte-identical transcript at every seat"
-    audit = subprocess.run([sys.executable, "-m", "p2pclue", "audit", str(mine[0])], env=env,
-                           cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert audit.returncode == 0 and "VALID" in audit.stdout, audit.stdout + audit.stderr
-    told = "".join(host_said)
-    assert " is away" in told and " is back" in told, told[-3000:]
+    raw = data.pop()
+    assert audit(parse(raw), raw).valid
+    assert " is away" in err and " is back" in err, host.said()

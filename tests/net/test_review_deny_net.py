@@ -22,6 +22,7 @@ from p2pclue.net.botplay import drive_bot
 from p2pclue.net.play import Seat
 from p2pclue.net.profile import load
 from p2pclue.net.session import NetSession
+from tests.net.procs import HANG_GUARD
 from tests.net.test_abandon_vote import four_seated
 from tests.net.three_seats import Hanging
 
@@ -71,11 +72,10 @@ async def _play(home: Path) -> tuple[list[tuple[int, int]], str | None]:
             for i, s in enumerate(sessions)]
     answer: str | None = None
     try:
-        for _ in range(1200):  # up to 60 s
-            await asyncio.sleep(0.05)
-            answer = _answer_to_first_show(sessions[0].peer.entries)
-            if answer is not None:
-                break
+        async with asyncio.timeout(HANG_GUARD):  # until the first show is answered
+            while answer is None and not all(s.ended for s in sessions):
+                await asyncio.sleep(0.05)
+                answer = _answer_to_first_show(sessions[0].peer.entries)
     finally:
         for task in bots:
             task.cancel()

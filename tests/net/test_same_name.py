@@ -28,12 +28,11 @@ from p2pclue.net.discovery import (
     fingerprint,
 )
 from p2pclue.net.play import table_id
+from tests.net.procs import HANG_GUARD, ROOT, net_env
 from tests.net.test_discovery import LO, needs_multicast, run, sample_ad
-from tests.tui.drive import ROOT
-from tests.tui.test_join_e2e import _net_env
 
 
-async def until(cond: Callable[[], bool], limit: float = 30.0, what: str = "") -> None:
+async def until(cond: Callable[[], bool], limit: float = HANG_GUARD, what: str = "") -> None:
     end = asyncio.get_running_loop().time() + limit
     while not cond():
         assert asyncio.get_running_loop().time() < end, f"timed out {what}"
@@ -74,17 +73,17 @@ def test_a_fake_record_with_the_same_name_never_wins_by_itself() -> None:
                         what=f"seen {ours()} of {sorted([real_fp, fake_fp])}")
             # asked by name alone: both are offered, with their keys, and none is taken
             with pytest.raises(SameName) as err:
-                await browser.wait_for(name, timeout=10)
+                await browser.wait_for(name, timeout=HANG_GUARD)
             assert real_fp in str(err.value) and fake_fp in str(err.value)
             assert sorted(t.fingerprint for t in err.value.tables) == sorted([real_fp, fake_fp])
             # picked by the opener's key: that one, whichever came first
-            picked = await browser.wait_for(name, timeout=10, opener=real_fp)
+            picked = await browser.wait_for(name, timeout=HANG_GUARD, opener=real_fp)
             assert picked.fingerprint == real_fp and picked.port == real.port
             # the stranger's record failed its handshake: marked, never offered again
             stranger = next(t for t in browser.tables() if t.fingerprint == fake_fp)
             browser.mark_failed(stranger)
             assert [t.failed for t in browser.tables() if t.fingerprint == fake_fp] == [True]
-            alone = await browser.wait_for(name, timeout=10)
+            alone = await browser.wait_for(name, timeout=HANG_GUARD)
             assert alone.fingerprint == real_fp
         finally:
             for closing in (real_ann, fake_ann, browser):
@@ -92,7 +91,7 @@ def test_a_fake_record_with_the_same_name_never_wins_by_itself() -> None:
             real_srv.close()
             fake_srv.close()
 
-    run(main(), 60)
+    run(main())
 
 
 @needs_multicast
@@ -101,7 +100,7 @@ def test_a_person_picks_between_same_name_tables_and_the_stranger_gets_no_guess(
     """Processes: a real opener (coded table) and a person's ``join --plain --table NAME
     --code``, with a stranger's record of that name announced first, whose listener would
     test every code that reaches it."""
-    env = _net_env(tmp_path)
+    env = net_env(tmp_path / "home")
     name = f"Loft-{secrets.token_hex(3)}"
     code = "482913"
 
@@ -123,7 +122,7 @@ def test_a_person_picks_between_same_name_tables_and_the_stranger_gets_no_guess(
         watch = Browser()
         await watch.start([LO])
         try:
-            async with asyncio.timeout(60):  # the opener's record beside the stranger's
+            async with asyncio.timeout(HANG_GUARD):  # the opener's record beside the stranger's
                 while sum(t.table_id == table_id(name) for t in watch.tables()) < 2:
                     await asyncio.sleep(0.1)
         finally:
@@ -143,7 +142,7 @@ def test_a_person_picks_between_same_name_tables_and_the_stranger_gets_no_guess(
                     out.append(line)
 
         try:
-            await until("Type a table's number", 60)  # both are listed, none is taken
+            await until("Type a table's number", HANG_GUARD)  # both are listed, none is taken
             shown = out[len(out) - out[::-1].index("Tables found:\n"):]  # the last listing
             listed = [line for line in shown if f". {name} " in line]
             assert len(listed) == 2, "".join(shown)
@@ -152,13 +151,13 @@ def test_a_person_picks_between_same_name_tables_and_the_stranger_gets_no_guess(
             real = next(line for line in listed if stranger_fp not in line)
             person.stdin.write(real.split(".")[0].strip(" >").encode() + b"\n")
             await person.stdin.drain()
-            await until("Type the suspect's number", 30)  # the last seat: any suspect
+            await until("Type the suspect's number", HANG_GUARD)  # the last seat: any suspect
             person.stdin.write(b"\n")
             await person.stdin.drain()
-            await until("Table check:", 90)
+            await until("Table check:", HANG_GUARD)
             assert trap.failed_attempts == 0  # no code ever reached the stranger
             person.stdin.close()
-            await asyncio.wait_for(person.wait(), 60)
+            await asyncio.wait_for(person.wait(), HANG_GUARD)
         finally:
             for proc in (person, opener):
                 if proc.returncode is None:
@@ -167,7 +166,7 @@ def test_a_person_picks_between_same_name_tables_and_the_stranger_gets_no_guess(
             await fake.close()
             await trap.close()
 
-    run(main(), 240)
+    run(main())
 
 
 def test_the_same_name_wait_ends_on_time_and_no_deadline_cuts_it_short() -> None:
@@ -206,7 +205,7 @@ def test_a_joiner_by_name_waits_the_whole_same_name_wait_after_the_first_record(
         try:
             watcher = asyncio.create_task(first_sight())
             await announcer.start(ad, [LO])
-            found = await browser.wait_for(name, timeout=30)
+            found = await browser.wait_for(name, timeout=HANG_GUARD)
             returned = loop.time()
             await watcher
             assert found.port == ad.port
@@ -216,4 +215,4 @@ def test_a_joiner_by_name_waits_the_whole_same_name_wait_after_the_first_record(
             await browser.close()
             srv.close()
 
-    run(main(), 60)
+    run(main())

@@ -35,7 +35,7 @@ def _count_fsyncs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         calls.append(fd)
         real(fd)
 
-    monkeypatch.setattr(gamedir.os, "fsync", counting)
+    monkeypatch.setattr(os, "fsync", counting)  # gamedir.os: the same module
     return calls
 
 

@@ -11,6 +11,7 @@ import asyncio
 import random
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,6 +26,7 @@ from p2pclue.net.play import Seat, join_table, open_table
 from p2pclue.net.profile import load
 from p2pclue.net.session import MAX_DROPPED_KEPT, NetSession
 from p2pclue.rules.variants import preset
+from tests.net.procs import HANG_GUARD
 
 LOOPBACK = ["127.0.0.1"]
 
@@ -45,7 +47,8 @@ async def seated(home: Path, name: str, opener: Seat, n: int, code: str | None =
         opener, name, preset("classic"), n, code,
         on_opened=lambda o: opened.set_result((o.host, o.port)), on_view=lambda v: None,
         announce=False))
-    await asyncio.wait([opened, host_task], return_when=asyncio.FIRST_COMPLETED)
+    first: list[asyncio.Future[Any]] = [opened, host_task]
+    await asyncio.wait(first, return_when=asyncio.FIRST_COMPLETED)
     host, port = await opened
     guests = [asyncio.ensure_future(join_table(
         seat(home, f"G{i}"), name, host, port, code, on_view=lambda v: None))
@@ -54,7 +57,12 @@ async def seated(home: Path, name: str, opener: Seat, n: int, code: str | None =
 
 
 async def table(home: Path, n: int, code: str | None, spectators: int = 0,
-                during: Hook | None = None) -> tuple[list[NetSession], list[api.Ended]]:
+                during: Hook | None = None, bot: str = "detective"
+                ) -> tuple[list[NetSession], list[api.Ended]]:
+    """A whole game at a table of ``n`` on loopback, ``during`` run once the deal is under
+    way (before the bots start). Detective bots by default: the game is about the links,
+    and their games are short and even (a random bot's game takes two to five times as
+    long)."""
     sessions, host, port = await seated(home, "Kitchen", seat(home, "Host"), n, code)
     runs = [asyncio.ensure_future(s.run()) for s in sessions]
     watchers: list[NetSession] = []
@@ -62,13 +70,25 @@ async def table(home: Path, n: int, code: str | None, spectators: int = 0,
         watchers.append(await join_table(seat(home, f"W{i}"), "Kitchen", host, port, code,
                                          role="spectator", on_view=lambda v: None))
     runs += [asyncio.ensure_future(w.run()) for w in watchers]
-    bots = [drive_bot(s, BOTS["random"], random.Random(i)) for i, s in enumerate(sessions)]
+    bots = [drive_bot(s, BOTS[bot], random.Random(i)) for i, s in enumerate(sessions)]
     bots += [follow(w) for w in watchers]
     if during is not None:
         await during(sessions)
-    ended = await asyncio.wait_for(asyncio.gather(*bots), 240)
+    ended = await asyncio.wait_for(asyncio.gather(*bots), HANG_GUARD)
     await asyncio.gather(*runs)
     return sessions + watchers, list(ended)
+
+
+Played = tuple[Path, list[NetSession], list[api.Ended]]
+
+
+@pytest.fixture(scope="module")
+def no_code_game(tmp_path_factory: pytest.TempPathFactory) -> Played:
+    """One finished game at a table without a code (Host, G1, G2): the no-code test reads
+    it, and the replay test's villain replays its frames into a new game of theirs."""
+    home = tmp_path_factory.mktemp("no-code")
+    sessions, ended = asyncio.run(table(home, 3, None))
+    return home, sessions, ended
 
 
 def test_three_players_and_a_spectator_over_loopback(tmp_path: Path) -> None:
@@ -82,17 +102,27 @@ def test_three_players_and_a_spectator_over_loopback(tmp_path: Path) -> None:
     assert any(sessions[0].spectators.values())
 
 
-def test_no_code_table(tmp_path: Path) -> None:
-    sessions, ended = asyncio.run(table(tmp_path, 3, None))
-    assert all(e.audit_ok for e in ended)
+def test_no_code_table(no_code_game: Played) -> None:
+    _home, sessions, ended = no_code_game
+    assert all(e.audit_ok for e in ended), ended
     assert len({s.transcript_path.read_bytes() for s in sessions}) == 1
 
 
-def test_a_players_old_frames_from_another_game_are_refused(tmp_path: Path) -> None:
+def test_six_players_over_loopback(tmp_path: Path) -> None:
+    """The largest table: six seats, fifteen links, one transcript."""
+    sessions, ended = asyncio.run(table(tmp_path, 6, "606060"))
+    assert all(e.status == "complete" and e.audit_ok for e in ended), ended
+    files = {s.transcript_path.read_bytes() for s in sessions}
+    assert len(files) == 1, "every peer has the same transcript"
+    verdict = audit(parse(files.pop()))
+    assert verdict.valid and len(verdict.players) == 6
+
+
+def test_a_players_old_frames_from_another_game_are_refused(no_code_game: Played) -> None:
     """A valid player replays every frame of an earlier game (same keys) into a new one,
     over its own authenticated links: nothing is accepted, nobody is blamed, the new game
     finishes, and what the peers keep of the junk stays bounded."""
-    old, _ = asyncio.run(table(tmp_path, 3, "777777"))
+    home, old, _ = no_code_game
     old_frames = list(old[0].peer.entries)
     old_session = old[0].config.session
 
@@ -103,7 +133,7 @@ def test_a_players_old_frames_from_another_game_are_refused(tmp_path: Path) -> N
                 villain._mesh.broadcast(TAG_FRAME, raw)
             await asyncio.sleep(0)
 
-    sessions, ended = asyncio.run(table(tmp_path, 3, "777777", during=replay))
+    sessions, ended = asyncio.run(table(home, 3, "777777", during=replay))
     assert all(e.status == "complete" and e.audit_ok for e in ended), ended
     assert sessions[0].config.session != old_session
     assert len({s.transcript_path.read_bytes() for s in sessions}) == 1
@@ -116,11 +146,7 @@ def test_a_players_old_frames_from_another_game_are_refused(tmp_path: Path) -> N
     villain = sessions[1].config.players[1].identity
     assert sessions[0].dropped_total >= JUNK_BURST and sessions[0].junk.cuts(villain) >= 1
     # The old game itself can never be started again by these profiles.
-    assert all(seat(tmp_path, n).profile.seen(old_session) for n in ("Host", "G1", "G2"))
-
-
-if __name__ == "__main__":  # pragma: no cover
-    pytest.main([__file__, "-x", "-q"])
+    assert all(seat(home, n).profile.seen(old_session) for n in ("Host", "G1", "G2"))
 
 
 def test_a_wrong_code_is_refused_counted_and_shown_to_the_table(tmp_path: Path) -> None:

@@ -5,25 +5,18 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from functools import cache
 from pathlib import Path
 
 import pytest
 
-from p2pclue.bots.protocol import ProtocolGame
 from p2pclue.engine.audit import audit
 from p2pclue.engine.transcript import parse
 from p2pclue.net.store import StoreError, TranscriptFile, check_writable, read_unfinished
-from tests.engine.conftest import finished_game
-
-
-@cache
-def game() -> ProtocolGame:
-    return finished_game(3, "classic", 1)
+from tests.net.samples import classic_3p as game
 
 
 def write_all(path: Path, sync_every: int = 0) -> TranscriptFile:
-    peer = game().peers[0]
+    peer = game()
     store = TranscriptFile.create(path, peer.config)
     for i, frame in enumerate(peer.entries):
         store.append(frame, sync=bool(sync_every) and i % sync_every == 0)
@@ -31,9 +24,9 @@ def write_all(path: Path, sync_every: int = 0) -> TranscriptFile:
 
 
 def test_closed_file_is_exactly_the_transcript(tmp_path: Path) -> None:
-    peer = game().peers[0]
+    peer = game()
     store = write_all(tmp_path / "game.p2pclue", sync_every=7)
-    t = peer.transcript()
+    t = peer
     store.close(t.footer)
     raw = (tmp_path / "game.p2pclue").read_bytes()
     assert raw == t.to_bytes()
@@ -42,7 +35,7 @@ def test_closed_file_is_exactly_the_transcript(tmp_path: Path) -> None:
 
 
 def test_the_file_grows_as_the_game_goes(tmp_path: Path) -> None:
-    peer = game().peers[0]
+    peer = game()
     path = tmp_path / "live.p2pclue"
     store = TranscriptFile.create(path, peer.config)
     sizes = [path.stat().st_size]
@@ -57,7 +50,7 @@ def test_the_file_grows_as_the_game_goes(tmp_path: Path) -> None:
 
 
 def test_a_torn_last_record_is_dropped(tmp_path: Path) -> None:
-    peer = game().peers[0]
+    peer = game()
     path = tmp_path / "torn.p2pclue"
     store = write_all(path)
     store.abandon()
@@ -72,9 +65,9 @@ def test_a_torn_last_record_is_dropped(tmp_path: Path) -> None:
 
 
 def test_a_finished_file_reads_as_unfinished_too(tmp_path: Path) -> None:
-    peer = game().peers[0]
+    peer = game()
     path = tmp_path / "done.p2pclue"
-    write_all(path).close(peer.transcript().footer)
+    write_all(path).close(peer.footer)
     config, entries = read_unfinished(path)
     assert config == peer.config and entries == list(peer.entries)
 
@@ -95,11 +88,11 @@ def test_damage_outside_the_last_record_is_an_error(tmp_path: Path) -> None:
 
 
 def test_footer_must_count_the_appended_entries(tmp_path: Path) -> None:
-    peer = game().peers[0]
+    peer = game()
     store = write_all(tmp_path / "x.p2pclue")
     store.append(peer.entries[0])
     with pytest.raises(ValueError, match="footer counts"):
-        store.close(peer.transcript().footer)
+        store.close(peer.footer)
     store.abandon()
     with pytest.raises(ValueError, match="already closed"):
         store.append(peer.entries[0])
@@ -123,7 +116,7 @@ def read_only_places(tmp_path: Path) -> Iterator[tuple[Path, Path]]:
 def test_bad_paths_fail_before_writing(
         tmp_path: Path, read_only_places: tuple[Path, Path]) -> None:
     locked, ro_file = read_only_places
-    config = game().peers[0].config
+    config = game().config
     cases = {
         tmp_path: "is a folder",
         tmp_path / "no" / "such" / "x.p2pclue": "does not exist",
@@ -146,7 +139,7 @@ def test_a_device_or_a_pipe_is_refused_before_it_is_opened(tmp_path: Path) -> No
     disk is tested with a real write failure in tests/net/test_disk_faults.py)."""
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
-    config = game().peers[0].config
+    config = game().config
     for path in (fifo, Path("/dev/null")):
         with pytest.raises(StoreError, match="not a regular file"):
             TranscriptFile.create(path, config)

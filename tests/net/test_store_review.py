@@ -3,7 +3,12 @@ real files and the real command: a damaged length in the middle of a transcript 
 error that changes nothing (only a torn last entry is cut, and only once the file is known
 to be the game's); a game played with ``--transcript PATH`` resumes; a transcript is never
 created over another file; pipes, devices and huge files in a game folder are refused
-without reading them; a profile that is not a player cannot resume a game as a bot."""
+without reading them; a profile that is not a player cannot resume a game as a bot.
+
+The games are played in this process over loopback links (``base``: once for the module).
+A resume that must play on is a real ``join --resume`` process; the command's refusals
+run in this process (``p2pclue.cli.main``, under a hang guard: a pipe read by mistake
+would block)."""
 
 from __future__ import annotations
 
@@ -13,11 +18,9 @@ import os
 import random
 import shutil
 import signal
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -33,7 +36,9 @@ from p2pclue.net.store import (
     read_unfinished,
 )
 from p2pclue.rules.variants import preset
-from tests.cli.helpers import cli_env, p2pclue
+from tests.net.inproc import Ran, run_main
+from tests.net.procs import HANG_GUARD, Procs
+from tests.net.samples import CLASSIC_3P
 from tests.net.test_resume import seat, simulate_crash
 
 VICTIM = "G1"
@@ -48,7 +53,8 @@ async def _played(home: Path, transcript: Path | None) -> None:
         seat(home, "Host"), "Hall", preset("classic"), 3, "777111",
         on_opened=lambda o: opened.set_result((o.host, o.port)), on_view=lambda v: None,
         announce=False))
-    await asyncio.wait([opened, host_task], return_when=asyncio.FIRST_COMPLETED)
+    first: list[asyncio.Future[Any]] = [opened, host_task]
+    await asyncio.wait(first, return_when=asyncio.FIRST_COMPLETED)
     host, port = await opened
     guests = [asyncio.ensure_future(join_table(
         seat(home, name), "Hall", host, port, "777111", on_view=lambda v: None,
@@ -57,8 +63,9 @@ async def _played(home: Path, transcript: Path | None) -> None:
     runs = [asyncio.ensure_future(s.run()) for s in sessions]
     bots = [asyncio.ensure_future(drive_bot(s, BOTS["random"], random.Random(i)))
             for i, s in enumerate(sessions)]
-    while len(sessions[1].peer.entries) < ENTRIES:
-        await asyncio.sleep(0.01)
+    async with asyncio.timeout(HANG_GUARD):
+        while len(sessions[1].peer.entries) < ENTRIES:
+            await asyncio.sleep(0.01)
     for s, run, bot in zip(sessions, runs, bots, strict=True):
         await simulate_crash(s, bot, run)
 
@@ -92,13 +99,30 @@ def _offsets(data: bytes) -> list[int]:
     return out
 
 
-def _resume(home: Path, *extra: str, profile: str = VICTIM) -> subprocess.CompletedProcess[str]:
-    return p2pclue("join", "--resume", "--bot", "random", "--profile", profile, *extra,
-                   P2PCLUE_HOME=str(home))
+class Command:
+    """``p2pclue`` in this process, for this test (its monkeypatch and captured output)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch,
+                 capsys: pytest.CaptureFixture[str]) -> None:
+        self.monkeypatch, self.capsys = monkeypatch, capsys
+
+    def __call__(self, *argv: str, home: Path) -> Ran:
+        return run_main(self.monkeypatch, self.capsys, home, "--lang", "en", *argv, guard=30)
+
+    def resume(self, home: Path, profile: str = VICTIM) -> Ran:
+        return self("join", "--resume", "--bot", "random", "--profile", profile, home=home)
+
+    def listed(self, home: Path, profile: str = VICTIM) -> Ran:
+        return self("join", "--resume", "list", "--profile", profile, home=home)
+
+
+@pytest.fixture
+def command(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Command:
+    return Command(monkeypatch, capsys)
 
 
 def test_a_damaged_length_in_the_middle_is_an_error_and_changes_nothing(
-        base: Path, tmp_path: Path) -> None:
+        base: Path, tmp_path: Path, command: Command) -> None:
     home, game = _copy(base, tmp_path)
     data = bytearray(game.transcript.read_bytes())
     at = _offsets(bytes(data))[10]
@@ -107,66 +131,49 @@ def test_a_damaged_length_in_the_middle_is_an_error_and_changes_nothing(
     data[at:at + 4] = (len(data) - at - 4 + 1).to_bytes(4, "big")
     game.transcript.write_bytes(bytes(data))
     before = _sha(game.transcript)
-    done = _resume(home)
-    assert done.returncode == 2, (done.stdout, done.stderr)
-    assert "entry 10" in done.stderr and str(game.transcript) in done.stderr
-    assert "Traceback" not in done.stderr and "replayed" not in done.stdout
+    done = command.resume(home)
+    assert done.code == 2, (done.out, done.err)
+    assert "entry 10" in done.err and str(game.transcript) in done.err
+    assert "replayed" not in done.out
     assert _sha(game.transcript) == before, "the file is left byte for byte as it was"
 
 
 def test_another_games_transcript_is_refused_unchanged_even_with_a_torn_tail(
-        base: Path, tmp_path: Path) -> None:
+        base: Path, tmp_path: Path, command: Command) -> None:
     home, game = _copy(base, tmp_path)
-    other = tmp_path / "other.p2pclue"
-    assert p2pclue("simulate", "--players", "3", "--seed", "1", "--quiet", "--transcript",
-                   str(other)).returncode == 0
-    data = other.read_bytes()
+    data = CLASSIC_3P.read_bytes()  # a finished game that is not this one
     offsets = _offsets(data)
     end = next(at for at in offsets if data[at:at + 4] == bytes(4))  # the end marker
     last = offsets[offsets.index(end) - 1]
     # another game's file, unfinished, ending in a torn entry: nothing may be cut from it
     game.transcript.write_bytes(data[:end] + data[last:last + 4 + 9])
     before = _sha(game.transcript)
-    done = _resume(home)
-    assert done.returncode == 2 and "another game" in done.stderr, done.stderr
-    assert "Traceback" not in done.stderr
+    done = command.resume(home)
+    assert done.code == 2 and "another game" in done.err, done.err
     assert _sha(game.transcript) == before
 
 
-def _replays(home: Path) -> str:
-    """Run ``join --resume`` until it says how many messages it replayed; then stop it
-    (nobody else is there to play on). Its line, or what it said instead."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "p2pclue", "join", "--resume", "--bot", "random",
-         "--profile", VICTIM], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env=cli_env(P2PCLUE_HOME=str(home)))
-    try:
-        assert proc.stdout is not None
-        line = ""
-        deadline = time.monotonic() + 60
-        while "replayed" not in line and time.monotonic() < deadline:
-            line = proc.stdout.readline()
-            if not line:
-                break
-        return line
-    finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            _out, err = proc.communicate(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            _out, err = proc.communicate()
-        assert "Traceback" not in err, err
+def _replays(procs: Procs, home: Path) -> str:
+    """Run ``join --resume`` (a real process) until it says how many messages it replayed;
+    then stop it with Ctrl-C (nobody else is there to play on). Its line."""
+    p = procs.p2pclue("resume", "--lang", "en", "join", "--resume", "--bot", "random",
+                      "--profile", VICTIM, env={**procs.env, "P2PCLUE_HOME": str(home)})
+    line = p.wait_for(r"^.*replayed.*$", stream="out").group(0)
+    p.proc.send_signal(signal.SIGINT)
+    _code, _out, err = p.finish()
+    assert "Traceback" not in err, err
+    return line
 
 
-def test_a_torn_last_entry_is_cut_and_the_game_resumes(base: Path, tmp_path: Path) -> None:
+def test_a_torn_last_entry_is_cut_and_the_game_resumes(base: Path, tmp_path: Path,
+                                                       procs: Procs) -> None:
     home, game = _copy(base, tmp_path)
     whole = game.transcript.read_bytes()
     entries = len(_offsets(whole))
     last = _offsets(whole)[-1]
     torn = whole[last:last + 4 + 9]
     game.transcript.write_bytes(whole + torn)  # a crash mid-append
-    assert f"replayed {entries} messages" in _replays(home)
+    assert f"replayed {entries} messages" in _replays(procs, home)
     after = game.transcript.read_bytes()
     assert after.startswith(whole) and not after.startswith(whole + torn)
     assert read_unfinished(game.transcript)[1][:entries] == read_unfinished_bytes(whole)
@@ -177,18 +184,19 @@ def read_unfinished_bytes(data: bytes) -> list[bytes]:
             for at in _offsets(data)]
 
 
-def test_a_game_played_with_a_transcript_path_resumes(tmp_path: Path) -> None:
+def test_a_game_played_with_a_transcript_path_resumes(tmp_path: Path, procs: Procs,
+                                                       command: Command) -> None:
     path = tmp_path / "mine.p2pclue"
     home = tmp_path / "home"
     asyncio.run(_played(home, path))
     games = unfinished_games(home / "profiles" / VICTIM / "games")
     assert [g.transcript for g in games] == [path], "the game folder knows where it is"
     assert not (games[0].path / "transcript.p2pclue").exists()
-    listed = p2pclue("join", "--resume", "list", "--profile", VICTIM, P2PCLUE_HOME=str(home))
-    assert listed.returncode == 0 and games[0].name in listed.stdout, listed.stderr
+    listed = command.listed(home)
+    assert listed.code == 0 and games[0].name in listed.out, listed.err
     entries = len(_offsets(path.read_bytes()))
     assert entries >= ENTRIES
-    assert f"replayed {entries} messages" in _replays(home)
+    assert f"replayed {entries} messages" in _replays(procs, home)
 
 
 def test_a_transcript_is_never_created_over_another_file(tmp_path: Path,
@@ -219,7 +227,7 @@ def fifo(tmp_path: Path) -> Iterator[Path]:
 
 @pytest.mark.parametrize("kind", ["fifo", "dev-zero", "huge"])
 def test_a_game_folder_holding_no_regular_transcript_is_left_out(
-        base: Path, tmp_path: Path, kind: str) -> None:
+        base: Path, tmp_path: Path, kind: str, command: Command) -> None:
     home, game = _copy(base, tmp_path)
     game.transcript.unlink()
     if kind == "fifo":
@@ -231,12 +239,10 @@ def test_a_game_folder_holding_no_regular_transcript_is_left_out(
             f.truncate(3 * 2**30)
     with pytest.raises(StoreError):
         is_finished(game.transcript)
-    started = time.monotonic()
-    listed = p2pclue("join", "--resume", "list", "--profile", VICTIM, P2PCLUE_HOME=str(home))
-    assert time.monotonic() - started < 20
-    assert listed.returncode == 0 and "Traceback" not in listed.stderr, listed.stderr
-    assert game.name in listed.stderr and game.name not in listed.stdout
-    assert ("not a regular file" if kind != "huge" else "65536 KiB") in listed.stderr
+    listed = command.listed(home)  # a read of the pipe would block: the guard ends it
+    assert listed.code == 0, listed.err
+    assert game.name in listed.err and game.name not in listed.out
+    assert ("not a regular file" if kind != "huge" else "65536 KiB") in listed.err
 
 
 def test_is_finished_reads_the_opening_and_the_end(base: Path, tmp_path: Path) -> None:
@@ -246,24 +252,23 @@ def test_is_finished_reads_the_opening_and_the_end(base: Path, tmp_path: Path) -
     assert not is_finished(host)
 
 
-def test_a_pipe_is_refused_by_audit_simulate_and_join(fifo: Path) -> None:
+def test_a_pipe_is_refused_by_audit_simulate_and_join(fifo: Path, tmp_path: Path,
+                                                      command: Command) -> None:
     for argv in (("audit", str(fifo)), ("audit", "--json", str(fifo)),
                  ("simulate", "--players", "3", "--seed", "1", "--transcript", str(fifo)),
                  ("join", "--bot", "random", "--create", "--transcript", str(fifo))):
-        done = p2pclue(*argv)
-        assert done.returncode == 2, (argv, done.stderr)
-        assert "not a regular file" in done.stderr and "Traceback" not in done.stderr
+        done = command(*argv, home=tmp_path / "home")
+        assert done.code == 2, (argv, done.err)
+        assert "not a regular file" in done.err
 
 
-def test_a_profile_that_is_no_player_cannot_resume_as_a_bot(base: Path,
-                                                             tmp_path: Path) -> None:
+def test_a_profile_that_is_no_player_cannot_resume_as_a_bot(
+        base: Path, tmp_path: Path, command: Command) -> None:
     home, game = _copy(base, tmp_path)
     stranger = home / "profiles" / "Stranger" / "games"
-    assert p2pclue("join", "--resume", "list", "--profile", "Stranger",
-                   P2PCLUE_HOME=str(home)).returncode == 0  # the profile exists now
+    assert command.listed(home, "Stranger").code == 0  # the profile exists now
     stranger.mkdir(parents=True, exist_ok=True)
     shutil.copytree(game.path, stranger / game.name)
-    done = _resume(home, profile="Stranger")
-    assert done.returncode == 2, (done.stdout, done.stderr)
-    assert "not one of this profile's seats" in done.stderr
-    assert "Traceback" not in done.stderr
+    done = command.resume(home, profile="Stranger")
+    assert done.code == 2, (done.out, done.err)
+    assert "not one of this profile's seats" in done.err

@@ -33,6 +33,7 @@ from p2pclue.net.play import Seat
 from p2pclue.net.profile import load
 from p2pclue.net.session import NetSession
 from tests.engine.conftest import OracleBot
+from tests.net.procs import HANG_GUARD
 from tests.net.test_abandon_vote import four_seated
 
 TIMEOUT = 10.0
@@ -100,7 +101,7 @@ async def _play(home: Path) -> tuple[list[NetSession], list[api.Ended], list[byt
     runs = [asyncio.ensure_future(s.run()) for s in sessions]
     bots = [asyncio.ensure_future(drive_bot(s, _bot(sessions), random.Random(i)))
             for i, s in enumerate(sessions)]
-    ended = await asyncio.wait_for(asyncio.gather(*bots), 120)
+    ended = await asyncio.wait_for(asyncio.gather(*bots), HANG_GUARD)
     await asyncio.gather(*runs, return_exceptions=True)
     return sessions, list(ended), sent
 

@@ -68,30 +68,34 @@ def sender(raw: bytes) -> int | None:
     return split_frame(raw)[0]
 
 
-def seat(home: Path, name: str, *, person: bool = False, suspect: int | None = None) -> Seat:
+def seat(home: Path, name: str, *, person: bool = False, suspect: int | None = None,
+         timeout: float = TIMEOUT) -> Seat:
     return Seat(load(name, {"P2PCLUE_HOME": str(home)}), name, suspect=suspect,
-                interfaces=["127.0.0.1"], timeout=TIMEOUT,
+                interfaces=["127.0.0.1"], timeout=timeout,
                 pass_delay=PERSON_PACE if person else (0.0, 0.0))
 
 
-async def three_seats(home: Path, *, first: str = "Pat") -> list[NetSession]:
+async def three_seats(home: Path, *, first: str = "Pat",
+                      timeout: float = TIMEOUT) -> list[NetSession]:
     """The person opens a 3-seat table; two bots join it over loopback links. ``first``
-    plays Miss Scarlett, who moves first (R10); Pat, Bruno and Chiara in that order."""
+    plays Miss Scarlett, who moves first (R10); Pat, Bruno and Chiara in that order.
+    ``timeout``: every seat's silence timeout (short by default: the tests of the vote)."""
     order = ["Pat", "Bruno", "Chiara"]
     order.remove(first)
     suspects = {first: 0, order[0]: 1, order[1]: 2}
     loop = asyncio.get_running_loop()
     opened: asyncio.Future[tuple[str, int]] = loop.create_future()
     host_task = asyncio.ensure_future(open_table(
-        seat(home, "Pat", person=True, suspect=suspects["Pat"]), "Vote", preset("classic"),
-        3, None,
+        seat(home, "Pat", person=True, suspect=suspects["Pat"], timeout=timeout), "Vote",
+        preset("classic"), 3, None,
         on_opened=lambda o: opened.set_result((o.host, o.port)), on_view=lambda v: None,
         announce=False))
     first_of: list[asyncio.Future[Any]] = [opened, host_task]
     await asyncio.wait(first_of, return_when=asyncio.FIRST_COMPLETED)
     host, port = await opened
     assert host == "127.0.0.1"
-    guests = [asyncio.ensure_future(join_table(seat(home, name, suspect=suspects[name]),
+    guests = [asyncio.ensure_future(join_table(seat(home, name, suspect=suspects[name],
+                                                    timeout=timeout),
                                                "Vote", host, port, None,
                                                on_view=lambda v: None))
               for name in ("Bruno", "Chiara")]

@@ -1,9 +1,11 @@
 """Maintainer tool for the translation catalogs (needs Babel; players never run it).
 
-    python -m p2pclue.i18n.catalogs update    # extract messages, merge them into every .po
-    python -m p2pclue.i18n.catalogs compile   # write every .mo from its .po
-    python -m p2pclue.i18n.catalogs check     # exit 1 if anything is stale, missing, fuzzy
-                                              # or English copied into a translation
+Run from a clone of the repository (it reads the source and writes into ``p2pclue/``)::
+
+    python -m tools.catalogs update    # extract messages, merge them into every .po
+    python -m tools.catalogs compile   # write every .mo from its .po
+    python -m tools.catalogs check     # exit 1 if anything is stale, missing, fuzzy
+                                       # or English copied into a translation
 
 Workflow: mark a string with ``_``/``ngettext``/``N_``, run ``update``, translate
 the new entries in each ``locale/<lang>/LC_MESSAGES/p2pclue.po``, run ``compile``,
@@ -31,7 +33,7 @@ try:
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po, write_po
 except ImportError:  # players never need this tool; say what maintainers must install
-    sys.exit("p2pclue.i18n.catalogs needs Babel: python3 -m pip install 'p2pclue[test]'")
+    sys.exit("tools.catalogs needs Babel: python3 -m pip install -c constraints.txt '.[test]'")
 
 from p2pclue import __version__
 from p2pclue.i18n.korean import FIXED, PAIRS
@@ -39,18 +41,18 @@ from p2pclue.i18n.languages import DEFAULT_LANGUAGE, LANGUAGES
 from p2pclue.i18n.phrases import CARD_FIELDS, SPOKEN_FIELDS
 from p2pclue.i18n.translate import DOMAIN
 
-PACKAGE_DIR = Path(__file__).resolve().parents[1]
-LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+PACKAGE_DIR = Path(__file__).resolve().parents[1] / "p2pclue"
+LOCALE_DIR = PACKAGE_DIR / "i18n" / "locale"
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
 COMMENT_TAG = "Translators:"
-GENERATED_BY = "p2pclue.i18n.catalogs (Babel)\n"
+GENERATED_BY = "p2pclue tools.catalogs (Babel)\n"
 BUGS = "the p2pclue issue tracker"
 KEYWORDS = {**DEFAULT_KEYWORDS, "counted": (1, 2)}
 """gettext's keywords, and ``counted`` (p2pclue.deduce.words): the deduction layer's plural
 sentences, marked there because that layer may not import the translation functions."""
 _HEADER = ("# {name} messages of p2pclue.\n"
            "# Written for p2pclue; see docs/translations.md for how each catalog was made\n"
-           "# and checked. Edit msgstr lines only; `python -m p2pclue.i18n.catalogs update`\n"
+           "# and checked. Edit msgstr lines only; `python -m tools.catalogs update`\n"
            "# rewrites the rest.\n#")
 
 
@@ -277,7 +279,7 @@ def problems() -> list[str]:
     wanted = {(m.id, m.context) for m in template if m.id}
     if not TEMPLATE.exists() or {(m.id, m.context) for m in read_catalog(TEMPLATE) if m.id} \
             != wanted:
-        found.append(f"{TEMPLATE.name}: stale; run `python -m p2pclue.i18n.catalogs update`")
+        found.append(f"{TEMPLATE.name}: stale; run `python -m tools.catalogs update`")
     for lang in sorted(LANGUAGES):
         path = po_path(lang)
         if not path.exists():
@@ -305,7 +307,7 @@ def problems() -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m p2pclue.i18n.catalogs",
+    parser = argparse.ArgumentParser(prog="python -m tools.catalogs",
                                      description="Extract, merge, compile and check the "
                                                  "p2pclue translation catalogs (Babel).")
     parser.add_argument("action", choices=("update", "compile", "check"))

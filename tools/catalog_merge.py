@@ -4,7 +4,7 @@ Two branches that each add a few messages conflict in every ``.po``, every ``.mo
 template, though nothing really clashes: each side only added or retranslated entries. After
 resolving the conflicts in the code, run
 
-    python -m p2pclue.i18n.catalog_merge
+    python -m tools.catalog_merge
 
 in the worktree. It keeps this branch's catalogs (git's stage 2, "ours"), extracts the
 messages of the merged source again (``catalogs update``), gives every message left empty or
@@ -23,7 +23,8 @@ from pathlib import Path
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po
 
-from p2pclue.i18n.catalogs import (
+from p2pclue.i18n.languages import LANGUAGES
+from tools.catalogs import (
     PACKAGE_DIR,
     TEMPLATE,
     _write_po,
@@ -33,7 +34,6 @@ from p2pclue.i18n.catalogs import (
     read_catalog,
     update,
 )
-from p2pclue.i18n.languages import LANGUAGES
 
 OURS, THEIRS = 2, 3
 """git's index stages of a conflicted file."""

@@ -1,0 +1,152 @@
+"""The end of a decided game: the envelope opened, the shows opened, every secret revealed.
+
+Two rounds, every seat at the table once (docs/protocol.md, "Stages and messages"): ``open``
+(each removes its key from the envelope, proven, and opens every show it made to a seat
+still at the table), then ``secrets`` (each publishes ``k`` and ``r``, checked against its
+public keys), after which anyone can recompute every hand and check every step of the
+game (``p2pclue audit``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from p2pclue.crypto import proofs as P
+from p2pclue.crypto.cards import identify
+from p2pclue.crypto.group import base_mul
+from p2pclue.engine import events as ev
+from p2pclue.engine.stage import (
+    Body,
+    Fields,
+    Message,
+    Player,
+    Reject,
+    RoundStage,
+    SeatRound,
+    ShowRecord,
+    Stage,
+    StageState,
+    Status,
+    my_opening,
+    proof_context,
+)
+
+if TYPE_CHECKING:
+    from p2pclue.engine.peer import Peer
+    from p2pclue.engine.turn import Play
+
+
+def shows_to_open(peer: Peer, refuter: int) -> list[ShowRecord]:
+    """A seat's shows its ``open`` message opens: to seats still at the table (a card
+    shown to a seat that left is not opened: see "Leaving the table"), in transcript order."""
+    return [rec for rec in peer.shows
+            if rec.refuter == refuter and rec.suggester not in peer.left_hands]
+
+
+@dataclass
+class OpenRound(RoundStage):
+    """Every seat unlayers the envelope and opens its shows: the envelope's cards and every
+    card shown become public."""
+
+    stage = Stage.OPEN
+    message_type = "open"
+
+    round: SeatRound
+    play: Play
+
+    def on_open(self, peer: Peer, index: int, sender: int, f: Fields) -> None:
+        if len(f["points"]) != 3:
+            raise Reject("proof:dleq-batch", "the envelope has three cards")
+        peer._verify(P.verify_unlayer, proof_context(self.play.game_id, index, sender, "open"),
+                     peer.envelope, f["points"], peer.Y[sender], f["proof"])
+        mine = shows_to_open(peer, sender)
+        if len(f["openings"]) != len(mine):
+            raise Reject("proof:opening", f"seat {sender} made {len(mine)} show(s) to open")
+        cards = [P.check_opening(rec.triple, peer.Y[rec.suggester], rec.commitment, o)
+                 for rec, o in zip(mine, f["openings"], strict=True)]
+        peer.envelope = f["points"]
+        for rec, card in zip(mine, cards, strict=True):
+            peer.opened[rec.index] = card
+        self.next_in_round(peer)
+
+    def finish(self, peer: Peer) -> None:
+        suspect, weapon, room = (identify(p) for p in peer.envelope)
+        if suspect is None or weapon is None or room is None:
+            raise Reject("open", "the envelope did not open to cards")
+        cards = (suspect, weapon, room)
+        peer.envelope_cards = cards
+        state = self.play.state
+        peer._events.append(ev.GameOver(state.result or "nobody", state.winner, cards))
+        peer._enter(SecretsRound(SeatRound.starting(peer.n, 0, peer.left_hands)))
+
+    def build(self, peer: Peer, me: Player, index: int) -> Body:
+        game_id = self.play.game_id
+        out, proof = P.unlayer(proof_context(game_id, index, me.seat, "open"), peer.envelope,
+                               me.secrets.key(), peer.Y[me.seat], me.src)
+        return {"points": [bytes(p) for p in out], "proof": proof.to_wire(),
+                "openings": [my_opening(peer, me, game_id, rec).to_wire()
+                             for rec in shows_to_open(peer, me.seat)]}
+
+
+@dataclass
+class SecretsRound(RoundStage):
+    """Every seat reveals its key and hand secret: the whole game becomes checkable."""
+
+    stage = Stage.SECRETS
+    message_type = "secrets"
+
+    round: SeatRound
+
+    def on_secrets(self, peer: Peer, index: int, sender: int, f: Fields) -> None:
+        if base_mul(f["k"]) != peer.Y[sender] or base_mul(f["r"]) != peer.R[sender]:
+            raise Reject("secrets", "the revealed scalars do not match the public keys")
+        peer.revealed_k[sender] = f["k"]
+        peer.revealed_r[sender] = f["r"]
+        self.next_in_round(peer)
+
+    def finish(self, peer: Peer) -> None:
+        peer._enter(Done())
+        peer.status = Status.COMPLETE
+        peer._events.append(ev.Finished())
+
+    def build(self, peer: Peer, me: Player, index: int) -> Body:
+        sec = me.secrets
+        return {"k": bytes(sec.key()), "r": bytes(sec.hand_secret())}
+
+
+class Done(StageState):
+    """The game is over and fully revealed: nobody owes anything more."""
+
+    stage = Stage.DONE
+
+    def due(self) -> int | None:
+        return None
+
+    def due_soon(self, due: int, seat: int, n: int) -> bool:
+        return False
+
+    def allowed(self) -> frozenset[str]:
+        return frozenset()
+
+    def automatic(self, peer: Peer, me: Player) -> Message | None:
+        return None
+
+
+def hands_from_secrets(peer: Peer) -> dict[int, tuple[int, ...]]:
+    """After the secrets round: every seat's hand, decrypted with the revealed scalars."""
+    hands: dict[int, list[int]] = {s: list(h) for s, h in peer.left_hands.items()}
+    for p, owner in enumerate(peer.owners):
+        if owner is None or owner in peer.left_hands:
+            continue
+        hands.setdefault(owner, [])
+        s = peer.revealed_k[owner] * peer.revealed_r[owner]
+        hands[owner].append(P.reveal_to_owner(peer.positions[p], s))
+    return {seat: tuple(sorted(cards)) for seat, cards in sorted(hands.items())}
+
+
+def shown_cards_from_secrets(peer: Peer) -> list[tuple[ShowRecord, int | None]]:
+    """After the end-of-game reveal: every show with the card it showed, from the openings
+    published (in ``open``, or after a complaint). A card shown to a seat that left, or by
+    a seat that left, was never opened: None."""
+    return [(rec, peer.opened.get(rec.index)) for rec in peer.shows]
