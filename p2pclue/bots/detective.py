@@ -10,7 +10,9 @@ the largest expected drop in envelope entropy, moves with a two-turn lookahead
 rooms the model finds likely to be the envelope's (one unrefuted suggestion
 there proves it), and when it must refute it shows a card the suggester already
 saw, else one from the category the suggester has most left open (naive rivals
-name unseen cards at random, so that slows their luck least).
+name unseen cards at random, so that slows their luck least). That choice is
+worked out before the suggestion comes, for whatever it may name (``think_ahead``,
+``showing``), so how long a show takes does not tell how many named cards it holds.
 
 The same class plays every level: ``Style`` says how much of this it does.
 """
