@@ -203,8 +203,8 @@ def audit(transcript: Transcript, raw_bytes: bytes | None = None, *,
         unfinished=not finished,
     )
     if observer.status is Status.COMPLETE:
-        hands = verdict.hands = hands_from_secrets(observer)
-        verdict.shown = shown_cards_from_secrets(observer)
+        hands = verdict.hands = hands_from_secrets(observer.record)
+        verdict.shown = shown_cards_from_secrets(observer.record)
         for rec, card in verdict.shown:  # binding and proof 4b make this hold; check anyway
             if card is not None and card not in hands.get(rec.refuter, ()):
                 notes.append(Note(N_("the card opened for the show at entry {index} is not in "

@@ -169,6 +169,15 @@ class Violation:
     reason: str
 
 
+class Reject(Exception):
+    """A stage's own check on a message failed (the peer turns it into a
+    ``RemoteProtocolError`` against the sender)."""
+
+    def __init__(self, check: str, reason: str) -> None:
+        self.violation = Violation(check, reason)
+        super().__init__(reason)
+
+
 class RemoteProtocolError(EngineError):
     """A peer sent something invalid; ``culprit`` is its seat.
 
