@@ -146,3 +146,13 @@ def describe(count: int) -> str:
     if count >= CODE_BUDGET:
         text += " " + _("(the code is used up: nobody new can join; open a new table)")
     return text
+
+
+def code_news(code: str | None) -> str:
+    """What the opener is told when too many wrong codes used a code up: the fresh ``code``
+    its table turned to, or (None) that the last one is gone."""
+    if code is None:
+        return _("Too many wrong codes: the last table code is used up, and nobody new can "
+                 "join. The seated players play on.")
+    return _("The old table code is used up (too many wrong codes). The new table code is "
+             "{code}.").format(code=code)
