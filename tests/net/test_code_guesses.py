@@ -40,12 +40,14 @@ NAME = "Guesses"
 ROOT = Path(__file__).resolve().parents[2]
 
 
-async def stranger(port: int, guesses: int, patience: float = 120.0) -> list[str]:
+async def stranger(port: int, guesses: int, patience: float = 120.0, sources: int = 0,
+                   each: int = 1) -> list[str]:
     """A separate process guessing ``guesses`` wrong codes at ``port`` (it gives up after
-    ``patience`` seconds: a hang guard; it makes its guesses within seconds)."""
+    ``patience`` seconds: a hang guard; it makes its guesses within seconds), from
+    ``sources`` loopback addresses at once, ``each`` dials in parallel from each."""
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "tests.net.stranger", HOST, str(port), NAME, str(guesses),
-        str(patience), stdout=subprocess.PIPE,
+        str(patience), str(sources), str(each), stdout=subprocess.PIPE,
         env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=ROOT)
     try:
         out, _err = await asyncio.wait_for(proc.communicate(), patience + 20)
