@@ -18,7 +18,7 @@ from typing import Any, NoReturn
 
 from p2pclue.i18n.languages import LANGUAGES, resolve_language
 from p2pclue.i18n.translate import N_, _, install, ngettext
-from p2pclue.i18n.width import wrap
+from p2pclue.i18n.width import words, wrap
 
 LANG_DEST = "lang"
 
@@ -33,10 +33,10 @@ class ColumnsHelpFormatter(argparse.HelpFormatter):
         super().add_usage(usage, actions, groups, _("usage: ") if prefix is None else prefix)
 
     def _split_lines(self, text: str, width: int) -> list[str]:
-        return wrap(" ".join(text.split()), width)
+        return wrap(" ".join(words(text)), width)
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
-        return "\n".join(indent + line for line in wrap(" ".join(text.split()), width))
+        return "\n".join(indent + line for line in wrap(" ".join(words(text)), width))
 
 
 ARGPARSE_ERRORS = (
