@@ -24,7 +24,6 @@ worst it closes the table to newcomers, which it could do by leaving anyway.
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,13 +43,8 @@ CODE_TURNS = 3
 last, nobody new can join."""
 
 
-def fresh_code() -> str:
-    """A new random table code: what the opener's screen shows, at the start and at a turn."""
-    return "".join(secrets.choice("0123456789") for _ in range(CODE_DIGITS))
-
-
 def is_fresh_code(code: Any) -> bool:
-    """Whether ``code`` has the shape of a code ``fresh_code`` makes (a ``code`` message)."""
+    """Whether ``code`` has the shape of a fresh code (six ASCII digits: a ``code`` message)."""
     return (isinstance(code, str) and len(code) == CODE_DIGITS and code.isascii()
             and code.isdigit())
 

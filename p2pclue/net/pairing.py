@@ -30,6 +30,7 @@ Everything here is bytes in, bytes out: ``links`` moves the records and keeps th
 
 from __future__ import annotations
 
+import secrets
 import unicodedata
 from dataclasses import dataclass
 from enum import IntEnum
@@ -51,7 +52,7 @@ from spake2 import SPAKE2_A, SPAKE2_B
 
 from p2pclue.crypto.group import is_valid_point_bytes
 from p2pclue.net.framing import FrameDecoder, encode_frame
-from p2pclue.net.guesses import Guesses, Reservation, fresh_code
+from p2pclue.net.guesses import CODE_DIGITS, Guesses, Reservation
 
 LINK_VERSION = 1
 NOISE_PROTOCOL = b"Noise_XXpsk3_25519_ChaChaPoly_SHA256"
@@ -124,9 +125,9 @@ class PairingError(Exception):
         super().__init__(text)
 
 
-def new_table_code() -> str:
+def new_table_code(digits: int = CODE_DIGITS) -> str:
     """A fresh numeric table code for the opener's screen."""
-    return fresh_code()
+    return "".join(secrets.choice("0123456789") for _ in range(digits))
 
 
 def normalize_code(code: str) -> bytes:

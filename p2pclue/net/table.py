@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from p2pclue.i18n import _, card_word, rules_label
 from p2pclue.net import guesses
 from p2pclue.net.ads import fingerprint
-from p2pclue.net.guesses import CODE_BUDGET, CODE_TURNS, fresh_code, is_fresh_code
+from p2pclue.net.guesses import CODE_BUDGET, CODE_DIGITS, CODE_TURNS, is_fresh_code
 from p2pclue.net.lobby import (
     GuestLobby,
     HostLobby,
@@ -265,6 +266,11 @@ async def guest_lobby(lobby: GuestLobby, mesh: Mesh, host: str, port: int, on_vi
             hold_until = loop.time() + LAST_SEAT_PATIENCE
     await complete_mesh(lobby.started, mesh, host_addr=(host, port))
     return Seated(lobby.started, mesh, pending)
+
+
+def fresh_code() -> str:
+    """A new random code for a table whose code is used up (six digits, as at its opening)."""
+    return "".join(secrets.choice("0123456789") for _ in range(CODE_DIGITS))
 
 
 def _take_code(mesh: Mesh, msg: dict[str, object]) -> None:
