@@ -35,12 +35,13 @@ ADDRESS_BUDGET = 10
 """Guesses at one code one source address may hold (spent and in flight). A person who
 mistypes tries a few times; ten lets a household behind one address retry freely, and a
 stranger needs at least five addresses to use a code up (with the back-off of
-``net.links`` one address alone takes minutes to spend its ten)."""
+``net.links`` one address dialling one connection at a time takes two minutes to spend
+its ten)."""
 CODE_DIGITS = 6
 CODE_TURNS = 3
-"""Fresh codes the opener turns to once a code is used up: four codes in all, so at most
-200 wrong guesses ever reach a table (a 1 in 5 000 chance against six digits); after the
-last, nobody new can join."""
+"""Fresh codes the opener turns to once a code is used up in the lobby: four codes in all,
+so at most 200 wrong guesses reach a table's lobby (a 1 in 5 000 chance against six
+digits); after the last, nobody new can join."""
 
 
 def is_fresh_code(code: Any) -> bool:
