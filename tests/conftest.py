@@ -20,16 +20,20 @@ built. ``P2PCLUE_VERIFY_OWN=1`` (the debug switch) is set only by the tests of t
 
 from __future__ import annotations
 
+import compileall
 import os
 import shutil
 import tempfile
 from functools import partial
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
 from hypothesis.configuration import set_hypothesis_home_dir
 
 from tests.profiles import chosen
+
+PACKAGE = Path(__file__).resolve().parents[1] / "p2pclue"
 
 # p2pclue speaks the language of LC_ALL / LC_MESSAGES / LANG. The tests read English unless
 # a test chooses a language itself (--lang, or an environment it builds), so a developer's
@@ -41,8 +45,13 @@ os.environ["LANG"] = "C.UTF-8"
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """The Hypothesis profile, loaded before any test module builds its settings, and a
-    home for Hypothesis's caches outside the clone."""
+    """The Hypothesis profile, loaded before any test module builds its settings; a home
+    for Hypothesis's caches outside the clone; and the package's bytecode, compiled once.
+
+    Many tests start ``python -m p2pclue`` processes. Where ``PYTHONDONTWRITEBYTECODE`` is
+    set (this project's machines set it), each of them would compile every module it
+    imports again; compiled once here, they read the cache instead."""
+    compileall.compile_dir(PACKAGE, quiet=1)
     if not config.getoption("--hypothesis-profile", None):
         try:
             settings.load_profile(chosen())
@@ -53,18 +62,3 @@ def pytest_configure(config: pytest.Config) -> None:
         set_hypothesis_home_dir(home)
         config.add_cleanup(partial(shutil.rmtree, home, ignore_errors=True))
 
-
-def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--lang", default="en",
-                     help="languages for the tests that take a `lang` parameter from the "
-                          "command line: a code, a comma-separated list, or 'all'")
-
-
-def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """``lang_from_cli``: the languages ``--lang`` names (default English)."""
-    if "lang_from_cli" in metafunc.fixturenames:
-        from p2pclue.i18n import LANGUAGES
-
-        asked = str(metafunc.config.getoption("--lang"))
-        langs = sorted(LANGUAGES) if asked == "all" else asked.split(",")
-        metafunc.parametrize("lang_from_cli", langs)

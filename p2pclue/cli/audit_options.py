@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from p2pclue.i18n import _
 
 if TYPE_CHECKING:
-    from p2pclue.cli import Subcommands
+    from p2pclue.cli.subcommands import Subcommands
 
 
 def register(subparsers: Subcommands) -> None:

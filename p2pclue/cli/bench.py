@@ -17,7 +17,7 @@ from p2pclue.bench import ON_REQUEST, SECTION_NAMES
 from p2pclue.i18n import _
 
 if TYPE_CHECKING:
-    from p2pclue.cli import Subcommands
+    from p2pclue.cli.subcommands import Subcommands
 
 EXIT_MISSED = 1
 

@@ -15,7 +15,7 @@ from p2pclue.cli import argtypes
 from p2pclue.i18n import _
 
 if TYPE_CHECKING:
-    from p2pclue.cli import Subcommands
+    from p2pclue.cli.subcommands import Subcommands
 
 
 def _common(p: argparse.ArgumentParser) -> None:

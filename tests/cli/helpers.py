@@ -1,7 +1,11 @@
-"""Run the real ``p2pclue`` command as a process: through a pipe, or on a real terminal."""
+"""Run the ``p2pclue`` command: in this process (``run_main``: the same ``main(argv)`` a
+process runs, its output captured) where the process boundary is not what a test is about,
+or as a real process: through a pipe, or on a real terminal."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import pty
@@ -10,6 +14,7 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +39,38 @@ def p2pclue(*args: str, cwd: Path | None = None,
             **env: str | None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "p2pclue", *args], capture_output=True,
                           text=True, env=cli_env(**env), timeout=TIMEOUT, cwd=cwd)
+
+
+@dataclass(frozen=True)
+class Ran:
+    """What ``p2pclue ARGS`` did in this process: as ``subprocess.CompletedProcess``."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def run_main(*args: str) -> Ran:
+    """``p2pclue ARGS`` through ``p2pclue.cli.main`` in this process, its standard output and
+    error captured as a pipe would hold them (not a terminal: no colour, no progress line).
+
+    argparse's exits (``--help``, usage errors) become the return code, as in a process.
+    ``main`` installs the language it was asked for; English is put back after it. The
+    environment is the test's (``monkeypatch.setenv`` for ``P2PCLUE_HOME`` and the like)."""
+    from p2pclue.cli import main
+    from p2pclue.i18n import install
+
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                status = main(list(args))
+            except SystemExit as exc:
+                code = exc.code
+                status = code if isinstance(code, int) else (0 if code is None else 1)
+    finally:
+        install("en")
+    return Ran(status, out.getvalue(), err.getvalue())
 
 
 def last_json(out: str) -> dict[str, Any]:

@@ -1,8 +1,9 @@
 """argparse's detailed errors in the reader's language (issue 20: a person who mistypes an
 option reads why in their language, not "invalid choice").
 
-Real ``p2pclue`` processes with a wrong value, an unknown option and a bad number, in each
-language; the exit code stays argparse's 2, and the values themselves are untouched.
+``p2pclue`` with a wrong value, an unknown option and a bad number, in each language (in
+this process, and once as a real process: what a shell sees); the exit code stays
+argparse's 2, and the values themselves are untouched.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import pytest
 from p2pclue.i18n.languages import LANGUAGES
 from p2pclue.i18n.options import ARGPARSE_ERRORS
 from p2pclue.i18n.translate import _, install
-from tests.cli.helpers import p2pclue
+from tests.cli.helpers import p2pclue, run_main
 
 CHOICE = {
     "en": "argument --players: invalid choice: 9 (choose from 3, 4, 5, 6)",
@@ -26,16 +27,17 @@ CHOICE = {
 
 @pytest.mark.parametrize("lang", sorted(CHOICE))
 def test_a_wrong_choice_is_explained_in_the_readers_language(lang: str) -> None:
-    run = p2pclue("--lang", lang, "simulate", "--players", "9")
+    run = run_main("--lang", lang, "simulate", "--players", "9")
     assert run.returncode == 2
     assert run.stderr.rstrip().endswith(CHOICE[lang]), run.stderr
     assert "Traceback" not in run.stderr
 
 
 def test_an_unknown_option_and_a_bad_number_too() -> None:
-    run = p2pclue("--lang", "cs", "simulate", "--bogus")
-    assert run.returncode == 2 and "nerozpoznané parametry: --bogus" in run.stderr, run.stderr
-    run = p2pclue("--lang", "it", "simulate", "--seed", "x")
+    real = p2pclue("--lang", "cs", "simulate", "--bogus")  # a real process, its exit status
+    assert real.returncode == 2 and "nerozpoznané parametry: --bogus" in real.stderr, real.stderr
+    assert "Traceback" not in real.stderr
+    run = run_main("--lang", "it", "simulate", "--seed", "x")
     assert run.returncode == 2
     assert "argomento --seed: valore int non valido: 'x'" in run.stderr, run.stderr
 

@@ -1,4 +1,5 @@
-"""The command line as a user meets it: exit codes, --help, JSON lines, bad input."""
+"""The command line as a user meets it: exit codes, --help, JSON lines, bad input (``main``
+in this process; the seeded game of ``conftest.py`` for what a whole game prints)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ import pytest
 
 from p2pclue.cli import main
 from p2pclue.engine.cheats import CHEATS
-from tests.cli.helpers import ROOT, cli_env
+from tests.cli.conftest import Game
+from tests.cli.helpers import ROOT, cli_env, run_main
 
 
 def last_json(out: str) -> dict[str, object]:
@@ -35,19 +37,17 @@ def test_list_cheats(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().out.split() == list(CHEATS)
 
 
-def test_simulate_then_audit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = tmp_path / "game.p2pclue"
-    assert main(["simulate", "--players", "3", "--seed", "5", "--quiet", "--json",
-                 "--transcript", str(path)]) == 0
-    sim = last_json(capsys.readouterr().out)
+def test_simulate_then_audit(three_players: Game) -> None:
+    sim = last_json(three_players.told.stdout)
     assert sim["result"] in ("won", "nobody") and sim["blamed"] is None
-    assert main(["audit", str(path), "--json"]) == 0
-    verdict = last_json(capsys.readouterr().out)
+    checked = run_main("audit", str(three_players.transcript), "--json")
+    assert checked.returncode == 0
+    verdict = last_json(checked.stdout)
     assert verdict["valid"] is True and verdict["result"] == sim["result"]
     assert verdict["winner"] == sim["winner"] and verdict["turns"] == sim["turns"]
     assert verdict["transcript_sha256"] == sim["transcript_sha256"]
-    assert main(["audit", str(path), "--replay"]) == 0
-    told = capsys.readouterr().out
+    assert three_players.replay.returncode == 0
+    told = three_players.replay.stdout
     assert "was dealt " in told and re.search(r"shows \w+ (the|[A-Z])", told) and "VALID" in told
 
 

@@ -4,9 +4,6 @@ program) says so in words, not Python's ``None``; an empty ``--resume list`` say
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,8 +13,7 @@ from p2pclue.cli.join import Printer, _tell
 from p2pclue.cli.narrate import Narrator
 from p2pclue.net import api
 from p2pclue.rules.variants import preset
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.cli.helpers import run_main
 
 
 def test_an_end_without_a_transcript_says_not_saved(capsys: pytest.CaptureFixture[str]) -> None:
@@ -30,14 +26,10 @@ def test_an_end_without_a_transcript_says_not_saved(capsys: pytest.CaptureFixtur
     assert "None" not in line
 
 
-def test_resume_list_with_no_game_says_so(tmp_path: Path) -> None:
-    env = dict(os.environ, PYTHONPATH=str(ROOT), P2PCLUE_HOME=str(tmp_path),
-               P2PCLUE_INTERFACES="127.0.0.1", LANG="C")
-    env.pop("LC_ALL", None)
-    env.pop("LC_MESSAGES", None)
-    done = subprocess.run([sys.executable, "-m", "p2pclue", "join", "--resume", "list",
-                           "--profile", "me"], env=env, cwd=ROOT, capture_output=True,
-                          text=True, timeout=60)
+def test_resume_list_with_no_game_says_so(tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("P2PCLUE_HOME", str(tmp_path))
+    done = run_main("join", "--resume", "list", "--profile", "me")
     assert done.returncode == 0 and done.stdout == ""
     assert done.stderr.strip() == "no unfinished game in " + str(
         tmp_path / "profiles" / "me" / "games"), done.stderr

@@ -21,6 +21,9 @@ from pathlib import Path
 from tests.tui.drive import ROOT, PtyProgram
 from tests.tui.test_join_e2e import _net_env
 
+HANG = 180
+"""Seconds before a wait fails: a hang guard, generous for a loaded machine."""
+
 
 def _lines(proc: subprocess.Popen[str]) -> queue.Queue[str]:
     got: queue.Queue[str] = queue.Queue()
@@ -58,10 +61,11 @@ def _opener(env: dict[str, str]) -> tuple[subprocess.Popen[str], str]:
     opener = _plain(env, "--create", "--no-code", "--players", "3", "--bots", "1",
                     "--bot-think", "0", "--name", "Ada", "--table", "Porch")
     said: list[str] = []
-    port = _until(_lines(opener), said, r"--peer 127\.0\.0\.1:\d+", 60)
+    got = _lines(opener)
+    port = _until(got, said, r"--peer 127\.0\.0\.1:\d+", HANG)
     peer = re.search(r"127\.0\.0\.1:\d+", port)
     assert peer is not None
-    time.sleep(2.0)  # the opener's bot sits down: one seat left
+    _until(got, said, r"Bruno \(medium bot\)", HANG)  # its bot sat down: one seat left
     return opener, peer.group(0)
 
 
@@ -82,7 +86,7 @@ def test_the_full_screen_asks_the_suspect_of_the_seat_that_fills_the_table(
     prog = PtyProgram([sys.executable, "-m", "p2pclue", "join", "--peer", peer, "--table",
                        "Porch", "--name", "Bea", "--profile", "bea", "--lang", "en"], env=env)
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + HANG
         while "You took the last seat" not in prog.text():
             assert time.monotonic() < deadline and "Notepad" not in prog.text(), prog.text()
             assert prog.proc.poll() is None, prog.text()
@@ -106,17 +110,17 @@ def test_the_seat_that_fills_the_table_by_peer_is_asked_its_suspect(tmp_path: Pa
     try:
         joiner = _plain(env, "--peer", peer, "--table", "Porch", "--name", "Bea",
                         "--profile", "bea")
-        got, out = _lines(joiner), []
-        asked = _until(got, out, r"Type the suspect's number|Table check", 60)
+        got, out = _lines(joiner), list[str]()
+        asked = _until(got, out, r"Type the suspect's number|Table check", HANG)
         assert "Enter: keep Mrs White" in asked, "".join(out)
         assert any("You took the last seat" in line for line in out)
         assert joiner.stdin is not None
         joiner.stdin.write("6\n")
         joiner.stdin.flush()
-        _until(got, out, r"The roster is signed", 60)
+        _until(got, out, r"The roster is signed", HANG)
         mine = [line for line in out if line.startswith("  Bea (you)")]
         assert mine and "Professor Plum" in mine[-1], "".join(out)
-        dealt = _until(got, out, r"You were dealt", 60)
+        dealt = _until(got, out, r"You were dealt", HANG)
         assert dealt and not any("Traceback" in line for line in out)
     finally:
         if joiner is not None:

@@ -6,11 +6,12 @@ from __future__ import annotations
 import re
 
 from p2pclue.bots.protocol import make_config
-from p2pclue.cli.narrate import Narrator, card_phrase, dice_text, event_json, listing, place
+from p2pclue.cli.narrate import Narrator, dice_text, event_json, place
 from p2pclue.cli.terminal import Style
 from p2pclue.engine import events as ev
 from p2pclue.engine.config import GameConfig
 from p2pclue.engine.errors import Blame
+from p2pclue.i18n import card_phrase, listing
 from p2pclue.rules.cards import CARDS, Category
 from p2pclue.rules.variants import CLASSIC, CZ, Rules
 

@@ -20,6 +20,7 @@ JOIN = [sys.executable, "-m", "p2pclue", "join", "--create", "--no-code", "--bot
 
 
 def _until(proc: subprocess.Popen[str], out: Path, text: str, timeout: float) -> str:
+    """What the process said, once it said ``text``; ``timeout`` is a hang guard."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         said = out.read_text("utf-8", "replace")
@@ -42,7 +43,7 @@ def _start(tmp_path: Path, *extra: str) -> tuple[subprocess.Popen[str], Path]:
 def test_bots_only_table_starts_by_itself(tmp_path: Path) -> None:
     proc, out = _start(tmp_path)
     try:
-        said = _until(proc, out, "Table check:", 90)
+        said = _until(proc, out, "Table check:", 180)
         assert "3/3 seats" in said
     finally:
         proc.kill()
@@ -53,12 +54,12 @@ def test_with_free_seats_the_persons_ready_starts_the_game(tmp_path: Path) -> No
     proc, out = _start(tmp_path, "--players", "4")
     assert proc.stdin is not None
     try:
-        said = _until(proc, out, "Bruno (medium bot)", 90)
-        _until(proc, out, "Chiara (medium bot)", 90)
+        said = _until(proc, out, "Bruno (medium bot)", 180)
+        _until(proc, out, "Chiara (medium bot)", 180)
         assert "Table check:" not in said  # a free seat: nobody said "ready" yet
         proc.stdin.write("r\n")
         proc.stdin.flush()
-        said = _until(proc, out, "Table check:", 60)
+        said = _until(proc, out, "Table check:", 180)
         assert "3/4 seats" in said
     finally:
         proc.kill()

@@ -20,7 +20,7 @@ def test_enter_at_the_resume_question_of_create_opens_the_new_table(tmp_path: Pa
     prog = PtyProgram([sys.executable, "-m", "p2pclue", "join", "--create", "--no-code",
                        "--bots", "2", "--name", "Pat", "--lang", "en"], env=env)
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 120  # a hang guard
         while "Resume it now?" not in prog.text():
             assert prog.proc.poll() is None and time.monotonic() < deadline, prog.text()
             prog.pump(0.2)

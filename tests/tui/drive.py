@@ -14,7 +14,7 @@ import struct
 import subprocess
 import termios
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pyte
@@ -60,6 +60,40 @@ class PtyProgram:
                 return
             self.stream.feed(data)
 
+    def pump_until(self, done: Callable[[], bool], seconds: float = 120.0,
+                   what: str = "") -> None:
+        """Read what the program draws until ``done()`` holds; fails after ``seconds`` (a
+        hang guard, generous: a loaded machine is slow, not stuck) or if the program
+        exits first."""
+        deadline = time.monotonic() + seconds
+        while not done():
+            assert time.monotonic() < deadline, f"no {what or done} on:\n{self.text()}"
+            if not self._read(min(0.2, max(0.0, deadline - time.monotonic()))):
+                assert self.proc.poll() is None or done(), \
+                    f"the program exited (status {self.proc.poll()}) before {what}:\n" \
+                    + self.text()
+
+    def pump_quiet(self, quiet: float = 0.1, seconds: float = 30.0) -> None:
+        """Read until the program has drawn nothing for ``quiet`` seconds (a frame whole,
+        not half drawn), or at most ``seconds``."""
+        end = time.monotonic() + seconds
+        while time.monotonic() < end and self._read(quiet):
+            pass
+
+    def _read(self, wait: float) -> bool:
+        """Feed what the program wrote within ``wait`` seconds to the screen; False if it
+        wrote nothing (or closed the terminal)."""
+        ready, _, _ = select.select([self.master], [], [], wait)
+        if not ready:
+            return False
+        try:
+            data = os.read(self.master, 65536)
+        except OSError:  # EIO: the program closed the terminal
+            time.sleep(min(wait, 0.05))
+            return False
+        self.stream.feed(data)
+        return bool(data)
+
     def text(self) -> str:
         return "\n".join(self.screen.display)
 
@@ -86,25 +120,45 @@ def next_keys(bar: str) -> str | None:
     return None
 
 
+def screen_changed(prog: PtyProgram, first_row: int = 1) -> Callable[[], bool]:
+    """Whether the screen from ``first_row`` down differs from what it shows now (row 0,
+    the status line, has a clock of its own)."""
+    before = prog.screen.display[first_row:]
+    return lambda: prog.screen.display[first_row:] != before
+
+
+def press_and_read(prog: PtyProgram, keys: str | None,
+                   done: Callable[[], bool] = lambda: False, seconds: float = 120.0) -> None:
+    """Press ``keys`` (if any), then read until the screen answers (anything below the
+    status line redrawn) or ``done()``, and on until the frame is whole (nothing more
+    drawn for a moment): a half-drawn frame's bar would offer the old keys again.
+    ``seconds`` is a hang guard."""
+    answered = screen_changed(prog)
+    if keys is not None:
+        prog.press(keys)
+    prog.pump_until(lambda: answered() or done(), seconds, f"an answer to {keys!r}")
+    prog.pump_quiet()
+
+
 def play_to_the_end(prog: PtyProgram, seconds: float,
                     watch_for: Iterable[str] = ()) -> tuple[int, set[str]]:
     """Press what the bar offers until the end screen (``q:leave``); fails after ``seconds``
-    or if the program exits first. Returns the keys pressed and which of ``watch_for``
+    (a hang guard) or if the program exits first. After each key it waits for the screen
+    to answer it (anything below the status line redrawn, whose clock ticks by itself),
+    then for the frame to be whole. Returns the keys pressed and which of ``watch_for``
     appeared on some screen on the way (the lobby, the table check...)."""
     wanted = tuple(watch_for)
     seen: set[str] = set()
     presses = 0
     deadline = time.monotonic() + seconds
+    prog.pump_quiet()
     while time.monotonic() < deadline:
-        prog.pump(0.25)
         text = prog.text()
         seen.update(w for w in wanted if w in text)
         if "q:leave" in prog.bar():
             return presses, seen
         assert prog.proc.poll() is None, f"the program exited mid-game:\n{text}"
         key = next_keys(prog.bar())
-        if key is not None:
-            prog.press(key)
-            presses += 1
-            prog.pump(0.15)
+        presses += key is not None
+        press_and_read(prog, key, seconds=max(0.0, deadline - time.monotonic()))
     pytest.fail("no end screen in time:\n" + prog.text())

@@ -7,6 +7,7 @@ at 80 x 24 (the game's own screens, without playing a game to reach them).
 from __future__ import annotations
 
 import asyncio
+import time
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.data_structures import Size
@@ -35,7 +36,10 @@ def screen_of(model: UIModel, columns: int = 80, rows: int = 24) -> list[str]:
                 layout=Layout(view.root(model, columns, rows, lambda _sq: None)),
                 style=STYLE, full_screen=True, input=keys, output=output)
             task = asyncio.ensure_future(app.run_async())
-            await asyncio.sleep(0.2)
+            deadline = time.monotonic() + 120  # a hang guard only: the first frame is drawn
+            while app.render_counter == 0:  # at once, as the application starts
+                assert not task.done() and time.monotonic() < deadline, "no frame drawn"
+                await asyncio.sleep(0.005)
             shown.extend(term.screen.display)  # before leaving, which clears it
             app.exit()
             await task

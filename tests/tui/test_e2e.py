@@ -3,7 +3,8 @@
 The UI runs as its own process (``python -m p2pclue.tui``) on a pty whose output is
 interpreted by pyte; the test reads the screen like a player and presses keys by
 what the action bar offers, until the end screen; the saved transcript must then
-pass ``p2pclue audit``. Also: ``--plain`` over pipes, and the not-a-terminal message.
+pass ``p2pclue audit`` (run in this process: the audit is not what is tested here).
+Also: ``--plain`` over pipes, and the not-a-terminal message.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.cli.helpers import run_main
 from tests.tui.drive import ROOT, PtyProgram, play_to_the_end, pty_env
 
 
@@ -19,8 +21,9 @@ def test_a_whole_game_by_keys_in_a_real_terminal(tmp_path: Path) -> None:
     prog = PtyProgram([sys.executable, "-m", "p2pclue.tui", "--bots", "2", "--seed", "11",
                        "--fast", "--transcripts", str(tmp_path)])
     try:
-        presses, _seen = play_to_the_end(prog, 240)
-        prog.pump(2.0)  # the hands are read back from the transcript
+        presses, _seen = play_to_the_end(prog, 600)
+        prog.pump_until(lambda: "Every hand, revealed and checked" in prog.text(),
+                        what="the hands read back from the transcript")
         end = prog.text()
         assert "The game is over" in end
         assert "The envelope:" in end
@@ -36,8 +39,7 @@ def test_a_whole_game_by_keys_in_a_real_terminal(tmp_path: Path) -> None:
         prog.close()
     files = list(tmp_path.glob("*.p2pclue"))
     assert len(files) == 1
-    audit = subprocess.run([sys.executable, "-m", "p2pclue", "audit", str(files[0])],
-                           env=pty_env(), capture_output=True, text=True, timeout=120, cwd=ROOT)
+    audit = run_main("audit", str(files[0]))
     assert audit.returncode == 0, audit.stdout + audit.stderr
     assert "VALID" in audit.stdout
 
@@ -82,7 +84,6 @@ def test_plain_mode_leaves_gracefully_and_the_game_goes_on(tmp_path: Path) -> No
     assert "audit: valid" in out
     files = list(tmp_path.glob("*.p2pclue"))
     assert len(files) == 1
-    audit = subprocess.run([sys.executable, "-m", "p2pclue", "audit", str(files[0])],
-                           env=pty_env(), capture_output=True, text=True, timeout=120, cwd=ROOT)
+    audit = run_main("audit", str(files[0]))
     assert audit.returncode == 0, audit.stdout + audit.stderr
     assert "VALID" in audit.stdout and "left" in audit.stdout.lower()

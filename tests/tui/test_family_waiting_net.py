@@ -19,49 +19,60 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from p2pclue.tui.app import TableApp
-from p2pclue.tui.model import Screen
+from p2pclue.tui.model import Screen, UIModel
 from tests.net.three_seats import others_play, stop_all, three_seats
-from tests.tui.terminal import PyteStdout
+from tests.tui.terminal import PyteStdout, redrawn
 
 
 async def _until(check: Callable[[], bool], what: str, term: PyteStdout,
-                 timeout: float = 60.0, step: float = 0.02) -> None:
+                 timeout: float = 120.0, step: float = 0.02) -> None:
+    """Wait for ``check``; ``timeout`` is a hang guard, generous for a loaded machine."""
     deadline = time.monotonic() + timeout
     while not check():
         assert time.monotonic() < deadline, f"timed out waiting for {what}:\n" + term.text()
         await asyncio.sleep(step)
 
 
+class StatusLines(PyteStdout):
+    """The screen, and every frame's status line with the seat whose silence the table had
+    reported by then (None: none yet)."""
+
+    def __init__(self) -> None:
+        super().__init__(80, 24)
+        self.model: UIModel | None = None
+        self.drawn: list[tuple[str, int | None]] = []
+
+    def flush(self) -> None:
+        if self.model is not None:
+            reported = self.model.waiting
+            self.drawn.append((self.screen.display[0],
+                               None if reported is None else reported.seat))
+
+
 async def _screens(home: Path) -> tuple[str, str, str]:
     person, bruno, chiara = await three_seats(home, first="Chiara")
-    term = PyteStdout(80, 24)
+    term = StatusLines()
     with create_pipe_input() as keys:
         output = Vt100_Output(term, lambda: Size(rows=24, columns=80),  # type: ignore[arg-type]
                               term="xterm-256color", enable_cpr=False)
         ui = TableApp(person, input=keys, output=output, color=False)
+        term.model = m = ui.model
         front = asyncio.ensure_future(ui.run())
         silent, runs, bots = others_play(bruno, chiara)
         try:
-            m = ui.model
-            await _until(lambda: m.screen is Screen.GAME and m.awaited is not None
-                         and m.awaited[0] == chiara.seat, "the table to wait for Chiara", term)
-            ui.app.invalidate()
-            await asyncio.sleep(0.1)
-            assert m.waiting is None or m.waiting.seat != chiara.seat, \
-                "the silence was reported before the first screen: the test is too slow"
-            first = term.screen.display[0]
             await _until(lambda: m.vote_offered(), "the offer to vote", term)
-            ui.app.invalidate()
-            await asyncio.sleep(0.3)
+            await redrawn(ui.app, front)
             offered = "\n".join(row[:48] for row in term.screen.display)  # the panel
             keys.send_text("x")
             await _until(lambda: m.screen is Screen.END, "the end screen", term)
-            await asyncio.sleep(0.5)
-            ui.app.invalidate()
-            await asyncio.sleep(0.3)
+            await redrawn(ui.app, front)  # the model holds the whole end at once
             end = term.text()
         finally:
             await stop_all(front, silent, runs, bots, [person, bruno, chiara])
+    # Drawn before the table reported Chiara's silence (every frame is kept: whatever the
+    # machine's load, the first frame after she is awaited comes before the report).
+    first = next((line for line, reported in term.drawn
+                  if "waiting for Chiara" in line and reported != chiara.seat), "")
     return first, offered, end
 
 

@@ -5,15 +5,14 @@ wrench; "Sala"/"Salle" for the billiard room beside two other "Sala ..."; Korean
 weapon codes the help never explained, the rules preset left in English ("regole classic"),
 footer keys other than the help's ("Enter:vai" beside "Invio"), the arrows dropped from the
 footer, and "the dice" where the game rolls one die. Each is read on the screen a person
-sees (prompt_toolkit drawn into a pyte terminal) or from the real command.
+sees (prompt_toolkit drawn into a pyte terminal) or from the command (``main``, in this
+process).
 """
 
 from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 
 import pytest
 
@@ -25,7 +24,7 @@ from p2pclue.tui import board as bd
 from p2pclue.tui import view
 from p2pclue.tui.model import Mode
 from p2pclue.tui.screens import help_text
-from tests.cli.helpers import cli_env
+from tests.cli.helpers import run_main
 from tests.tui.model_screen import screen_of
 from tests.tui.test_ux import _model
 
@@ -122,14 +121,11 @@ def help_text_lines(model: object) -> list[str]:
 
 
 def test_simulate_names_the_preset_for_people_and_keeps_it_in_json() -> None:
-    run = [sys.executable, "-m", "p2pclue", "--lang", "it", "simulate", "--seed", "7",
-           "--players", "3"]
-    said = subprocess.run(run, env=cli_env(), capture_output=True, text=True, timeout=60,
-                          check=True).stdout
+    done = run_main("--lang", "it", "simulate", "--seed", "7", "--players", "3", "--json")
+    assert done.returncode == 0, done.stderr
+    said = done.stdout
     assert "regole classiche" in said.splitlines()[0] and "classic," not in said, said[:300]
-    out = subprocess.run([*run, "--json"], env=cli_env(), capture_output=True, text=True,
-                         timeout=60, check=True).stdout
-    assert json.loads(out.splitlines()[-1])["rules"] == "classic"
+    assert json.loads(said.splitlines()[-1])["rules"] == "classic"
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -1,5 +1,7 @@
 """The game screen in each language, at 80 x 24, as a terminal emulator (pyte) shows it:
-card names in that language, the board intact, no wide character cut in two."""
+card names in that language, the board intact, no wide character cut in two. The screens
+are those of one recorded opening (``opening``), shown again in each language through the
+real application."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from p2pclue.rules.cards import CARDS, ROOMS
 from p2pclue.tui import board as bd
 from p2pclue.tui.model import Mode, Overlay, Screen
 from p2pclue.tui.view import CARD_SHORT, quit_question
+from tests.tui.conftest import Opening
 from tests.tui.terminal import PyteStdout, Table
 
 LANGS = ["en", *sorted(set(LANGUAGES) - {"en"})]
@@ -79,12 +82,12 @@ async def _my_first_turn(t: Table) -> None:
 
 
 @pytest.fixture(scope="module")
-def english_board(tmp_path_factory: pytest.TempPathFactory) -> Cells:
+def english_board(opening: Opening, tmp_path_factory: pytest.TempPathFactory) -> Cells:
     """The English screen's board cells, whatever order the tests run in."""
     install("en")
 
     async def play() -> Cells:
-        t = Table(80, 24, tmp=tmp_path_factory.mktemp("en"))
+        t = Table(80, 24, tmp=tmp_path_factory.mktemp("en"), session=opening.replay())
         try:
             await _my_first_turn(t)
             return _board_cells(t)
@@ -95,11 +98,12 @@ def english_board(tmp_path_factory: pytest.TempPathFactory) -> Cells:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_game_screen_in_every_language(tmp_path: Path, lang: str, english_board: Cells) -> None:
+def test_game_screen_in_every_language(opening: Opening, tmp_path: Path, lang: str,
+                                       english_board: Cells) -> None:
     install(lang)
 
     async def play() -> None:
-        t = Table(80, 24, tmp=tmp_path)
+        t = Table(80, 24, tmp=tmp_path, session=opening.replay())
         try:
             await _my_first_turn(t)
             text = t.term.text()
@@ -128,20 +132,20 @@ def test_game_screen_in_every_language(tmp_path: Path, lang: str, english_board:
     asyncio.run(play())
 
 
-
 def _flat(text: str) -> str:
     return " ".join(text.split())
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_quit_question_and_move_keys_whole_at_80_columns(tmp_path: Path, lang: str) -> None:
+def test_quit_question_and_move_keys_whole_at_80_columns(opening: Opening, tmp_path: Path,
+                                                         lang: str) -> None:
     """q at 80 x 24: the bar holds every key (l, y, n) and the panel what each does, uncut;
     then a roll: the bar while moving keeps every key of the move, the arrows too (the hint
     and the notepad, in the help, give way where 80 columns are short)."""
     install(lang)
 
     async def play() -> None:
-        t = Table(80, 24, tmp=tmp_path)
+        t = Table(80, 24, tmp=tmp_path, session=opening.replay())
         try:
             await _my_first_turn(t)
             t.press("q")

@@ -13,16 +13,8 @@ other card not held.
 
 from __future__ import annotations
 
-import asyncio
 import random
 from dataclasses import dataclass
-
-import pyte
-from prompt_toolkit.application import Application
-from prompt_toolkit.data_structures import Size
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.layout import Layout
-from prompt_toolkit.output.vt100 import Vt100_Output
 
 from p2pclue.bots.protocol import BotSeat, make_config
 from p2pclue.bots.random_bot import RandomBot
@@ -34,13 +26,11 @@ from p2pclue.net.api import Engine
 from p2pclue.rules.cards import CARDS
 from p2pclue.rules.state import GameState
 from p2pclue.rules.variants import CLASSIC
-from p2pclue.tui import view
-from p2pclue.tui.app import STYLE
 from p2pclue.tui.knowledge import build_snapshot
 from p2pclue.tui.model import UIModel
+from tests.tui.model_screen import screen_of
 
 PLAYERS, ME, LEAVER, LEAVES_AFTER_TURN, SEED = 4, 0, 1, 12, 5
-COLUMNS, ROWS = 80, 24
 
 
 @dataclass(frozen=True)
@@ -85,52 +75,6 @@ def events_of_my_seat_until_the_leave() -> list[Seen]:
     except LeaveSeen:
         return seen
     raise AssertionError("the game ended without the leave")
-
-
-class PyteOut:
-    """The terminal prompt_toolkit writes its VT100 bytes to: a pyte screen."""
-
-    encoding = "utf-8"
-
-    def __init__(self) -> None:
-        self.screen = pyte.Screen(COLUMNS, ROWS)
-        self.stream = pyte.Stream(self.screen)
-
-    def write(self, data: str) -> int:
-        self.stream.feed(data)
-        return len(data)
-
-    def flush(self) -> None:
-        pass
-
-    def isatty(self) -> bool:
-        return True
-
-
-def screen_of(model: UIModel) -> list[str]:
-    """The game screen as a person reads it: drawn once by the real application."""
-    term = PyteOut()
-    size = Size(rows=ROWS, columns=COLUMNS)
-    output = Vt100_Output(term, lambda: size, term="xterm-256color",  # type: ignore[arg-type]
-                          enable_cpr=False)
-    shown: list[str] = []
-
-    async def draw() -> None:
-        with create_pipe_input() as keys:
-            app: Application[None] = Application(
-                layout=Layout(view.root(model, COLUMNS, ROWS, lambda _sq: None)),
-                style=STYLE, full_screen=True, input=keys, output=output)
-
-            def drawn(_app: Application[None]) -> None:
-                if not shown:
-                    shown.extend(term.screen.display)
-                    app.exit()
-
-            app.after_render += drawn
-            await app.run_async()
-
-    asyncio.run(draw())
-    return shown
 
 
 def notepad_column(screen: list[str], seat: int, label: str) -> list[str]:

@@ -102,7 +102,8 @@ class Person:
         return "1"
 
 
-async def _until(check: Any, what: str, screen: Screen, timeout: float = 60.0) -> None:
+async def _until(check: Any, what: str, screen: Screen, timeout: float = 120.0) -> None:
+    """Wait for ``check``; ``timeout`` is a hang guard, generous for a loaded machine."""
     deadline = time.monotonic() + timeout
     while not check():
         assert time.monotonic() < deadline, f"timed out waiting for {what}:\n" + \
@@ -127,17 +128,17 @@ async def _play(home: Path, vote: str
     after: list[int | None] = []
     try:
         await _until(silent.blocked.is_set, "Chiara's first decision", screen)
-        await _until(typist.voted.is_set, "the offer to vote", screen, 30)
+        await _until(typist.voted.is_set, "the offer to vote", screen)
         if vote == "x":
-            status = await asyncio.wait_for(front, 60)
+            status = await asyncio.wait_for(front, 120)
         else:
             await _until(lambda: "Bruno votes to end the game while waiting for Chiara"
-                         in screen.text(), "Bruno's own vote", screen, 30)
+                         in screen.text(), "Bruno's own vote", screen)
             assert person.ended is None and not front.done()
             entries = len(person.peer.entries)
             silent.released.set()  # Chiara is back before a quorum: the game goes on
             await _until(lambda: len(person.peer.entries) > entries + 3,
-                         "the game going on", screen, 60)
+                         "the game going on", screen)
             assert person.ended is None and person.peer.status is Status.RUNNING
             after = [sender(raw) for raw in person.peer.entries[entries:]]
     finally:

@@ -1,4 +1,7 @@
-"""What a person sees: the application's real output interpreted by a terminal emulator."""
+"""What a person sees: the application's real output interpreted by a terminal emulator.
+
+The screens of the first turn are those of one recorded opening (``opening``, shown again
+through the real application); the mouse's move and the deal are a live game's."""
 
 from __future__ import annotations
 
@@ -11,6 +14,8 @@ from p2pclue.rules.board import classic_board
 from p2pclue.rules.cards import CARDS, card
 from p2pclue.tui import board as bd
 from p2pclue.tui.model import Mode, Overlay, Screen
+from p2pclue.tui.screens import SPINNER
+from tests.tui.conftest import Opening
 from tests.tui.terminal import Table
 
 ROOM_NAMES_COMPACT = ["Kitchen", "Ballroom", "Conservatory", "Dining Room", "Billiard",
@@ -28,16 +33,15 @@ def _square_colour(t: Table, square: tuple[int, int]) -> str:
 
 async def _to_my_roll(t: Table) -> None:
     await t.start()
-    await t.until(lambda: t.model.screen is Screen.DEALING and t.model.progress is not None,
-                  what="the dealing screen")
     await t.until(lambda: t.model.mode is Mode.TURN, what="my first turn")
     await t.settle()
 
 
 @pytest.mark.parametrize(("columns", "rows"), [(80, 24), (120, 40)])
-def test_board_rooms_notepad_and_highlights(tmp_path: Path, columns: int, rows: int) -> None:
+def test_board_rooms_notepad_and_highlights(opening: Opening, tmp_path: Path, columns: int,
+                                            rows: int) -> None:
     async def play() -> None:
-        t = Table(columns, rows, tmp=tmp_path)
+        t = Table(columns, rows, tmp=tmp_path, session=opening.replay())
         try:
             await _to_my_roll(t)
             text = t.term.text()
@@ -78,9 +82,9 @@ def test_board_rooms_notepad_and_highlights(tmp_path: Path, columns: int, rows: 
     asyncio.run(play())
 
 
-def test_monochrome_board_and_resize(tmp_path: Path) -> None:
+def test_monochrome_board_and_resize(opening: Opening, tmp_path: Path) -> None:
     async def play() -> None:
-        t = Table(80, 24, tmp=tmp_path, color=False)
+        t = Table(80, 24, tmp=tmp_path, color=False, session=opening.replay())
         try:
             await _to_my_roll(t)
             t.press("r")
@@ -93,7 +97,6 @@ def test_monochrome_board_and_resize(tmp_path: Path) -> None:
                        for ch in line.values()), "no colours at all"
             t.resize(120, 40)
             await t.settle()
-            await asyncio.sleep(0.3)
             lines = t.term.screen.display
             board_rows = [ln for ln in lines if "│" in ln]
             assert len(board_rows) >= 25, "the roomy layout draws one board row per line"
@@ -106,9 +109,9 @@ def test_monochrome_board_and_resize(tmp_path: Path) -> None:
     asyncio.run(play())
 
 
-def test_help_and_quit_prompt_on_screen(tmp_path: Path) -> None:
+def test_help_and_quit_prompt_on_screen(opening: Opening, tmp_path: Path) -> None:
     async def play() -> None:
-        t = Table(80, 24, tmp=tmp_path)
+        t = Table(80, 24, tmp=tmp_path, session=opening.replay())
         try:
             await _to_my_roll(t)
             t.press("?")
@@ -134,10 +137,15 @@ def test_help_and_quit_prompt_on_screen(tmp_path: Path) -> None:
 
 
 def test_mouse_picks_a_destination_and_a_second_click_goes(tmp_path: Path) -> None:
+    """A live game: the click's move must reach the rules (the token moves)."""
+
     async def play() -> None:
         t = Table(80, 24, tmp=tmp_path)
         try:
-            await _to_my_roll(t)
+            await t.start()
+            await t.until(lambda: t.model.screen is Screen.DEALING
+                          and t.model.progress is not None, what="the dealing screen")
+            await t.until(lambda: t.model.mode is Mode.TURN, what="my first turn")
             t.press("r")
             await t.until(lambda: t.model.mode is Mode.MOVE, what="the roll")
             await t.settle()
@@ -173,11 +181,22 @@ def test_the_deal_shows_who_works_and_never_looks_frozen(tmp_path: Path) -> None
             assert "Dealing the cards" in first
             assert " of 5" in first and "%" in first
             assert any(verb in first for verb in ("shuffle", "unlock", "key"))
-            await asyncio.sleep(0.4)
-            await t.settle()
-            if t.model.screen is Screen.DEALING:
-                assert t.term.text() != first, "the dealing screen moves even between messages"
+            spun = _spinner(t)
+            assert spun is not None, first
+            # The spinner turns by the clock (the screen never looks frozen, even between
+            # messages): waited for, however slowly a loaded machine draws it.
+            await t.until(lambda: t.model.screen is not Screen.DEALING
+                          or _spinner(t) not in (None, spun), what="the spinner to turn")
         finally:
             await t.close()
 
     asyncio.run(play())
+
+
+def _spinner(t: Table) -> str | None:
+    """The dealing screen's spinner, as drawn (None if not drawn)."""
+    for line in t.term.screen.display:
+        word = line.strip()[:2]
+        if len(word) == 2 and word[0] in SPINNER and word[1] == " ":
+            return word[0]
+    return None

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from tests.tui.conftest import Opening
 from tests.tui.terminal import Table
 
 
@@ -17,9 +18,10 @@ class Boom(RuntimeError):
     pass
 
 
-def test_a_failed_background_step_is_told_and_the_table_goes_on(tmp_path: Path) -> None:
+def test_a_failed_background_step_is_told_and_the_table_goes_on(opening: Opening,
+                                                                tmp_path: Path) -> None:
     async def play() -> None:
-        t = Table(80, 24, tmp=tmp_path)
+        t = Table(80, 24, tmp=tmp_path, session=opening.replay())
         await t.start()
         try:
             # once our turn is asked (a new question clears the message line)
@@ -37,7 +39,7 @@ def test_a_failed_background_step_is_told_and_the_table_goes_on(tmp_path: Path) 
                 raise Boom("also not shown")
 
             stray = asyncio.ensure_future(orphan())
-            await asyncio.sleep(0.05)
+            await t.until(stray.done, what="the stray task to fail")
             del stray  # its exception was never retrieved: reported when it is collected
             import gc
             gc.collect()

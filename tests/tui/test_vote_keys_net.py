@@ -27,13 +27,14 @@ from p2pclue.rules.cards import SUSPECTS
 from p2pclue.tui.app import TableApp
 from p2pclue.tui.model import Screen
 from tests.net.three_seats import others_play, sender, stop_all, three_seats
-from tests.tui.terminal import PyteStdout
+from tests.tui.terminal import PyteStdout, redrawn
 
 SCARLETT = next(c.index for c in SUSPECTS if c.slug == "scarlett")
 
 
 async def _until(check: Callable[[], bool], what: str, term: PyteStdout,
-                 timeout: float = 60.0) -> None:
+                 timeout: float = 120.0) -> None:
+    """Wait for ``check``; ``timeout`` is a hang guard, generous for a loaded machine."""
     deadline = time.monotonic() + timeout
     while not check():
         assert time.monotonic() < deadline, f"timed out waiting for {what}:\n" + term.text()
@@ -59,21 +60,24 @@ async def _vote_by_key(home: Path, key: str) -> tuple[str, str, NetSession, int,
         chained = 0
         try:
             await _until(lambda: ui.model.vote_offered(), "the offer to vote", term)
-            ui.app.invalidate()
-            await asyncio.sleep(0.3)
+            await redrawn(ui.app, front)
             offered = term.text()
+            term.record()
             keys.send_text(key)
-            await _until(lambda: ui.model.voted is not None, "the key taken", term, 5)
-            ui.app.invalidate()
-            await asyncio.sleep(0.3)
-            offered += "\n" + term.text()  # with the status line's "you voted"
+            # With Bruno's vote already in, x ends the game at once: "you voted" may be on
+            # the status line for one frame only, so every frame since the key is kept.
+            await _until(lambda: ui.model.voted is not None or ui.model.screen is Screen.END,
+                         "the key taken", term)
+            await redrawn(ui.app, front)
+            assert term.frames is not None
+            offered += "\n" + "\n".join(term.frames)  # with the status line's "you voted"
+            term.frames = None
             if key == "x":
                 await _until(lambda: ui.model.screen is Screen.END, "the end screen", term)
-                ui.app.invalidate()
-                await asyncio.sleep(0.3)
+                await redrawn(ui.app, front)
                 end = term.text()
                 keys.send_text("q")
-                status = await asyncio.wait_for(front, 30)
+                status = await asyncio.wait_for(front, 120)
             else:
                 await _until(lambda: any("Bruno votes to end the game" in line
                                          for line in ui.model.story), "Bruno's own vote", term)
