@@ -305,6 +305,7 @@ class TableModel(RuleBasedStateMachine):
         tally.cheats_fired += fired
         tally.cheats_blamed += fired and any(s == "halted" for s in ends.values())
         tally.audits += self.audits.count
+        tally.resumes += t.resumes
         tally.entries += max(len(t.member(s).disk.entries) for s in t.honest())
 
 

@@ -342,6 +342,7 @@ class Tally:
     """Examples whose cheat fired and every honest seat that saw it halted blaming it."""
     audits: int = 0
     entries: int = 0
+    resumes: int = 0
 
     def ran(self, name: str) -> None:
         self.steps += 1

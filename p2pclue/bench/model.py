@@ -1,0 +1,98 @@
+"""``p2pclue bench --only model``: the generative fault model of a whole table, run deep.
+
+Hypothesis draws tables and programs of faults (``bench.tablemodel``) until the model has
+run ``STEPS`` rules in all, with random seeds (every run explores other examples). A
+property that breaks stops the run: Hypothesis shrinks the example to a minimal program
+of rules, which the section prints and returns. Hypothesis is a test dependency; without
+it the section says so and measures nothing.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from p2pclue.bench import Emit
+
+STEPS = 20_000
+QUICK_STEPS = 100
+BATCH = 40
+"""Examples per call of Hypothesis: a failure is reported within one batch's time."""
+QUICK_BATCH = 5
+STEP_COUNT = 40
+"""The most rules of one example (Hypothesis draws fewer often)."""
+
+
+def explore(steps: int, batch: int = BATCH, step_count: int = STEP_COUNT,
+            derandomize: bool = False) -> dict[str, Any]:
+    """Run the model until ``steps`` rules ran or a property broke; its figures."""
+    from hypothesis import HealthCheck, settings
+    from hypothesis.reporting import with_reporter
+    from hypothesis.stateful import run_state_machine_as_test
+
+    from p2pclue.bench.tablemodel.machine import machine
+    from p2pclue.bench.tablemodel.table import Tally
+
+    tally = Tally()
+    model = machine(tally)
+    lines: list[str] = []
+    failure: str | None = None
+    chosen = settings(max_examples=batch, stateful_step_count=step_count, deadline=None,
+                      database=None, derandomize=derandomize, print_blob=True,
+                      suppress_health_check=list(HealthCheck))
+    wall, cpu = time.perf_counter(), time.process_time()
+    while tally.steps < steps and failure is None:
+        before = tally.steps
+        lines.clear()
+        try:
+            with with_reporter(lambda value: lines.append(str(value))):
+                run_state_machine_as_test(model, settings=chosen)
+        except Exception as error:  # any failure is the report
+            failure = "\n".join([*lines, f"{type(error).__name__}: {error}"])
+        if tally.steps == before and failure is None:
+            break  # nothing more to draw (cannot happen with random seeds; never loop)
+        if derandomize:
+            break  # the same examples again would add nothing
+    return {
+        "model_examples": tally.examples,
+        "model_steps": tally.steps,
+        "model_seconds": round(time.perf_counter() - wall, 1),
+        "model_cpu_seconds": round(time.process_time() - cpu, 1),
+        "model_rules": dict(sorted(tally.rules.items())),
+        "model_ends": dict(sorted(tally.ends.items())),
+        "model_cheats": tally.cheats,
+        "model_cheats_fired": tally.cheats_fired,
+        "model_cheats_halted": tally.cheats_blamed,
+        "model_audits": tally.audits,
+        "model_resumes": tally.resumes,
+        "model_failures": 0 if failure is None else 1,
+        "model_failure": failure,
+    }
+
+
+def section(emit: Emit, quick: bool) -> dict[str, Any]:
+    try:
+        import hypothesis  # noqa: F401
+    except ModuleNotFoundError:
+        emit("model: needs Hypothesis (pip install 'p2pclue[test]'); not measured")
+        return {"model_failures": None, "model_failure": None}
+    target = QUICK_STEPS if quick else STEPS
+    emit(f"model: fault model of a whole table, {target:,} rules or more in all ...")
+    f = explore(target, batch=QUICK_BATCH if quick else BATCH)
+    rate = f["model_steps"] / f["model_cpu_seconds"] if f["model_cpu_seconds"] else 0.0
+    emit(f"  {f['model_examples']:,} tables, {f['model_steps']:,} rules in "
+         f"{f['model_seconds']:g} s ({f['model_cpu_seconds']:g} s CPU, {rate:.1f} rules/s "
+         "CPU)")
+    emit("  rules: " + ", ".join(f"{k} {v:,}" for k, v in f["model_rules"].items()))
+    emit("  honest seats ended: " + ", ".join(f"{k} {v:,}" for k, v in f["model_ends"].items())
+         + f"; {f['model_audits']:,} transcripts audited; {f['model_resumes']:,} resumes")
+    emit(f"  cheaters: {f['model_cheats']:,} tables, cheat made in {f['model_cheats_fired']:,}, "
+         f"an honest seat halted on it in {f['model_cheats_halted']:,}")
+    if f["model_failure"] is None:
+        emit("  no property broken")
+    else:
+        emit("  PROPERTY BROKEN; minimal example:")
+        for line in f["model_failure"].splitlines():
+            emit("    " + line)
+    f["model_steps_per_cpu_s"] = round(rate, 1)
+    return f
