@@ -10,9 +10,16 @@ it the section says so and measures nothing.
 from __future__ import annotations
 
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from p2pclue.bench import Emit
+
+if TYPE_CHECKING:
+    from p2pclue.bench.tablemodel.machine import TableModel
+    from p2pclue.bench.tablemodel.table import Tally
+
+    Machine = Callable[[Tally], type[TableModel]]
 
 STEPS = 20_000
 QUICK_STEPS = 100
@@ -24,9 +31,12 @@ STEP_COUNT = 40
 
 
 def explore(steps: int, batch: int = BATCH, step_count: int = STEP_COUNT,
-            derandomize: bool = False) -> dict[str, Any]:
-    """Run the model until ``steps`` rules ran or a property broke; its figures."""
-    from hypothesis import HealthCheck, settings
+            derandomize: bool = False, model: Machine | None = None,
+            shrink: bool = True) -> dict[str, Any]:
+    """Run the model until ``steps`` rules ran or a property broke; its figures.
+    ``model``: the state machine for a tally (the table model's by default); ``shrink``:
+    Hypothesis shrinks a failing example (each try plays a table to its end: minutes)."""
+    from hypothesis import HealthCheck, Phase, settings
     from hypothesis.reporting import with_reporter
     from hypothesis.stateful import run_state_machine_as_test
 
@@ -34,21 +44,23 @@ def explore(steps: int, batch: int = BATCH, step_count: int = STEP_COUNT,
     from p2pclue.bench.tablemodel.table import Tally
 
     tally = Tally()
-    model = machine(tally)
+    built = (model or machine)(tally)
     lines: list[str] = []
     failure: str | None = None
     chosen = settings(max_examples=batch, stateful_step_count=step_count, deadline=None,
                       database=None, derandomize=derandomize, print_blob=True,
-                      suppress_health_check=list(HealthCheck))
+                      suppress_health_check=list(HealthCheck),
+                      phases=list(Phase) if shrink else [Phase.generate])
     wall, cpu = time.perf_counter(), time.process_time()
     while tally.steps < steps and failure is None:
         before = tally.steps
         lines.clear()
         try:
             with with_reporter(lambda value: lines.append(str(value))):
-                run_state_machine_as_test(model, settings=chosen)
+                run_state_machine_as_test(built, settings=chosen)
         except Exception as error:  # any failure is the report
-            failure = "\n".join([*lines, f"{type(error).__name__}: {error}"])
+            notes = getattr(error, "__notes__", [])  # Hypothesis's failing program
+            failure = "\n".join([*lines, *notes, f"{type(error).__name__}: {error}"])
         if tally.steps == before and failure is None:
             break  # nothing more to draw (cannot happen with random seeds; never loop)
         if derandomize:

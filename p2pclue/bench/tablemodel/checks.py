@@ -216,10 +216,10 @@ def ended(mt: ModelTable, audits: Audits) -> dict[int, str]:
         require(len(frames) < both or out[seat] == "halted",
                 f"seat {seat} was delivered the cheat ({mt.plan.cheat} by seat "
                 f"{mt.plan.cheater}) while it played, and ended {out[seat]}")
-    if not mt.cheated and not mt.ended_before_heal:
+    if not mt.cheated and not mt.ended_before_heal and not mt.votes_before_heal:
         require(set(out.values()) == {"complete"},
-                "nobody cheated, nobody had ended before the heal, yet the healed table "
-                f"ended {out}")
+                "nobody cheated, no seat had ended or voted before the heal, yet the healed "
+                f"table ended {out}")
     return out
 
 

@@ -43,12 +43,13 @@ def plans(draw: st.DrawFn) -> Plan:
     seed = draw(st.integers(0, 2**16))
     patience = draw(st.integers(2, 12))
     paced = draw(st.one_of(st.none(), st.integers(0, players - 1)))
+    dealt = draw(st.booleans())
     if draw(st.integers(0, 2)) != 2:  # a cheater in a third of the tables
-        return Plan(players, seed, patience, paced=paced)
+        return Plan(players, seed, patience, paced=paced, dealt=dealt)
     kind = draw(st.sampled_from(sorted(CHEATS)))
     phase = draw(st.sampled_from(PHASED[kind])) if kind in PHASED else None
     cheater = draw(st.integers(0, players - 1))
-    return Plan(players, seed, patience, kind, cheater, phase, paced)
+    return Plan(players, seed, patience, kind, cheater, phase, paced, dealt)
 
 
 @dataclass(frozen=True)
@@ -109,6 +110,8 @@ class TableModel(RuleBasedStateMachine):
         self.mt = ModelTable(plan)
         self.tally.examples += 1
         self.tally.cheats += plan.cheat is not None
+        if plan.dealt:
+            self.mt.deal()
 
     @rule(steps=st.integers(1, 400))
     def play(self, steps: int) -> None:

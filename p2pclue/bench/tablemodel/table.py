@@ -26,7 +26,7 @@ from p2pclue.bots.stage import StagedBot
 from p2pclue.crypto.rand import SeededRandom
 from p2pclue.engine import events as ev
 from p2pclue.engine.cheats import CheatingPeer
-from p2pclue.engine.peer import Choice, Peer, Status
+from p2pclue.engine.peer import Choice, Peer, Stage, Status
 from p2pclue.engine.peer_secrets import PeerSecrets
 from p2pclue.net import api
 from p2pclue.net.actions import Action, Send
@@ -61,6 +61,9 @@ class Plan:
     phase: str | None = None
     paced: int | None = None
     """A person's seat: its automatic pass is held 1-3 s (``Settings.pass_delay``)."""
+    dealt: bool = False
+    """The faults begin at the first turn (the deal was played without any): the turns,
+    refutations, leaves and accusations get as many faults as the deal."""
 
 
 @dataclass(frozen=True)
@@ -136,6 +139,10 @@ class ModelTable:
         point of the game one junk unit for each (docs/protocol.md, "Junk budget")."""
         self.resumes = 0
         self.ended_before_heal: dict[int, Status] = {}
+        """Seats (any) that had ended when the network healed: the others cannot complete
+        without them."""
+        self.votes_before_heal = 0
+        """Votes sent before the heal: an abandon quorum they make may end the healed table."""
         for seat in range(plan.players):
             core = self._new_core(seat, self.sources[seat])
             self.last_peer.append(core.peer)
@@ -228,6 +235,15 @@ class ModelTable:
         """Deliver in order, let the bots choose, and let the clock reach what is due soon."""
         return self.table.run(self.choose, max_steps=steps, patience=NEAR)
 
+    def deal(self) -> None:
+        """Play without faults until an honest seat is at its first turn (or the game ended:
+        a deal cheat halts it)."""
+        def dealt() -> bool:
+            return any((core := self.core(s)) is not None
+                       and (core.peer.stage is Stage.PLAY or core.ended is not None)
+                       for s in self.honest())
+        self.table.run(self.choose, until=dealt, max_steps=HEAL_STEPS, patience=HEAL_PATIENCE)
+
     def _tap(self, msg: InFlight) -> bool:
         """Sees every delivery (never loses one): which honest seats a cheat reached."""
         if msg.tag == TAG_FRAME and msg.body in self.cheat_frames:
@@ -308,7 +324,8 @@ class ModelTable:
         crash, every link made afresh (what a lossy link lost comes back by catch-up)."""
         table = self.table
         self.armed = None
-        for seat in self.honest():
+        self.votes_before_heal = sum(self.votes.values())
+        for seat in range(self.plan.players):  # a cheater that never cheated ends honestly
             core = self.core(seat)
             if core is not None and core.ended is not None:
                 self.ended_before_heal[seat] = core.peer.status
