@@ -26,16 +26,18 @@ QUICK_STEPS = 100
 BATCH = 40
 """Examples per call of Hypothesis: a failure is reported within one batch's time."""
 QUICK_BATCH = 5
-STEP_COUNT = 40
-"""The most rules of one example (Hypothesis draws fewer often)."""
+STEP_COUNT = 100
+"""The most rules of one example (Hypothesis draws fewer often): each example plays its
+table to the end and audits it, so longer programs explore more per second."""
 
 
 def explore(steps: int, batch: int = BATCH, step_count: int = STEP_COUNT,
             derandomize: bool = False, model: Machine | None = None,
-            shrink: bool = True) -> dict[str, Any]:
+            shrink: bool = True, progress: Emit | None = None) -> dict[str, Any]:
     """Run the model until ``steps`` rules ran or a property broke; its figures.
     ``model``: the state machine for a tally (the table model's by default); ``shrink``:
-    Hypothesis shrinks a failing example (each try plays a table to its end: minutes)."""
+    Hypothesis shrinks a failing example (each try plays a table to its end: minutes);
+    ``progress`` hears a line after each batch."""
     from hypothesis import HealthCheck, Phase, settings
     from hypothesis.reporting import with_reporter
     from hypothesis.stateful import run_state_machine_as_test
@@ -61,6 +63,9 @@ def explore(steps: int, batch: int = BATCH, step_count: int = STEP_COUNT,
         except Exception as error:  # any failure is the report
             notes = getattr(error, "__notes__", [])  # Hypothesis's failing program
             failure = "\n".join([*lines, *notes, f"{type(error).__name__}: {error}"])
+        if progress is not None:
+            progress(f"  ... {tally.examples:,} tables, {tally.steps:,} rules, "
+                     f"{time.process_time() - cpu:.0f} s CPU")
         if tally.steps == before and failure is None:
             break  # nothing more to draw (cannot happen with random seeds; never loop)
         if derandomize:
@@ -90,7 +95,7 @@ def section(emit: Emit, quick: bool) -> dict[str, Any]:
         return {"model_failures": None, "model_failure": None}
     target = QUICK_STEPS if quick else STEPS
     emit(f"model: fault model of a whole table, {target:,} rules or more in all ...")
-    f = explore(target, batch=QUICK_BATCH if quick else BATCH)
+    f = explore(target, batch=QUICK_BATCH if quick else BATCH, progress=emit)
     rate = f["model_steps"] / f["model_cpu_seconds"] if f["model_cpu_seconds"] else 0.0
     emit(f"  {f['model_examples']:,} tables, {f['model_steps']:,} rules in "
          f"{f['model_seconds']:g} s ({f['model_cpu_seconds']:g} s CPU, {rate:.1f} rules/s "

@@ -224,10 +224,13 @@ def ended(mt: ModelTable, audits: Audits) -> dict[int, str]:
 
 
 def spectator_agrees(mt: ModelTable) -> None:
-    """The spectator followed honestly: if it ended, it ended where the players did."""
+    """The spectator followed honestly: if it saw the game complete, every honest seat that
+    closed a complete transcript closed that one (a seat that ended earlier, abandoned on
+    its own count of votes, holds a prefix: ``transcripts_agree``)."""
     peer = mt.stranger.peer
     if peer.status is Status.COMPLETE:
         for seat in mt.honest():
-            entries = mt.member(seat).disk.entries
-            require(peer.entries == entries[:len(peer.entries)],
-                    f"the spectator's complete game is not seat {seat}'s")
+            disk = mt.member(seat).disk
+            if disk.footer is not None and disk.footer.status == "complete":
+                require(peer.entries == disk.entries,
+                        f"the spectator's complete game is not seat {seat}'s")
