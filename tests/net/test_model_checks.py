@@ -72,3 +72,14 @@ def test_a_resume_that_lost_entries_is_caught() -> None:
     longer = dataclasses.replace(crash.snapshot, entries=(*crash.snapshot.entries, b"more"))
     with pytest.raises(checks.Broken, match="resumed seat 2 lost entries"):
         checks.resumed_as_before(2, longer, disk, crash.power, core)
+
+
+def test_a_spectator_whose_complete_game_differs_is_caught() -> None:
+    mt = ModelTable(Plan(3, seed=7, patience=3))
+    mt.heal()  # links the spectator to every seat, as the end of every example does
+    mt.finish()
+    checks.spectator_agrees(mt)
+    assert mt.stranger.peer.status.value == "complete"
+    mt.stranger.peer.entries[-1] = b"another last entry"
+    with pytest.raises(checks.Broken, match="spectator's complete game is not seat 0's"):
+        checks.spectator_agrees(mt)
