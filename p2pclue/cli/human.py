@@ -26,7 +26,16 @@ from p2pclue.cli.whoami import player_name
 from p2pclue.engine import events as ev
 from p2pclue.engine.config import MAX_PLAYERS, table_check
 from p2pclue.engine.peer import Choice
-from p2pclue.i18n import _, default_table_name, ngettext
+from p2pclue.i18n import (
+    _,
+    default_table_name,
+    is_yes,
+    ngettext,
+    no_key,
+    os_error_line,
+    roster_name,
+    yes_key,
+)
 from p2pclue.net import discovery
 from p2pclue.net.botplay import drive_bot
 from p2pclue.net.gamedir import GameDir, unfinished_games
@@ -95,7 +104,7 @@ class LocalBots:
         exc = task.exception()
         if exc is None or self.failed.done():
             return
-        why = str(exc) or type(exc).__name__
+        why = os_error_line(exc) if isinstance(exc, OSError) else str(exc) or type(exc).__name__
         self.failed.set_result(BotFailed(
             _("local bot {number} (profile {profile}) failed: {error}").format(
                 number=k + 1, profile=profile, error=why),
@@ -231,14 +240,13 @@ def _wants_to_resume(game: GameDir, *, default: bool) -> bool:
     print("\n".join(wrap(_("An unfinished game can be resumed ({game}): the table may be "
                            "waiting for you.").format(game=game.name),
                          shutil.get_terminal_size().columns - 1)), flush=True)
+    yes, no = yes_key(), no_key()  # the letters the question shows are the ones it takes
     try:
-        answer = input(_("Resume it now? [Y/n] ") if default else _("Resume it now? [y/N] "))
+        answer = input(_("Resume it now? [{yes}/{no}] ").format(
+            yes=yes.upper() if default else yes, no=no if default else no.upper()))
     except EOFError:
         return False
-    # Translators: the word for "yes"; its first letter answers the question too.
-    word = _("yes").lower()
-    yes = ("y", "yes", word, word[:1])
-    return answer.strip().lower() in (("", *yes) if default else yes)
+    return is_yes(answer) or (default and not answer.strip())
 
 
 async def resume_human(args: argparse.Namespace, environ: dict[str, str],
@@ -353,9 +361,14 @@ async def _join_seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | 
                     tries[table_name] = tries.get(table_name, 0) + 1
                 if ad is not None and wrong:
                     failed.add(ad.place)
-                model.message = (_("Wrong code (or not the table you meant: its opener's "
-                                   "key should be {key}).").format(key=ad.fingerprint)
-                                 if ad is not None and wrong else str(exc))
+                if ad is not None and wrong:
+                    model.message = _("Wrong code (or not the table you meant: its opener's "
+                                      "key should be {key}).").format(key=ad.fingerprint)
+                elif wrong:
+                    model.message = str(exc)  # already in the reader's words
+                else:  # the table's own reason travels in English: say it here
+                    model.message = _("The table {name} needs its table code.").format(
+                        name=repr(table_name))
                 front.refresh()
                 code, ask = None, True
                 if ad is not None and wrong and any(
@@ -430,15 +443,9 @@ async def _find(args: argparse.Namespace, front: LobbyScreen | PlainLobby,
 
 
 def bot_label(name: str, level: str) -> str:
-    """A --bots bot's name at the table, with its level in the opener's language: the name is
-    signed into the roster, so everybody reads it as the opener's screen wrote it."""
-    if level == "easy":
-        return _("{name} (easy bot)").format(name=name)
-    if level == "hard":
-        return _("{name} (hard bot)").format(name=name)
-    if level == "medium":
-        return _("{name} (medium bot)").format(name=name)
-    return f"{name} ({level})"
+    """A --bots bot's name at the table: its name and level in the one form every reader's
+    screen says in its own language (``p2pclue.i18n.players``), whatever the opener reads."""
+    return roster_name(name, level)
 
 
 async def _bot_guest(args: argparse.Namespace, k: int, host: str, port: int, table_name: str,

@@ -37,7 +37,7 @@ from collections.abc import Awaitable, Callable
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from p2pclue.engine.wire import MAX_FRAME_BYTES
-from p2pclue.i18n import _
+from p2pclue.i18n import _, os_error_text
 from p2pclue.net import hosts
 from p2pclue.net.framing import FrameDecoder, FramingError
 from p2pclue.net.pairing import (
@@ -260,8 +260,8 @@ async def dial(
             reader, writer = await asyncio.open_connection(
                 host, port, local_addr=None if local_host is None else (local_host, 0))
     except (OSError, TimeoutError) as exc:
-        why = "no answer" if isinstance(exc, TimeoutError) else exc.strerror or str(exc)
-        raise Unreachable(f"cannot reach {host}:{port}: {why}") from None
+        raise Unreachable(_("cannot reach {address}: {error}").format(
+            address=f"{host}:{port}", error=os_error_text(exc))) from None
     except ValueError:  # the resolver refused the text (what dialable() does not foresee)
         raise _bad_address(host) from None
     try:
@@ -271,8 +271,8 @@ async def dial(
         await _close_writer(writer)
         if hs.guess_spent:
             raise WrongCode(f"{host}:{port} tested the code and did not answer") from None
-        raise HandshakeTimeout(
-            f"{host}:{port} did not finish the handshake in {timeout:g} s") from None
+        raise HandshakeTimeout(_("{address} did not finish the handshake in {seconds} s").format(
+            address=f"{host}:{port}", seconds=f"{timeout:g}")) from None
     except (PairingError, FramingError, OSError, RuntimeError) as exc:
         await _close_writer(writer)
         if hs.guess_spent and not (isinstance(exc, PairingError) and exc.reason in (
@@ -484,7 +484,7 @@ async def listen(
         server = await asyncio.start_server(listener._accept, host, port, reuse_address=True)
     except OSError as exc:
         raise LinkError(_("cannot listen on {address}: {error}").format(
-            address=f"{host}:{port}", error=exc.strerror or exc)) from None
+            address=f"{host}:{port}", error=os_error_text(exc))) from None
     listener._server = server
     sockname = server.sockets[0].getsockname()
     listener.host, listener.port = str(sockname[0]), int(sockname[1])

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from p2pclue import PROTOCOL_VERSION
-from p2pclue.i18n import _
+from p2pclue.i18n import _, os_error_line
 from p2pclue.net import discovery, hosts
 from p2pclue.net.ads import SameName, TableAd, fingerprint
 from p2pclue.net.gamedir import GameDir, SavedStart
@@ -334,7 +334,8 @@ async def join_table(
                     end = max(end, loop.time() + BUSY_PATIENCE)  # code: wait it out once
                 if isinstance(exc, BadAddress) or loop.time() + delay > end:
                     raise NoTable(_("cannot reach the table at {address}: {error}").format(
-                        address=f"{host}:{port}", error=exc)) from None
+                        address=f"{host}:{port}",
+                        error=os_error_line(exc) if isinstance(exc, OSError) else exc)) from None
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 2.0)
             except WrongCode:

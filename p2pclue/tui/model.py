@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from p2pclue.engine import events as ev
 from p2pclue.engine.peer import Choice
-from p2pclue.i18n import _
+from p2pclue.i18n import PlayerWord, _, player_word
+from p2pclue.i18n.players import spectator_word
 from p2pclue.net import guesses
 from p2pclue.net.api import (
     Ended,
@@ -97,10 +98,15 @@ class UIModel(UIState):
         if not present:
             if who not in self._away:
                 self._away.add(who)
-                self._tell(_("{player} is away.").format(player=who[1]))
+                self._tell(_("{player} is away.").format(player=self._present(who)))
         elif who in self._away:
             self._away.discard(who)
-            self._tell(_("{player} is back.").format(player=who[1]))
+            self._tell(_("{player} is back.").format(player=self._present(who)))
+
+    @staticmethod
+    def _present(who: tuple[int | None, str]) -> PlayerWord:
+        seat, name = who
+        return player_word(name) if seat is not None else spectator_word(name)
 
     def _engine_event(self, e: ev.Event) -> list[Command]:
         out: list[Command] = []
@@ -120,6 +126,8 @@ class UIModel(UIState):
             self._accusing = told
         elif isinstance(e, ev.AccusationDecided) and e.correct:
             self.end.why = [*self._accusing, *(ln.strip() for ln in told)]
+        elif isinstance(e, ev.Halted):
+            self.end.why = [ln.strip() for ln in told]  # who broke the protocol, and how
         if self.state is not None:
             self.knowledge.game_turn = self.state.turn_number
         if isinstance(e, ev.Accepted) or (isinstance(e, ev.PlayerLeft)
@@ -132,7 +140,7 @@ class UIModel(UIState):
             self.screen = Screen.GAME
             if self.seat is not None:  # the first screen says what the game is about
                 self._tell(_("Find the three cards in the envelope: who, with which weapon, "
-                             "in which room. ? shows the keys and rules."))
+                             "in which room. ?\u00a0shows the keys and rules."))
             if self.state is not None:
                 self.knowledge.hand_sizes = self.state.hand_sizes
                 out.append(NeedNotepad())

@@ -102,7 +102,7 @@ def test_a_write_failing_mid_game_is_a_clear_message(tmp_path: Path) -> None:
         capture_output=True, text=True, env=cli_env(), timeout=300, preexec_fn=limit)
     assert done.returncode == 2, done.stderr
     assert "the transcript could not be written" in done.stderr
-    assert "File too large" in done.stderr and "Traceback" not in done.stderr
+    assert "file is too large" in done.stderr and "Traceback" not in done.stderr
     _, entries = read_unfinished(path)
     assert entries and path.stat().st_size <= 20_000, "what was written before is kept"
 

@@ -345,7 +345,7 @@ def test_point08_leave_check_names(body: dict[str, Any], check: str) -> None:
     assert "proof:dleq_batch" not in spec()  # the field kind, never a check name
     peer, _ = replay("classic-3p", _awaited_in_play)
     seat = peer.expected_seat()
-    assert seat is not None and len(peer._hand_points(seat)) == 6
+    assert seat is not None and len(peer.record.hand_points(seat)) == 6
     blame = blame_of(peer, forge(peer, "classic-3p", seat, "leave", body))
     assert blame is not None and (blame.culprit, blame.check) == (seat, check)
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from p2pclue.engine.config import GameConfig
-from p2pclue.i18n import LANGUAGES, _, card_name, install
+from p2pclue.i18n import LANGUAGES, _, card_name, install, key_name
 from p2pclue.net.local import FAST, LocalSession
 from p2pclue.rules.cards import ROOMS
 from p2pclue.rules.variants import preset
@@ -174,7 +174,8 @@ def test_a_whole_game_by_keys_at_80x24_shows_every_card_and_every_event(
         played = asyncio.run(_whole_game(Table(80, 24, tmp=Path(), session=replay)))
         assert replay.mismatches == []
     assert played.checked > 10 and played.numbered > 0
-    assert _("q: leave · PgUp: read back the story") in played.end, played.end
+    story_keys = _("q: leave · {key}: read back the story").format(key=key_name("PgUp"))
+    assert story_keys in played.end, played.end
     read = _words(played.read)
     missing = [line for line in played.story if _words(line) not in read]
     assert not missing, missing[:5]

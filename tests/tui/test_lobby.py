@@ -78,7 +78,7 @@ def test_tables_found_are_listed_and_one_is_chosen() -> None:
 
 
 def test_the_lobby_in_each_language_fits_and_names_the_cards_in_it() -> None:
-    from p2pclue.i18n import LANGUAGES, _, card_name, install, text_width
+    from p2pclue.i18n import LANGUAGES, _, card_name, display_name, install, text_width
 
     try:
         for lang in sorted(LANGUAGES):
@@ -91,7 +91,7 @@ def test_the_lobby_in_each_language_fits_and_names_the_cards_in_it() -> None:
             shown = "\n".join(lines)
             assert "…" not in shown, shown  # wrapped, never cut
             assert "127.0.0.1:50123" in shown  # the end of the join command
-            assert "Chiara (medium bot) " in shown  # the name column makes room
+            assert display_name("Chiara (medium bot)") + " " in shown  # the column makes room
             for phase, keys in KEYS_HELP.items():  # the key bar: one line, uncut
                 assert text_width(_(keys)) <= 80, (lang, phase, _(keys))
             assert _("p2pclue: the lobby") in shown and _("Your suspect:") in shown
