@@ -18,8 +18,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from p2pclue.i18n import _, card_word, rules_label
-from p2pclue.net import guesses
+from p2pclue.i18n import _
 from p2pclue.net.ads import fingerprint
 from p2pclue.net.guesses import CODE_BUDGET, CODE_DIGITS, CODE_TURNS, is_fresh_code
 from p2pclue.net.lobby import (
@@ -323,24 +322,4 @@ def start_members(start: Start) -> frozenset[bytes]:
     """Every key the signed start names (players, and spectators present at the start)."""
     return frozenset({p.identity for p in start.config.players}
                      | {a.identity for a in start.addresses})
-
-
-def describe(view: LobbyView) -> list[str]:
-    """The lobby as plain lines (the plain front end; the TUI draws its own)."""
-    t = view.table
-    lines = [_("Table {name}: {rules} rules, {taken}/{wanted} seats").format(
-        name=repr(t.name), rules=rules_label(t.rules.name()), taken=len(view.players),
-        wanted=t.wanted)]
-    for m in view.players:
-        if m.suspect is None:
-            line = (_("{player}, no suspect yet (ready)") if m.ready
-                    else _("{player}, no suspect yet"))
-        else:
-            line = _("{player} as {suspect} (ready)") if m.ready else _("{player} as {suspect}")
-        lines.append("  " + line.format(player=m.name, suspect=card_word(m.suspect or 0)))
-    for m in view.spectators:
-        lines.append("  " + _("{player} watching").format(player=m.name))
-    if view.failed_attempts:
-        lines.append("  " + guesses.describe(view.failed_attempts))
-    return lines
 
