@@ -141,6 +141,9 @@ GOALS: tuple[Goal, ...] = (
          "flood", "<", 80.0, "MB", lambda f: f["floods_worst_rss_mb"]),
     Goal("floods_blamed", "floods", "players blamed in the flood games (a flooder is cut, "
          "never blamed)", "<=", 0, "players", _floods_blamed),
+    Goal("model_failures", "model", "properties of the table the fault model broke (it stops at "
+         "the first, shrunk to a minimal example)", "<=", 0, "failures",
+         lambda f: f["model_failures"]),
     Goal("startup_audit_help_cpu_s", "startup", "`p2pclue audit --help` in a new process, "
          "CPU seconds (median)", "<", 0.3, "s", lambda f: f["startup_cpu_s"]["audit --help"]),
 )
