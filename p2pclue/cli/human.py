@@ -313,7 +313,7 @@ async def _seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | Plain
 
         return await front.seated(bots.guard(open_table(
             seat, table_name, preset(args.rules), args.players, code, on_opened=opened,
-            on_view=_shows(model, front),
+            on_view=_shows(model, front), on_code=lambda o: front.refresh(),
             actions=actions, transcript=args.transcript)))
     return await _join_seat(args, seat, front, model, actions, interfaces)
 

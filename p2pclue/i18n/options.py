@@ -32,6 +32,16 @@ class ColumnsHelpFormatter(argparse.HelpFormatter):
                   prefix: str | None = None) -> None:
         super().add_usage(usage, actions, groups, _("usage: ") if prefix is None else prefix)
 
+    def start_section(self, heading: str | None) -> None:
+        """argparse glues ":" to a section's title ("options:"); French puts a narrow
+        no-break space before it, so the title is punctuated as the language's own
+        "{label}: {text}" says and argparse's colon follows that space."""
+        if heading:
+            punctuated = _("{label}: {text}").format(label=heading, text="").rstrip()
+            if punctuated.endswith(":"):
+                heading = punctuated[:-1]
+        super().start_section(heading)
+
     def _split_lines(self, text: str, width: int) -> list[str]:
         return wrap(" ".join(words(text)), width)
 

@@ -396,15 +396,17 @@ class Listener:
         self._pending += 1
         self._per_address[address[0]] = self._per_address.get(address[0], 0) + 1
         gate = self.gate
-        hs = Handshake(Role.LISTENER, self._identity, self._table_id, self._code, MAX_FRAME_BYTES,
-                       game=gate.game, members=gate.members, code_dead=gate.code_dead)
+        code = gate.code if gate.code is not None else self._code
+        hs = Handshake(Role.LISTENER, self._identity, self._table_id, code, MAX_FRAME_BYTES,
+                       game=gate.game, members=gate.members, code_dead=gate.code_dead,
+                       budget=gate.guesses, source=address[0], code_entry=gate.code_entry)
         decoder = FrameDecoder(MAX_HANDSHAKE_RECORD, min_frame=1)
         try:
             async with asyncio.timeout(self._handshake_timeout):
                 established, pending = await _run_handshake(reader, writer, hs, decoder)
         except PairingError as exc:
             await _close_writer(writer)
-            self._refused(address[0], exc, hs.expensive)
+            self._refused(address[0], exc, hs)
             return
         except (TimeoutError, FramingError, OSError, RuntimeError) as exc:
             self.dropped += 1
@@ -412,6 +414,9 @@ class Listener:
             if hs.expensive:  # made this side run public-key work, then gave up
                 self._backoff.failed(address[0], time.monotonic())
             await _close_writer(writer)
+            if self._settle(hs):  # it tested a code, then went silent or broke
+                self._report(f"refused {address[0]}: the code was tested, then the "
+                             f"connection broke ({exc.__class__.__name__})")
             return
         except BaseException:
             writer.transport.abort()  # the listener is closing
@@ -421,6 +426,7 @@ class Listener:
             left = self._per_address.pop(address[0]) - 1
             if left:
                 self._per_address[address[0]] = left
+            self._settle(hs)  # a link, or a handshake that never tested the code: given back
         self._backoff.succeeded(address[0])
         link = Link(reader, writer, established, address, decoder, pending)
         task = asyncio.current_task()
@@ -432,18 +438,33 @@ class Listener:
             log.exception("on_link failed for %r", link)
             await link.close()
 
-    def _refused(self, address: str, exc: PairingError, expensive: bool) -> None:
+    def _refused(self, address: str, exc: PairingError, hs: Handshake) -> None:
         guessed = exc.reason in ("wrong-code", "identity") and not exc.by_remote
-        if guessed or expensive:  # a guess, or public-key work for nothing: slow it down
+        if guessed or hs.expensive:  # a guess, or public-key work for nothing: slow it down
             self._backoff.failed(address, time.monotonic())
+        counted = self._settle(hs)
         if not guessed:
             self.dropped += 1
             log.debug("dropped %s: %s", address, exc)
-            return
-        if exc.reason == "wrong-code":
+        elif exc.reason == "wrong-code":
             self.failed_attempts += 1
+        if counted:
+            self._report(f"refused {address}: {exc}")
+
+    def _settle(self, hs: Handshake) -> bool:
+        """End the guess ``hs`` held: spent if it tested the code and made no link (the
+        wrong code, or a failure right after the test). True: one guess to report now;
+        the caller's report grows the count in the same step as the reservation ends, so
+        at no moment is the guess missing from the budget."""
+        held, hs.reservation = hs.reservation, None
+        if held is None:
+            return False
+        spent = hs.code_tested and hs.result is None
+        return self.gate.guesses.release(held, spent) and spent
+
+    def _report(self, reason: str) -> None:
         if self._on_refused is not None:
-            self._on_refused(f"refused {address}: {exc}")
+            self._on_refused(reason)
 
     async def close(self) -> None:
         """Stop accepting and abort handshakes in progress; safe to call twice."""
@@ -493,21 +514,21 @@ async def listen(
 
 class TcpTransport:
     """``net.transport.Transport`` over TCP: the pairing handshake (PAKE on the table code,
-    then Noise) for one member of one table."""
+    then Noise) for one member of one table. The code is the gate's (``Gate.code``): a
+    fresh code the opener turns to applies to the next connection."""
 
     def __init__(self, identity: Ed25519PrivateKey, table_id: bytes, code: str | None,
                  on_refused: Callable[[str], None] | None = None) -> None:
         self.identity = identity
         self.public = identity.public_key().public_bytes_raw()
         self.table_id = table_id
-        self.code = code
-        self.gate = Gate()
+        self.gate = Gate(code=code)
         self.on_refused = on_refused
         self._listeners: list[Listener] = []
 
     async def listen(self, host: str, port: int, on_link: OnLink) -> Listening:
         listener = await listen(host, port, identity=self.identity, table_id=self.table_id,
-                                code=self.code, on_link=on_link, on_refused=self._refused,
+                                code=self.gate.code, on_link=on_link, on_refused=self._refused,
                                 gate=self.gate)
         self._listeners.append(listener)
         return listener
@@ -525,4 +546,5 @@ class TcpTransport:
         """A member of a started game dials in game mode (no code)."""
         game = self.gate.game if self.public in self.gate.members else None
         return await dial(host, port, identity=self.identity, table_id=self.table_id,
-                          code=self.code, timeout=timeout, game=game, expect_identity=expect)
+                          code=self.gate.code, timeout=timeout, game=game,
+                          expect_identity=expect)

@@ -101,6 +101,10 @@ class Opened:
     fingerprint: str
     announced: bool
     announce_error: str | None = None
+    code_turns: int = 0
+    """Fresh codes the table turned to after too many wrong codes (``code`` is the last)."""
+    entry_closed: bool = False
+    """The last code is used up too: nobody new can join (the seated play on)."""
 
     @property
     def address(self) -> str:
@@ -192,11 +196,13 @@ async def open_table(
     on_opened: Callable[[Opened], None], on_view: Callable[[LobbyView], None],
     actions: asyncio.Queue[LobbyAction] | None = None, announce: bool = True,
     transcript: Path | None = None, finder: Discovery | None = None,
-    transport: Transport | None = None,
+    transport: Transport | None = None, on_code: Callable[[Opened], None] | None = None,
 ) -> NetSession:
     """Open a table, keep its lobby until the signed start, and return the session.
     ``finder``: how the table is announced (mDNS by default); ``transport``: what makes
-    its links (TCP with the table code by default)."""
+    its links (TCP with the table code by default). ``on_code``: told when too many wrong
+    codes turned the table to a fresh code (``Opened.code``, ``code_turns``) or closed its
+    entry (``entry_closed``); the lobby view changes at the same time."""
     tid = table_id(table_name)
     mesh = Mesh(seat.profile.identity, tid, code, transport=transport)
     announcer: Announcement | None = None
@@ -223,7 +229,15 @@ async def open_table(
                 updates.append(asyncio.ensure_future(
                     announcer.update(_ad(opened, tid, rules, view, players, False))))
 
-        seated = await host_lobby(lobby, mesh, view_changed, actions)
+        def code_turned(code: str | None) -> None:
+            if code is None:
+                opened.entry_closed = True
+            else:
+                opened.code, opened.code_turns = code, opened.code_turns + 1
+            if on_code is not None:
+                on_code(opened)
+
+        seated = await host_lobby(lobby, mesh, view_changed, actions, on_code=code_turned)
         session = _session(seat, seated, transcript)
     except BaseException:
         await mesh.close()

@@ -319,7 +319,11 @@ class LobbyModel:
     def _seat_lines(self) -> list[tuple[str, str]]:
         out: list[tuple[str, str]] = []
         o = self.opened
-        if o is not None:
+        if o is not None and o.entry_closed:
+            out.append(("class:warn", guesses.code_news(None)))
+        elif o is not None:
+            if o.code_turns:
+                out.append(("class:warn", guesses.code_news(o.code)))
             if o.code:
                 out.append(("class:good", _("Table code: {code}   (read it out to the "
                                             "players)").format(code=o.code)))

@@ -128,8 +128,9 @@ def story_lines(model: UIModel, width: int, height: int, *, with_story: bool = T
     waiting = waiting_words(model)
     head += [("class:warn", ln) for ln in wrap(waiting, width) if waiting]
     if model.mode is Mode.TURN:
+        # "key:label", as the key bar writes them: a bare key letter reads as a word ("a").
         head += [("class:title", ln) for ln in wrap(_("Your turn: {actions}").format(
-            actions=", ".join(f"{a.key} {a.label}" for a in model.actions()
+            actions=", ".join(f"{a.key}:{a.label}" for a in model.actions()
                               if a.key not in ("n", "h"))), width)]
     elif model.mode is Mode.MOVE:
         head += [("class:title", ln) for ln in wrap(

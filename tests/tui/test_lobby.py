@@ -100,3 +100,21 @@ def test_the_lobby_in_each_language_fits_and_names_the_cards_in_it() -> None:
                 assert "Your suspect:" not in shown and "Players:" not in shown
     finally:
         install("en")
+
+
+def test_the_openers_screen_shows_a_fresh_code_then_that_nobody_new_can_join() -> None:
+    model = LobbyModel(ME, "Me")
+    opened = Opened("Kitchen", "123456", "127.0.0.1", 5000, "ab", True)
+    model.opened = opened
+    model.on_view(view())
+    opened.code, opened.code_turns = "654321", 1  # what open_table does at a turn
+    shown = " ".join(text(model).split())
+    assert "The old table code is used up (too many wrong codes). The new table code is " \
+           "654321." in shown
+    assert "Table code: 654321" in shown and "--code 654321" in shown
+    assert "123456" not in shown
+    opened.entry_closed = True
+    shown = " ".join(text(model).split())  # the long line may wrap
+    assert "Too many wrong codes: the last table code is used up, and nobody new can join. " \
+           "The seated players play on." in shown
+    assert "Table code:" not in shown and "Others join with" not in shown
