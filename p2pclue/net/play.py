@@ -25,6 +25,7 @@ from p2pclue.net.gamedir import GameDir, SavedStart
 from p2pclue.net.lobby import GuestLobby, HostLobby, LobbyView, TableInfo
 from p2pclue.net.mesh import Mesh
 from p2pclue.net.profile import Profile
+from p2pclue.net.reach import is_reach
 from p2pclue.net.session import DEFAULT_TIMEOUT, NetSession
 from p2pclue.net.table import (
     LobbyAction,
@@ -319,7 +320,8 @@ async def join_table(
         listener = await mesh.listen(seat.listen_host, 0)
         lobby = GuestLobby(seat.profile.identity, seat.name, listener.port,
                            secrets.token_bytes(32), role=role, wish=seat.suspect,
-                           seen=seat.profile.seen, ask_last_seat=ask_last_seat)
+                           seen=seat.profile.seen, ask_last_seat=ask_last_seat,
+                           via=listener.host if is_reach(listener.host) else None)
         loop = asyncio.get_running_loop()
         end = loop.time() + wait
         delay = 0.2
