@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib.util
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -51,11 +50,12 @@ INSTALL_HINT = "pip install 'p2pclue[internet]'"
 
 
 def available() -> bool:
-    """Whether the ``iroh`` package (the ``internet`` extra) can be imported."""
+    """Whether the ``iroh`` package (the ``internet`` extra) imports (its library loads)."""
     try:
-        return importlib.util.find_spec("iroh") is not None
-    except (ImportError, ValueError):
+        _iroh()
+    except MissingExtra:
         return False
+    return True
 
 
 class MissingExtra(LinkError):
