@@ -172,7 +172,7 @@ async def play_human(args: argparse.Namespace, environ: dict[str, str],
     interfaces = discovery.interfaces(args.interface, environ)
     name = asked.name
     seat = Seat(profile, name, interfaces=interfaces, pass_delay=_pass_delay(args),
-                relays=internet.relays(args))
+                **internet.options(args))
     actions: asyncio.Queue[LobbyAction] = asyncio.Queue()
     model = LobbyModel(profile.public, name)
     feed = LineFeed() if args.plain else None
@@ -257,7 +257,7 @@ async def resume_human(args: argparse.Namespace, environ: dict[str, str],
         raise TableClosed(_("this game directory is not one of this profile's seats"))
     seat = Seat(profile, args.name or mine.name,
                 interfaces=discovery.interfaces(args.interface, environ),
-                pass_delay=_pass_delay(args), relays=internet.relays(args))
+                pass_delay=_pass_delay(args), **internet.options(args))
     session = await resume_game(seat, game)
     think = Think(args.bot_think)
     bots = [asyncio.ensure_future(_resumed_bot(args, name, g, seat.interfaces, think))
@@ -452,7 +452,7 @@ async def _bot_guest(args: argparse.Namespace, k: int, host: str, port: int, tab
     profile = load(bot_profile(args, k))
     # distinct first letters, so the notepad's two-letter column heads tell the bots apart
     name = bot_label(BOT_NAMES[(k + 1) % len(BOT_NAMES)], args.level)
-    seat = Seat(profile, name, interfaces=interfaces, relays=internet.relays(args))
+    seat = Seat(profile, name, interfaces=interfaces, **internet.options(args))
     ready: asyncio.Queue[LobbyAction] = asyncio.Queue()
     ready.put_nowait(Ready(True))  # the person's r starts a table with seats still free
     session = await join_table(seat, table_name, host, port, code, on_view=lambda v: None,
@@ -483,7 +483,7 @@ async def _resumed_bot(args: argparse.Namespace, profile_name: str, game: GameDi
     players = game.load_start().start.config.players
     name = next(p.name for p in players if p.identity == profile.public)
     session = await resume_game(Seat(profile, name, interfaces=interfaces,
-                                     relays=internet.relays(args)), game)
+                                     **internet.options(args)), game)
     await _drive(session, args, think)
 
 

@@ -240,7 +240,7 @@ async def _join(args: argparse.Namespace) -> int:
     profile = load(args.profile)
     interfaces = discovery.interfaces(args.interface, _environ())
     name = args.name or (f"{args.bot.title()} bot" if args.bot else profile.name)
-    seat = Seat(profile, name, interfaces=interfaces, relays=internet.relays(args))
+    seat = Seat(profile, name, interfaces=interfaces, **internet.options(args))
     say(_("you are {name}; your key's fingerprint: {key}").format(
         name=name, key=discovery.fingerprint(profile.public)))
     _offer_resume(profile.games, say)
@@ -320,7 +320,7 @@ async def _resume(args: argparse.Namespace) -> int:
     if me is None:  # as for a person's seat (cli.human.resume_human)
         raise TableClosed(_("this game directory is not one of this profile's seats"))
     seat = Seat(profile, args.name or me.name, interfaces=interfaces,
-                relays=internet.relays(args))
+                **internet.options(args))
     say(_("resuming game {game} from {path}").format(game=chosen[0].name, path=chosen[0].path))
     session = await resume_game(seat, chosen[0])
     say(ngettext("replayed {count} message; reconnecting to the table",
@@ -376,7 +376,7 @@ def _say_ticket(o: Opened, say: Printer) -> None:
 async def _bot_guest(args: argparse.Namespace, k: int, host: str, port: int, table_name: str,
                      code: str | None, interfaces: list[str]) -> tuple[NetSession, api.Ended]:
     profile = load(bot_profile_name(args.profile, k))
-    seat = Seat(profile, f"Bot {k + 1}", interfaces=interfaces, relays=internet.relays(args))
+    seat = Seat(profile, f"Bot {k + 1}", interfaces=interfaces, **internet.options(args))
     session = await join_table(seat, table_name, host, port, code, on_view=lambda v: None,
                                wait=10.0)
     run = asyncio.ensure_future(session.run())
@@ -513,7 +513,7 @@ async def _watch(args: argparse.Namespace) -> int:
     profile = load(args.profile)
     interfaces = discovery.interfaces(args.interface, _environ())
     seat = Seat(profile, args.name or _("spectator"), interfaces=interfaces,
-                relays=internet.relays(args))
+                **internet.options(args))
     table_name, host, port, opener = await _locate(args, interfaces, say)
     session = await join_table(seat, table_name, host, port, args.code, role="spectator",
                                on_view=_view_printer(say), transcript=args.transcript,

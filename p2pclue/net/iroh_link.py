@@ -174,8 +174,14 @@ class IrohTransport:
 
     def __init__(self, identity: Ed25519PrivateKey, table_id: bytes, code: str | None,
                  relays: tuple[str, ...] | None = None,
-                 on_refused: Callable[[str], None] | None = None) -> None:
+                 on_refused: Callable[[str], None] | None = None, *, port: int = 0,
+                 external: tuple[str, ...] = ()) -> None:
+        """``port``: the UDP port to bind when the caller asks for any (one a router
+        forwards); ``external``: ``IP:PORT`` addresses that reach this member from outside
+        (such a forward), told to the others beside the bound ones."""
         _iroh()
+        self.port = port
+        self.external = external
         self.identity = identity
         self.public = identity.public_key().public_bytes_raw()
         self.table_id = table_id
@@ -195,6 +201,7 @@ class IrohTransport:
             builder.apply_minimal()
             builder.relay_mode(iroh.RelayMode.custom_from_urls(list(self.relays))
                                if self.relays else iroh.RelayMode.disabled())
+        port = port or self.port
         v4 = host if ":" not in host else "127.0.0.1"
         v6 = "[::]" if v4 == "0.0.0.0" else "[::1]"  # never every interface unasked
         builder.bind_addr(f"{v4}:{port}")
@@ -209,6 +216,8 @@ class IrohTransport:
         if bytes(endpoint.id().to_bytes()) != self.public:
             await endpoint.close()
             raise LinkError("the iroh endpoint id is not this identity key")
+        for addr in self.external:
+            await endpoint.add_external_addr(addr)
         if self.relays != ():
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(endpoint.online(), ONLINE_WAIT)

@@ -128,6 +128,11 @@ class Seat:
     """A person plays this seat: its "cannot refute" is paced (``HUMAN_PASS_DELAY``)."""
     relays: tuple[str, ...] | None = None
     """Internet tables: the relays' URLs (None: n0's public relays; empty: direct only)."""
+    port: int = 0
+    """Internet tables: the UDP port to listen on (0: any), e.g. one a router forwards."""
+    external: tuple[str, ...] = ()
+    """Internet tables: ``IP:PORT`` addresses that reach this seat from outside (a port
+    forward), told to the others beside the ones it listens on."""
 
     @property
     def listen_host(self) -> str:
@@ -140,7 +145,8 @@ def internet_transport(seat: Seat, table_name: str | bytes, code: str | None) ->
     from p2pclue.net.iroh_link import IrohTransport
 
     tid = table_name if isinstance(table_name, bytes) else table_id(table_name)
-    return IrohTransport(seat.profile.identity, tid, code, relays=seat.relays)
+    return IrohTransport(seat.profile.identity, tid, code, relays=seat.relays,
+                         port=seat.port, external=seat.external)
 
 
 def _transcript_path(seat: Seat, seated: Seated, path: Path | None) -> Path:
@@ -362,8 +368,9 @@ async def join_table(
                 if isinstance(exc, Busy):  # it slows this address after a wrong
                     end = max(end, loop.time() + BUSY_PATIENCE)  # code: wait it out once
                 if isinstance(exc, BadAddress) or loop.time() + delay > end:
+                    where = "iroh" if is_reach(host) else f"{host}:{port}"
                     raise NoTable(_("cannot reach the table at {address}: {error}").format(
-                        address=f"{host}:{port}", error=exc)) from None
+                        address=where, error=exc)) from None
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 2.0)
             except WrongCode:
