@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -29,7 +30,7 @@ from p2pclue.i18n import _
 from p2pclue.net import links
 from p2pclue.net.framing import FrameDecoder
 from p2pclue.net.pairing import MAX_HANDSHAKE_RECORD, Established, Handshake, Role
-from p2pclue.net.reach import Reach, ReachError, parse_reach, split_addr
+from p2pclue.net.reach import MAX_ITEMS, Reach, ReachError, parse_reach, split_addr
 from p2pclue.net.transport import (
     BadAddress,
     Gate,
@@ -190,6 +191,8 @@ class IrohTransport:
         self.gate = Gate()
         self.on_refused = on_refused
         self.endpoint: Any = None
+        self._loopback = False
+        """Listening on loopback only: its loopback addresses are the ones to tell."""
         self._listeners: list[_IrohListener] = []
 
     async def _bind(self, host: str, port: int) -> Any:
@@ -203,6 +206,7 @@ class IrohTransport:
                                if self.relays else iroh.RelayMode.disabled())
         port = port or self.port
         v4 = host if ":" not in host else "127.0.0.1"
+        self._loopback = _on_loopback(f"{v4}:1")
         v6 = "[::]" if v4 == "0.0.0.0" else "[::1]"  # never every interface unasked
         builder.bind_addr(f"{v4}:{port}")
         builder.bind_addr(f"{v6}:0" if ":" not in host else f"[{host}]:0")
@@ -227,9 +231,9 @@ class IrohTransport:
         """Where others reach this member now (its endpoint's addresses and relay)."""
         addr = self.endpoint.addr()
         relay = addr.relay_url()
-        addrs = tuple(str(a) for a in addr.direct_addresses())
-        return Reach(self.public, tuple(a for a in addrs if _canonical(a)),
-                     (str(relay),) if relay else ())
+        addrs = [str(a) for a in addr.direct_addresses()]
+        keep = [a for a in addrs if _canonical(a) and (self._loopback or not _on_loopback(a))]
+        return Reach(self.public, tuple(keep[:MAX_ITEMS - 1]), (str(relay),) if relay else ())
 
     async def listen(self, host: str, port: int, on_link: OnLink) -> _IrohListener:
         if self.endpoint is None:
@@ -308,6 +312,15 @@ def _canonical(addr: str) -> bool:
     except ReachError:
         return False
     return True
+
+
+def _on_loopback(addr: str) -> bool:
+    """A loopback address reaches only this machine (or namespace): never told to others
+    unless the table itself lives on loopback."""
+    try:
+        return ipaddress.ip_address(split_addr(addr)[0]).is_loopback
+    except (ReachError, ValueError):
+        return False
 
 
 def _short(reach: Reach) -> str:

@@ -45,6 +45,8 @@ async def internet_table(home: Path, n: int, code: str, spectators: int = 0
         transport=transport(opener, "Attic", code)))
     first: list[asyncio.Future[Any]] = [opened, host_task]
     await asyncio.wait(first, return_when=asyncio.FIRST_COMPLETED)
+    if host_task.done():
+        host_task.result()  # the opener failed before the table opened: say why
     reach = await opened
     guests = []
     for i in range(1, n):
