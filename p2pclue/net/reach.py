@@ -160,10 +160,10 @@ def _read_ticket(data: bytes) -> Ticket:
         kind = data[at]
         if kind in (_IP4, _IP6):
             size = 4 if kind == _IP4 else 16
-            ip = ipaddress.ip_address(data[at + 1:at + 1 + size])
-            port = int.from_bytes(data[at + 1 + size:at + 3 + size], "big")
             if len(data) < at + 3 + size:
                 raise IndexError
+            ip = ipaddress.ip_address(data[at + 1:at + 1 + size])
+            port = int.from_bytes(data[at + 1 + size:at + 3 + size], "big")
             addrs.append(f"{ip}:{port}" if kind == _IP4 else f"[{ip}]:{port}")
             at += 3 + size
         elif kind == _RELAY:
