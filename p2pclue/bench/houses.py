@@ -4,9 +4,8 @@ not).
 
 Each house is a namespace holding some seats, linked by a veth pair to one router
 namespace; nothing forwards between the houses, so the only way from one to another is
-the router's ``udp_proxy``, which adds a delay and a seeded loss (each house's default
-route is the router, which forwards nothing: a datagram to another house is dropped
-there, as a home router drops what it does not know). Seat ``s`` listens on
+the router's ``udp_proxy``, which adds a delay and a seeded loss (a house has no route to
+another house's subnet at all). Seat ``s`` listens on
 UDP port ``PORT_BASE + s`` of its house's address and tells the others, as external
 addresses (``P2PCLUE_IROH_EXTERNAL``), the router's address on each other house's side
 with that port: the proxy forwards it to the seat, like a router forwarding a port. Seats
@@ -101,7 +100,6 @@ class Houses:
             _ip("-n", ns, "addr", "add", f"{self.addr(h)}/24", "dev", inner)
             _ip("-n", ns, "link", "set", inner, "up")
             _ip("-n", ns, "link", "set", "lo", "up")
-            _ip("-n", ns, "route", "add", "default", "via", self.gateway(h))
         maps = []
         for h, seats in enumerate(self.seats):
             for s in seats:

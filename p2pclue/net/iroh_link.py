@@ -265,13 +265,10 @@ class IrohTransport:
                             .format(address=_short(reach)))
         if self.endpoint is None:
             self.endpoint = await self._bind("0.0.0.0", 0)
-        iroh = _iroh()
-        target = iroh.EndpointAddr(iroh.EndpointId.from_bytes(reach.key),
-                                   reach.relays[0] if reach.relays else None, list(reach.addrs))
         where = _short(reach)
         try:
             async with asyncio.timeout(timeout):
-                conn = await self.endpoint.connect(target, ALPN)
+                conn = await self._connect(reach)
                 bi = await conn.open_bi()
         except TimeoutError:
             raise Unreachable(_("cannot reach {address}: {error}").format(
@@ -296,6 +293,13 @@ class IrohTransport:
                             .format(address=where))
         return IrohLink(stream, established, _remote(conn), decoder, pending)
 
+    async def _connect(self, reach: Reach) -> Any:
+        """A QUIC connection to ``reach`` (iroh picks among its addresses and relay)."""
+        iroh = _iroh()
+        target = iroh.EndpointAddr(iroh.EndpointId.from_bytes(reach.key),
+                                   reach.relays[0] if reach.relays else None, list(reach.addrs))
+        return await self.endpoint.connect(target, ALPN)
+
     async def close(self) -> None:
         for served in self._listeners:
             await served.close()
@@ -312,6 +316,13 @@ def _canonical(addr: str) -> bool:
     except ReachError:
         return False
     return True
+
+
+def _closed(endpoint: Any) -> bool:
+    try:
+        return bool(endpoint.is_closed())
+    except Exception:
+        return True
 
 
 def _on_loopback(addr: str) -> bool:
@@ -359,8 +370,12 @@ class _IrohListener:
         while True:
             try:
                 incoming = await endpoint.accept_next()
-            except Exception:
-                return  # the endpoint closed
+            except Exception as exc:  # one failed arrival; the endpoint may still be open
+                if _closed(endpoint):
+                    return
+                log.debug("an incoming connection failed: %s", type(exc).__name__)
+                await asyncio.sleep(0.01)
+                continue
             if incoming is None:
                 return
             task = asyncio.ensure_future(self._take(incoming))
