@@ -73,6 +73,16 @@ def _show_tell(f: Figures) -> float | None:
     return None if diff is None else abs(float(diff))
 
 
+def _over_lan(figure: str, lan: str, unit_s: float) -> Callable[[Figures], float | None]:
+    """An internet table's figure minus the LAN figure of the same run, in round trips of
+    ``internet_rtt_ms`` (None: not measured here)."""
+    def read(f: Figures) -> float | None:
+        if f.get(figure) is None or f.get(lan) is None:
+            return None
+        return round(float(f[figure] - f[lan]) * unit_s / float(f["internet_rtt_ms"]), 2)
+    return read
+
+
 def _crypto(proof: str, side: str) -> Callable[[Figures], float]:
     return lambda f: f["crypto_proofs"][proof][side]
 
@@ -133,6 +143,13 @@ GOALS: tuple[Goal, ...] = (
     Goal("lan_table_seen_s", "lan", "table opened to seen by another process's browser "
          "(from starting the opener's process)", "<", 2.0, "s",
          lambda f: f["lan_table_seen_s"], IDLE),
+    Goal("internet_deal_80ms_rtts", "internet", "6 processes over iroh at 80 ms round trip: "
+         "the deal beyond the LAN deal of the same run", "<=", 10, "round trips",
+         _over_lan("internet_80ms_deal_s", "internet_lan_deal_s", 1000.0), IDLE),
+    Goal("internet_refute_80ms_rtts", "internet", "6 processes over iroh at 80 ms round "
+         "trip: the refutation median beyond the LAN median of the same run", "<=", 3,
+         "round trips", _over_lan("internet_80ms_refute_median_ms",
+                                  "internet_lan_refute_median_ms", 1.0), IDLE),
     Goal("faults_unfinished_games", "faults", "fault games that did not finish with one valid "
          "transcript", "<=", 0, "games", _faults_unfinished),
     Goal("faults_back_in_play_worst_s", "faults", "restart after a crash to back in play, "

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 from p2pclue.bots.protocol import BOT_NAMES
 from p2pclue.bots.registry import BOTS
+from p2pclue.cli import internet
 from p2pclue.cli.whoami import player_name
 from p2pclue.engine import events as ev
 from p2pclue.engine.config import MAX_PLAYERS, table_check
@@ -179,7 +180,8 @@ async def play_human(args: argparse.Namespace, environ: dict[str, str],
     profile = load(args.profile)
     interfaces = discovery.interfaces(args.interface, environ)
     name = asked.name
-    seat = Seat(profile, name, interfaces=interfaces, pass_delay=_pass_delay(args))
+    seat = Seat(profile, name, interfaces=interfaces, pass_delay=_pass_delay(args),
+                **internet.options(args))
     actions: asyncio.Queue[LobbyAction] = asyncio.Queue()
     model = LobbyModel(profile.public, name)
     feed = LineFeed() if args.plain else None
@@ -263,7 +265,7 @@ async def resume_human(args: argparse.Namespace, environ: dict[str, str],
         raise TableClosed(_("this game directory is not one of this profile's seats"))
     seat = Seat(profile, args.name or mine.name,
                 interfaces=discovery.interfaces(args.interface, environ),
-                pass_delay=_pass_delay(args))
+                pass_delay=_pass_delay(args), **internet.options(args))
     session = await resume_game(seat, game)
     think = Think(args.bot_think)
     bots = [asyncio.ensure_future(_resumed_bot(args, name, g, seat.interfaces, think))
@@ -314,7 +316,7 @@ async def _seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | Plain
         return await front.seated(bots.guard(open_table(
             seat, table_name, preset(args.rules), args.players, code, on_opened=opened,
             on_view=_shows(model, front), on_code=lambda o: front.refresh(),
-            actions=actions, transcript=args.transcript)))
+            actions=actions, transcript=args.transcript, internet=args.internet)))
     return await _join_seat(args, seat, front, model, actions, interfaces)
 
 
@@ -332,6 +334,9 @@ async def _join_seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | 
         if args.peer:
             host, port = parse_peer(args.peer)
             table_name = args.table
+        elif args.ticket:
+            ticket = internet.ticket(args)
+            table_name, host, port = ticket.table, ticket.reach.text(), 1
         else:
             model.wish, model.wish_asked = None, False  # a new pick: its own question
             ad = await _find(args, front, interfaces, failed)
@@ -374,7 +379,7 @@ async def _join_seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | 
                 if ad is not None and wrong and any(
                         t.name == ad.name and t.place != ad.place for t in model.tables):
                     break
-        if args.peer or model.quit:
+        if args.peer or args.ticket or model.quit:
             return None  # nothing to go back to
 
 
@@ -454,7 +459,7 @@ async def _bot_guest(args: argparse.Namespace, k: int, host: str, port: int, tab
     profile = load(bot_profile(args, k))
     # distinct first letters, so the notepad's two-letter column heads tell the bots apart
     name = bot_label(BOT_NAMES[(k + 1) % len(BOT_NAMES)], args.level)
-    seat = Seat(profile, name, interfaces=interfaces)
+    seat = Seat(profile, name, interfaces=interfaces, **internet.options(args))
     ready: asyncio.Queue[LobbyAction] = asyncio.Queue()
     ready.put_nowait(Ready(True))  # the person's r starts a table with seats still free
     session = await join_table(seat, table_name, host, port, code, on_view=lambda v: None,
@@ -484,7 +489,8 @@ async def _resumed_bot(args: argparse.Namespace, profile_name: str, game: GameDi
     profile = load(profile_name)
     players = game.load_start().start.config.players
     name = next(p.name for p in players if p.identity == profile.public)
-    session = await resume_game(Seat(profile, name, interfaces=interfaces), game)
+    session = await resume_game(Seat(profile, name, interfaces=interfaces,
+                                     **internet.options(args)), game)
     await _drive(session, args, think)
 
 

@@ -25,6 +25,7 @@ from typing import Any
 
 from p2pclue.bots.protocol import BOT_NAMES
 from p2pclue.bots.registry import BOTS
+from p2pclue.cli import internet
 from p2pclue.cli.human import BotFailed, LocalBots
 from p2pclue.cli.narrate import Narrator
 from p2pclue.cli.result import result_object
@@ -87,6 +88,9 @@ class UsageError(Exception):
 
 def run_join(args: argparse.Namespace) -> int:
     def play() -> int:
+        wrong = internet.problem(args)
+        if wrong is not None:
+            raise UsageError(wrong)
         if args.resume is not None:
             return asyncio.run(_resume(args))
         _check_join(args)
@@ -99,6 +103,9 @@ def run_join(args: argparse.Namespace) -> int:
 
 def run_watch(args: argparse.Namespace) -> int:
     def watch() -> int:
+        wrong = internet.problem(args)
+        if wrong is not None:
+            raise UsageError(wrong)
         if args.peer and not args.table:
             raise UsageError(_("--peer needs --table NAME (the name on the opener's screen)"))
         _check_table(args)
@@ -247,7 +254,7 @@ async def _join(args: argparse.Namespace) -> int:
     interfaces = discovery.interfaces(args.interface, _environ())
     name = args.name or (roster_name(BOT_NAMES[0], bot_level(args.bot)) if args.bot
                          else profile.name)
-    seat = Seat(profile, name, interfaces=interfaces)
+    seat = Seat(profile, name, interfaces=interfaces, **internet.options(args))
     say(_("you are {name}; your key's fingerprint: {key}").format(
         name=player_word(name), key=discovery.fingerprint(profile.public)))
     _offer_resume(profile.games, say)
@@ -260,6 +267,13 @@ async def _join(args: argparse.Namespace) -> int:
 
         def opened(o: Opened) -> None:
             opened_at.append(o)
+            if o.ticket is not None:
+                _say_ticket(o, say)
+            for k in range(args.bots if o.ticket is not None else 0):
+                bots.add(k, bot_profile_name(args.profile, k), _bot_guest(
+                    args, k, o.host, o.port, table_name, code, interfaces))
+            if o.ticket is not None:
+                return
             address = o.address
             say((_("table {name} open at {address}; table code: {code}") if o.code
                  else _("table {name} open at {address} (no code)")).format(
@@ -278,8 +292,8 @@ async def _join(args: argparse.Namespace) -> int:
 
         session = await bots.guard(open_table(
             seat, table_name, preset(args.rules), args.players, code, on_opened=opened,
-            on_view=views, transcript=args.transcript, on_code=lambda o: say(guesses.code_news(
-                None if o.entry_closed else o.code))))
+            on_view=views, transcript=args.transcript, internet=args.internet,
+            on_code=lambda o: say(guesses.code_news(None if o.entry_closed else o.code))))
     else:
         table_name, host, port, opener = await _locate(args, interfaces, say)
         session = await join_table(seat, table_name, host, port, args.code, on_view=views,
@@ -320,7 +334,8 @@ async def _resume(args: argparse.Namespace) -> int:
     me = next((p for p in saved.start.config.players if p.identity == profile.public), None)
     if me is None:  # as for a person's seat (cli.human.resume_human)
         raise TableClosed(_("this game directory is not one of this profile's seats"))
-    seat = Seat(profile, args.name or me.name, interfaces=interfaces)
+    seat = Seat(profile, args.name or me.name, interfaces=interfaces,
+                **internet.options(args))
     say(_("resuming game {game} from {path}").format(game=chosen[0].name, path=chosen[0].path))
     session = await resume_game(seat, chosen[0])
     say(ngettext("replayed {count} message; reconnecting to the table",
@@ -347,6 +362,9 @@ async def _locate(args: argparse.Namespace, interfaces: list[str],
         except ValueError as exc:
             raise UsageError(str(exc)) from None
         return args.table, host, port, None
+    if args.ticket:
+        ticket = internet.ticket(args)
+        return ticket.table, ticket.reach.text(), 1, discovery.fingerprint(ticket.reach.key)
     from p2pclue.net.play import find_table
 
     say((_("looking for the table {name} on the LAN (up to {seconds} s)...") if args.table
@@ -359,11 +377,21 @@ async def _locate(args: argparse.Namespace, interfaces: list[str],
     return ad.name, ad.host, ad.port, ad.fingerprint
 
 
+def _say_ticket(o: Opened, say: Printer) -> None:
+    """An internet table: the ticket and the code, each on a line of its own."""
+    say(_("internet table {name} open; table code: {code}").format(
+        name=repr(o.name), code=o.code) if o.code
+        else _("internet table {name} open (no code)").format(name=repr(o.name)))
+    say(_("ticket: {ticket}").format(ticket=o.ticket))
+    say(_("others join with: {command}").format(
+        command=f"p2pclue join --ticket {o.ticket}" + (f" --code {o.code}" if o.code else "")))
+
+
 async def _bot_guest(args: argparse.Namespace, k: int, host: str, port: int, table_name: str,
                      code: str | None, interfaces: list[str]) -> tuple[NetSession, api.Ended]:
     profile = load(bot_profile_name(args.profile, k))
     seat = Seat(profile, roster_name(BOT_NAMES[(k + 1) % len(BOT_NAMES)], bot_level(args.bot)),
-                interfaces=interfaces)
+                interfaces=interfaces, **internet.options(args))
     session = await join_table(seat, table_name, host, port, code, on_view=lambda v: None,
                                wait=10.0)
     run = asyncio.ensure_future(session.run())
@@ -520,7 +548,8 @@ async def _watch(args: argparse.Namespace) -> int:
     say = Printer(args.quiet)
     profile = load(args.profile)
     interfaces = discovery.interfaces(args.interface, _environ())
-    seat = Seat(profile, args.name or _("spectator"), interfaces=interfaces)
+    seat = Seat(profile, args.name or _("spectator"), interfaces=interfaces,
+                **internet.options(args))
     table_name, host, port, opener = await _locate(args, interfaces, say)
     session = await join_table(seat, table_name, host, port, args.code, role="spectator",
                                on_view=_view_printer(say), transcript=args.transcript,

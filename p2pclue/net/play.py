@@ -25,6 +25,7 @@ from p2pclue.net.gamedir import GameDir, SavedStart
 from p2pclue.net.lobby import GuestLobby, HostLobby, LobbyView, TableInfo
 from p2pclue.net.mesh import Mesh
 from p2pclue.net.profile import Profile
+from p2pclue.net.reach import Ticket, is_reach, parse_reach
 from p2pclue.net.session import DEFAULT_TIMEOUT, NetSession
 from p2pclue.net.table import (
     LobbyAction,
@@ -105,11 +106,16 @@ class Opened:
     """Fresh codes the table turned to after too many wrong codes (``code`` is the last)."""
     entry_closed: bool = False
     """The last code is used up too: nobody new can join (the seated play on)."""
+    ticket: str | None = None
+    """An internet table's ticket (``net.reach``): what others paste to join."""
 
     @property
     def address(self) -> str:
         """HOST:PORT others can dial (``--peer``): the machine's real addresses when the
-        table listens on all of them, up to three, separated by " / "."""
+        table listens on all of them, up to three, separated by " / " (an internet
+        table: its ticket)."""
+        if self.ticket is not None:
+            return self.ticket
         return " / ".join(f"{a}:{self.port}" for a in discovery.dial_addresses(self.host)[:3])
 
 
@@ -124,10 +130,27 @@ class Seat:
     timeout: float = DEFAULT_TIMEOUT
     pass_delay: tuple[float, float] = (0.0, 0.0)
     """A person plays this seat: its "cannot refute" is paced (``HUMAN_PASS_DELAY``)."""
+    relays: tuple[str, ...] | None = None
+    """Internet tables: the relays' URLs (None: n0's public relays; empty: direct only)."""
+    port: int = 0
+    """Internet tables: the UDP port to listen on (0: any), e.g. one a router forwards."""
+    external: tuple[str, ...] = ()
+    """Internet tables: ``IP:PORT`` addresses that reach this seat from outside (a port
+    forward), told to the others beside the ones it listens on."""
 
     @property
     def listen_host(self) -> str:
         return self.interfaces[0] if self.interfaces else "0.0.0.0"
+
+
+def internet_transport(seat: Seat, table_name: str | bytes, code: str | None) -> Transport:
+    """The iroh transport of ``seat`` at an internet table (``MissingExtra`` without the
+    ``internet`` extra); ``table_name``: the name, or the table id itself."""
+    from p2pclue.net.iroh_link import IrohTransport
+
+    tid = table_name if isinstance(table_name, bytes) else table_id(table_name)
+    return IrohTransport(seat.profile.identity, tid, code, relays=seat.relays,
+                         port=seat.port, external=seat.external)
 
 
 def _transcript_path(seat: Seat, seated: Seated, path: Path | None) -> Path:
@@ -165,8 +188,11 @@ async def resume_game(seat: Seat, game: GameDir) -> NetSession:
     mine = next((a for a in start.addresses if a.identity == me), None)
     if mine is None or me not in {p.identity for p in start.config.players}:
         raise TableClosed(_("this game directory is not one of this profile's seats"))
+    internet = is_reach(saved.host) or any(is_reach(a.host) for a in start.addresses)
     mesh = Mesh(seat.profile.identity, saved.table_id, saved.code,
-                accept=lambda ident: ident in {a.identity for a in start.addresses})
+                accept=lambda ident: ident in {a.identity for a in start.addresses},
+                transport=internet_transport(seat, saved.table_id, saved.code)
+                if internet else None)
     mesh.enter_game(start_members(start), start.config.session)
     try:
         await mesh.listen(seat.listen_host, mine.port)
@@ -196,14 +222,19 @@ async def open_table(
     on_opened: Callable[[Opened], None], on_view: Callable[[LobbyView], None],
     actions: asyncio.Queue[LobbyAction] | None = None, announce: bool = True,
     transcript: Path | None = None, finder: Discovery | None = None,
-    transport: Transport | None = None, on_code: Callable[[Opened], None] | None = None,
+    transport: Transport | None = None, internet: bool = False,
+    on_code: Callable[[Opened], None] | None = None,
 ) -> NetSession:
     """Open a table, keep its lobby until the signed start, and return the session.
     ``finder``: how the table is announced (mDNS by default); ``transport``: what makes
-    its links (TCP with the table code by default). ``on_code``: told when too many wrong
-    codes turned the table to a fresh code (``Opened.code``, ``code_turns``) or closed its
-    entry (``entry_closed``); the lobby view changes at the same time."""
+    its links (TCP with the table code by default); ``internet``: over iroh, not
+    announced, with a ticket to show (``Opened.ticket``). ``on_code``: told when too many
+    wrong codes turned the table to a fresh code (``Opened.code``, ``code_turns``) or closed
+    its entry (``entry_closed``); the lobby view changes at the same time."""
     tid = table_id(table_name)
+    if internet:
+        transport = transport or internet_transport(seat, table_name, code)
+        announce = False
     mesh = Mesh(seat.profile.identity, tid, code, transport=transport)
     announcer: Announcement | None = None
     updates: list[asyncio.Task[None]] = []
@@ -211,6 +242,8 @@ async def open_table(
         listener = await mesh.listen(seat.listen_host, 0)
         fp = fingerprint(seat.profile.public)
         opened = Opened(table_name, code, listener.host, listener.port, fp, False)
+        if is_reach(listener.host):
+            opened.ticket = Ticket(table_name, parse_reach(listener.host)).text()
         lobby = HostLobby(seat.profile.identity, TableInfo(table_name, rules, players),
                           seat.name, listener.port, secrets.token_bytes(32),
                           seen=seat.profile.seen, suspect=seat.suspect)
@@ -328,12 +361,15 @@ async def join_table(
     A wrong code raises ``WrongTableCode``, a missing one ``CodeNeeded`` (both
     ``TableClosed``): a front end asks for the code again.
     """
+    if transport is None and is_reach(host):  # an internet table's opener (its ticket)
+        transport = internet_transport(seat, table_name, code)
     mesh = Mesh(seat.profile.identity, table_id(table_name), code, transport=transport)
     try:
         listener = await mesh.listen(seat.listen_host, 0)
         lobby = GuestLobby(seat.profile.identity, seat.name, listener.port,
                            secrets.token_bytes(32), role=role, wish=seat.suspect,
-                           seen=seat.profile.seen, ask_last_seat=ask_last_seat)
+                           seen=seat.profile.seen, ask_last_seat=ask_last_seat,
+                           via=listener.host if is_reach(listener.host) else None)
         loop = asyncio.get_running_loop()
         end = loop.time() + wait
         delay = 0.2
@@ -347,8 +383,9 @@ async def join_table(
                 if isinstance(exc, Busy):  # it slows this address after a wrong
                     end = max(end, loop.time() + BUSY_PATIENCE)  # code: wait it out once
                 if isinstance(exc, BadAddress) or loop.time() + delay > end:
+                    where = "iroh" if is_reach(host) else f"{host}:{port}"
                     raise NoTable(_("cannot reach the table at {address}: {error}").format(
-                        address=f"{host}:{port}",
+                        address=where,
                         error=os_error_line(exc) if isinstance(exc, OSError) else exc)) from None
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 2.0)

@@ -101,6 +101,8 @@ class LinkInfo:
     port: int
     path: str = "direct"
     """"direct", or "relayed" when a relay carries the link (a QUIC transport's)."""
+    rtt_ms: int | None = None
+    """The link's round-trip time as its transport measures it (QUIC does; TCP: None)."""
 
 
 class Link(Protocol):

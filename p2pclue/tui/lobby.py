@@ -329,11 +329,17 @@ class LobbyModel:
                                             "players)").format(code=o.code)))
             else:
                 out.append(("", _("This table has no code (trusted network).")))
-            command = f"p2pclue join --table {o.name!r}" + (f" --code {o.code}" if o.code
-                                                             else "")
-            out.append(("class:dim", _("Others join with: {command}   (or --peer "
-                                       "{address})").format(command=command,
-                                                            address=o.address)))
+            if o.ticket is not None:  # an internet table: the ticket is the address
+                command = f"p2pclue join --ticket {o.ticket}" + (f" --code {o.code}" if o.code
+                                                                  else "")
+                out.append(("class:dim", _("Others join with: {command}").format(
+                    command=command)))
+            else:
+                command = f"p2pclue join --table {o.name!r}" + (f" --code {o.code}" if o.code
+                                                                 else "")
+                out.append(("class:dim", _("Others join with: {command}   (or --peer "
+                                           "{address})").format(command=command,
+                                                                address=o.address)))
         v = self.view
         if v is None:
             out.append(("", _("Reaching the table...")))
