@@ -414,6 +414,10 @@ def _withheld_pet(owed: tuple[int | None, int | None], forfeit: dict[str, Any] |
                              "counts as a wrong accusation (R27), a forfeit decided by the "
                              "signed abandon votes of seats {voters}"),
                           seat=seat, voters=SeatsNo(forfeit["voters"])))
+        notes.append(Note(N_("this forfeit rests on the word of seats {voters} that seat {seat} "
+                             "was silent: the file records no clock, so it cannot show whether "
+                             "that step existed and was late or never came"),
+                          seat=seat, voters=SeatsNo(forfeit["voters"])))
     else:
         notes.append(
             Note(N_("seat {seat} withheld its own step of its accusation check: the accusation "

@@ -118,6 +118,8 @@ def test_the_audit_applies_the_same_forfeit_from_the_signed_votes() -> None:
     assert verdict.to_json()["forfeit"] == verdict.forfeit
     assert any("forfeit decided by the signed abandon votes of seats [0, 2]" in n
                for n in verdict.notes)
+    assert any("this forfeit rests on the word of seats [0, 2] that seat 1 was silent" in n
+               for n in verdict.notes)  # the audit says whose word it rests on
     assert ev.Abandoned(1, (0, 2), True, "won", 2) in verdict.events
     # the whole game, where seat 1 did step, still audits as seat 1's win
     whole = _game().peers[2].transcript()

@@ -74,7 +74,8 @@ def run_delayed(delay: float) -> Outcome:
     entries, accuser = _owed_point()
     others = [s for s in range(N) if s != accuser]
     colluders, honest = (others[0], others[1]), others[2]
-    keys = [p._identity for p in game.peers]
+    keys = [p._identity for p in game.peers if p._identity is not None]
+    assert len(keys) == N
     pub = [k.public_key().public_bytes_raw() for k in keys]
     start = Start(game.config, tuple(bytes(32) for _ in keys), tuple(bytes(64) for _ in keys),
                   tuple(Address(pub[i], "player", *address(i)) for i in range(N)))
