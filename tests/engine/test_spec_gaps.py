@@ -57,3 +57,42 @@ def test_a_footer_over_4_mib_is_unreadable_and_any_list_within_it_decodes() -> N
     wide = pack({"blame": None, "entries": 0, "status": "abandoned", "votes": [b"x"] * 5000})
     with pytest.raises(TranscriptError, match="votes are 1 to 6 signed votes"):
         parse(head + len(wide).to_bytes(4, "big") + wide)
+
+
+def _keys_forgery(valid_proof: bool) -> tuple[str | None, int | None]:
+    """Seat 1's ``keys`` repeats seat 0's ``Y``: with seat 1's own (now wrong) proof, or
+    with a valid proof (seats 0 and 1 colluding, sharing seat 0's ``k``). (check, culprit)."""
+    from p2pclue.crypto.keys import prove_key
+    from p2pclue.crypto.rand import SeededRandom
+    from p2pclue.engine.peer import Peer
+    from p2pclue.engine.stage import proof_context
+    from p2pclue.engine.wire import read_payload, sign_frame, split_frame
+    from tests.engine.conftest import finished_game
+
+    game = finished_game(3, "classic", 1)
+    entries = game.peers[0].entries
+    typed = [read_payload(split_frame(raw)[1]) for raw in entries]
+    first = next(i for i, (h, _) in enumerate(typed) if h.type == "keys")
+    mine = first + 1
+    header, body = typed[mine]
+    assert header.sender == 1 and typed[first][0].sender == 0
+    watcher = Peer(game.peers[0].config, None, relay=False)
+    for raw in entries[:mine]:
+        watcher.receive(raw, 0.0)
+    forged = dict(body, Y=typed[first][1]["Y"])
+    if valid_proof:
+        k0 = game.peers[0]._secrets.k
+        assert k0 is not None and watcher.game_id is not None
+        forged["proof"] = prove_key(proof_context(watcher.game_id, mine, 1, "keys"), k0,
+                                    SeededRandom(b"colluder")).to_wire()
+    key = game.peers[1]._identity
+    assert key is not None
+    watcher.receive(sign_frame(key, header, forged), 0.0)
+    blame = watcher.blame
+    return (None, None) if blame is None else (blame.check, blame.culprit)
+
+
+def test_keys_checks_its_proof_before_the_repeated_key() -> None:
+    """Order in `keys`: `proof:key` first, then `keys` (Y distinct from earlier keys)."""
+    assert _keys_forgery(valid_proof=False) == ("proof:key", 1)
+    assert _keys_forgery(valid_proof=True) == ("keys", 1)
