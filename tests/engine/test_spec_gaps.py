@@ -96,3 +96,37 @@ def test_keys_checks_its_proof_before_the_repeated_key() -> None:
     """Order in `keys`: `proof:key` first, then `keys` (Y distinct from earlier keys)."""
     assert _keys_forgery(valid_proof=False) == ("proof:key", 1)
     assert _keys_forgery(valid_proof=True) == ("keys", 1)
+
+
+def _open_forgery(points: int, drop_opening: bool) -> tuple[str | None, int | None]:
+    """An ``open`` re-signed by its sender with ``points`` of its envelope points (3: all)
+    and, with ``drop_opening``, its last opening left out. (check, culprit)."""
+    from p2pclue.engine.peer import Peer
+    from p2pclue.engine.wire import read_payload, sign_frame, split_frame
+    from tests.engine.conftest import finished_game
+
+    game = finished_game(3, "classic", 1)
+    entries = game.peers[0].entries
+    typed = [read_payload(split_frame(raw)[1]) for raw in entries]
+    index = next(i for i, (h, b) in enumerate(typed) if h.type == "open" and b["openings"])
+    header, body = typed[index]
+    watcher = Peer(game.peers[0].config, None, relay=False)
+    for raw in entries[:index]:
+        watcher.receive(raw, 0.0)
+    forged = dict(body, points=body["points"][:points])
+    if drop_opening:
+        forged["openings"] = body["openings"][:-1]
+    key = game.peers[header.sender]._identity
+    assert key is not None
+    watcher.receive(sign_frame(key, header, forged), 0.0)
+    blame = watcher.blame
+    assert blame is None or blame.culprit == header.sender
+    return (None, None) if blame is None else (blame.check, header.sender)
+
+
+def test_open_checks_its_points_count_then_the_dleq_then_the_openings_count() -> None:
+    check, _ = _open_forgery(2, drop_opening=True)
+    assert check == "proof:dleq-batch"  # the count of points first, whatever the openings
+    check, _ = _open_forgery(3, drop_opening=True)
+    assert check == "proof:opening"  # a valid unlayer, then the openings' count
+    assert _open_forgery(3, drop_opening=False) == (None, None)  # the real one re-signed
