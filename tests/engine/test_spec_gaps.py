@@ -130,3 +130,23 @@ def test_open_checks_its_points_count_then_the_dleq_then_the_openings_count() ->
     check, _ = _open_forgery(3, drop_opening=True)
     assert check == "proof:opening"  # a valid unlayer, then the openings' count
     assert _open_forgery(3, drop_opening=False) == (None, None)  # the real one re-signed
+
+
+def test_an_unfinished_file_holding_the_last_secrets_has_the_finished_verdict() -> None:
+    """Every field as the finished file's but `unfinished`, the note and the file's hash."""
+    from p2pclue.engine.audit import audit, audit_unfinished
+    from p2pclue.engine.transcript import entry_bytes, opening_bytes
+    from tests.engine.conftest import finished_game
+
+    peer = finished_game(3, "classic", 1).peers[0]
+    data = peer.transcript().to_bytes()
+    finished = audit(parse(data), data).to_json()
+    cut = opening_bytes(peer.config) + b"".join(entry_bytes(e) for e in peer.entries)
+    assert data.startswith(cut) and len(cut) < len(data)  # the same file without its end
+    unfinished = audit_unfinished(peer.config, list(peer.entries), cut).to_json()
+    differ = {k for k in finished if finished[k] != unfinished[k]}
+    assert differ == {"unfinished", "notes", "transcript_sha256"}
+    assert finished["result"] == "won" and finished["envelope"] and finished["hands"]
+    assert unfinished["unfinished"] is True and unfinished["valid"] is True
+    assert any("the game is complete, only the footer is missing" in n
+               for n in unfinished["notes"])
