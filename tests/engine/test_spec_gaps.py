@@ -150,3 +150,28 @@ def test_an_unfinished_file_holding_the_last_secrets_has_the_finished_verdict() 
     assert unfinished["unfinished"] is True and unfinished["valid"] is True
     assert any("the game is complete, only the footer is missing" in n
                for n in unfinished["notes"])
+
+
+@pytest.mark.parametrize("outer", [1, 2, 9])
+def test_a_signed_undecodable_payload_naming_this_game_is_blamed_in_any_envelope(
+        outer: int) -> None:
+    """Seat 1 signs a payload for this game with an extra key (not strict): its signer is
+    blamed (`message`) whether the outer sender says 1, another seat or no seat."""
+    from p2pclue.engine.peer import Peer
+    from p2pclue.engine.wire import SIGNING_PREFIX
+    from tests.engine.conftest import finished_game
+
+    game = finished_game(3, "classic", 1)
+    config, key = game.peers[0].config, game.peers[1]._identity
+    assert key is not None
+    watcher = Peer(config, None, relay=False)
+    payload = pack({"v": 1, "game": config.digest(), "from": 1, "seq": 0, "prev": bytes(32),
+                    "type": "end_turn", "body": {}, "extra": 1})
+    watcher.receive(pack([outer, payload, key.sign(SIGNING_PREFIX + payload)]), 0.0)
+    assert watcher.blame is not None
+    assert (watcher.blame.culprit, watcher.blame.check) == (1, "message")
+    other = Peer(config, None, relay=False)  # the same bytes for another game: dropped
+    elsewhere = pack({"v": 1, "game": bytes(32), "from": 1, "seq": 0, "prev": bytes(32),
+                      "type": "end_turn", "body": {}, "extra": 1})
+    other.receive(pack([outer, elsewhere, key.sign(SIGNING_PREFIX + elsewhere)]), 0.0)
+    assert other.blame is None and other.dropped_count == 1
