@@ -33,6 +33,7 @@ from p2pclue.engine.peer import (
     hands_from_secrets,
     shown_cards_from_secrets,
 )
+from p2pclue.engine.silence import FORFEIT_GRACE
 from p2pclue.engine.transcript import Footer, Transcript, entry_bytes, opening_bytes
 from p2pclue.engine.votes import read_vote
 from p2pclue.engine.wire import split_frame
@@ -344,7 +345,8 @@ def _check_votes(observer: Peer, transcript: Transcript, events: list[ev.Event],
     # Counted as a live peer counts them (the forfeit), by one whose own deadline for the
     # silent seat has passed: the file's writer counted them only then (it held any that
     # came earlier), and the file records no clock of its own.
-    observer.on_timeout(math.inf)
+    for _ in range(FORFEIT_GRACE):  # past the forfeit grace too
+        observer.on_timeout(math.inf)
     for raw in transcript.footer.votes:
         events += observer.receive_vote(raw, float(n))
     return None
@@ -411,6 +413,10 @@ def _withheld_pet(owed: tuple[int | None, int | None], forfeit: dict[str, Any] |
         notes.append(Note(N_("seat {seat} withheld its own step of its accusation check: it "
                              "counts as a wrong accusation (R27), a forfeit decided by the "
                              "signed abandon votes of seats {voters}"),
+                          seat=seat, voters=SeatsNo(forfeit["voters"])))
+        notes.append(Note(N_("this forfeit rests on the word of seats {voters} that seat {seat} "
+                             "was silent: the file records no clock, so it cannot show whether "
+                             "that step existed and was late or never came"),
                           seat=seat, voters=SeatsNo(forfeit["voters"])))
     else:
         notes.append(

@@ -288,7 +288,7 @@ class Peer(RecordView):
         # ``seat`` owes the next entry past this peer's deadline: from now on, until it
         # speaks, votes about it count, those held until now first.
         out: list[ev.Event] = [ev.PeerSilent(seat, deadline)]
-        for checked, raw in self._silence.report(len(self.entries)):
+        for checked, raw in self._silence.report(self._at()):
             if self.status is Status.RUNNING:
                 out += self._count_vote(checked, raw, now)
         return out
@@ -516,7 +516,9 @@ class Peer(RecordView):
 
     def _at(self) -> At:
         """Where the game stands, as votes name it."""
-        return At(len(self.entries), self._head, self.expected_seat(), self.left_hands)
+        current, silent = self._current, self.expected_seat()
+        forfeit = isinstance(current, AccusationCheck) and silent == current.accuser
+        return At(len(self.entries), self._head, silent, self.left_hands, forfeit)
 
     def _count_vote(self, checked: Vote, raw: bytes, now: float) -> list[ev.Event]:
         """Count a checked vote (``Silence.count``); a quorum to abandon ends the game."""

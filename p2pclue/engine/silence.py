@@ -23,6 +23,12 @@ from p2pclue.engine.votes import Vote, quorum, read_vote, sign_vote, window_ms
 from p2pclue.rules import actions as ra
 from p2pclue.rules.errors import N_
 
+FORFEIT_GRACE = 2
+"""Silences of the accuser owing its own last PET step (this peer's deadline, then each
+``timeout`` after it) before votes about it count at this peer. A forfeit is the heaviest
+outcome, so one deadline is not enough for it: a step late by less than one more
+``timeout`` still wins (docs/protocol.md, "Silence and abandon", "Forfeit grace")."""
+
 Counted = dict[int, tuple[Vote, bytes]]
 """Per voter: its latest vote about this point, and the signed bytes."""
 
@@ -37,6 +43,9 @@ class At:
     """The seat that owes the next entry (None: nobody does)."""
     left: Container[int]
     """Seats that left the table: they neither vote nor count."""
+    forfeit: bool = False
+    """The silent seat is the accuser owing its own last step: an abandon here is a
+    forfeit, so votes about it wait for ``FORFEIT_GRACE`` silences."""
 
 
 class Silence:
@@ -54,7 +63,9 @@ class Silence:
         the start of its own observation window for the seat that owes the next entry."""
         self.silent_at: int | None = None
         """The entry count at which this peer reported the owed message overdue (votes count
-        from then on); None: not reported at this point."""
+        from then on, or after the forfeit grace); None: not reported at this point."""
+        self.silences = 0
+        """How many times this peer reported the owed message overdue at ``silent_at``."""
         self.own_ballot = 0
         """This player's last ballot number (it only grows: the highest of a voter's counts)."""
         self.counted: Counted = {}
@@ -72,6 +83,7 @@ class Silence:
         self.counted.clear()
         self.held.clear()
         self.silent_at = None
+        self.silences = 0
 
     def overdue(self, now: float) -> float | None:
         """The deadline passed by ``now`` (None: not yet); the clock starts again."""
@@ -81,12 +93,22 @@ class Silence:
         self.deadline = now + self.timeout
         return deadline
 
-    def report(self, entries: int) -> list[tuple[Vote, bytes]]:
-        """The owed entry is reported overdue at ``entries``: from now on, until it comes,
-        votes about it count; the ones held until now, to count first."""
-        self.silent_at = entries
+    def report(self, at: At) -> list[tuple[Vote, bytes]]:
+        """The owed entry is reported overdue at ``at``: from now on (at a forfeit point,
+        from its ``FORFEIT_GRACE``-th report on), until it comes, votes about it count;
+        the ones held until now, to count first."""
+        self.silences = self.silences + 1 if self.silent_at == at.entries else 1
+        self.silent_at = at.entries
+        if not self.counting(at):
+            return []
         held, self.held = self.held, {}
         return [held[voter] for voter in sorted(held)]
+
+    def counting(self, at: At) -> bool:
+        """Votes about ``at`` count now (else they are held): this peer's deadline has
+        passed there, and at a forfeit point its grace too."""
+        return self.silent_at == at.entries and (
+            not at.forfeit or self.silences >= FORFEIT_GRACE)
 
     def sign(self, me: Player, choice: str, at: At, now: float) -> bytes:
         """This player's vote about the seat silent at ``at``."""
@@ -106,7 +128,8 @@ class Silence:
 
     def check(self, raw: bytes, at: At) -> Vote | None:
         """A signed vote about ``at``, to count now; None: held until this peer's own
-        deadline passes. ``WireError`` (with the reason to drop it) for any other."""
+        deadline passes (at a forfeit point, until its grace passes too). ``WireError``
+        (with the reason to drop it) for any other."""
         try:
             checked = read_vote(raw, self.keys)
         except WireError as exc:
@@ -115,7 +138,7 @@ class Silence:
                                                              at.head) \
                 or checked.silent != at.silent or checked.voter in at.left:
             raise WireError("a vote about another point of the game")
-        if self.silent_at != at.entries:
+        if not self.counting(at):
             held = self.held.get(checked.voter)
             if held is None or held[0].ballot < checked.ballot:
                 self.held[checked.voter] = (checked, raw)

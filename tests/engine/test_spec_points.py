@@ -279,6 +279,7 @@ def test_point06_votes_past_the_quorum_are_ignored_live() -> None:
     others = [s for s in range(4) if s != peer.expected_seat()]
     votes = _votes(peer, others)
     peer.on_timeout(1e9)
+    peer.on_timeout(2e9)  # past the forfeit grace (an own-step point: a forfeit)
     assert peer.abandon_quorum() == 2
     events = [peer.receive_vote(v, 1e9) for v in votes]
     assert any(isinstance(e, ev.Abandoned) for e in events[1])
