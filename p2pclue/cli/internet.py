@@ -55,9 +55,6 @@ def problem(args: argparse.Namespace) -> str | None:
     relay = getattr(args, "relay", None) or []
     no_relay = getattr(args, "no_relay", False)
     resume = getattr(args, "resume", None) is not None
-    if (internet or ticket) and not available():
-        return _("internet tables need the iroh package: {command}").format(
-            command=INSTALL_HINT)
     if internet and not getattr(args, "create", False):
         return _("--internet opens a table: add --create (others join with --ticket)")
     if ticket and (getattr(args, "create", False) or args.peer or args.table):
@@ -83,6 +80,9 @@ def problem(args: argparse.Namespace) -> str | None:
         except ReachError:
             return _("--ticket: this is not a whole p2pclue ticket (copy the whole line "
                      "from the opener's screen)")
+    if (internet or ticket) and not available():  # last: a mistake is said with or without it
+        return _("internet tables need the iroh package: {command}").format(
+            command=INSTALL_HINT)
     return None
 
 

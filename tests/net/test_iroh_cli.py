@@ -13,17 +13,19 @@ import pytest
 from p2pclue.engine.audit import audit
 from p2pclue.engine.transcript import parse
 from p2pclue.net.iroh_link import available
-from p2pclue.net.reach import parse_ticket
+from p2pclue.net.reach import Reach, Ticket, parse_ticket
 from tests.net.inproc import run_main
 from tests.net.procs import Procs, net_env
 
 TICKET = r"ticket: (clue1[a-z2-7]+)"
+WHOLE_TICKET = Ticket("Attic", Reach(bytes(range(32)), ("127.0.0.1:7100",))).text()
+"""A readable ticket: without the extra, only the missing package stops it."""
 
 
 @pytest.mark.parametrize("argv", [
     ("join", "--create", "--internet", "--bot", "detective"),
-    ("join", "--ticket", "clue1aaaa", "--bot", "detective"),
-    ("watch", "--ticket", "clue1aaaa"),
+    ("join", "--ticket", WHOLE_TICKET, "--bot", "detective"),
+    ("watch", "--ticket", WHOLE_TICKET),
 ])
 def test_without_the_extra_one_line_says_how_to_install_it(
         argv: tuple[str, ...], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
