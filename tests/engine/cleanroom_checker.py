@@ -24,7 +24,8 @@ from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
 
 L = 2**252 + 27742317777372353535851937790883648493
-MAX_FRAME = 256 * 1024
+MAX_FRAME = 256 * 1024  # an entry's length prefix in the file ("Transcript file")
+MAX_ENTRY = 32 * 1024  # a frame ("Frames"): a longer one is dropped unread (rule 2)
 MAX_FILE = 64 * 1024 * 1024
 MAX_FOOTER = 4 * 1024 * 1024
 RULE_KEYS = {"deal_equal", "tokens_played_only", "weapons_random", "first_white", "two_dice",
@@ -162,6 +163,28 @@ def opens(c: bytes, opening: dict[str, Any], p: bytes, named: set[int]) -> bool:
         return bool(sodium.crypto_core_ed25519_add(tg, rp) == c)
     except Exception:
         return False
+
+
+def _fs_item(label: str, data: bytes) -> bytes:
+    return b"\x01" + lp(label.encode()) + lp(data)
+
+
+def _fs_start(tag: str, game_id: bytes, step: str, seat: int) -> bytes:
+    return (_fs_item("domain", b"p2pclue/fiat-shamir") + _fs_item("tag", tag.encode())
+            + _fs_item("version", u64(1)) + _fs_item("game_id", game_id)
+            + _fs_item("step", step.encode()) + _fs_item("prover", u64(seat)))
+
+
+def _challenge(items: bytes, label: str, i: int = 0) -> int:
+    h = hashlib.sha512(items + b"\x03" + lp(label.encode()) + i.to_bytes(4, "big")).digest()
+    return int.from_bytes(h, "little") % L
+
+
+def show_rho(k: bytes, game_id: bytes, index: int, refuter: int) -> bytes:
+    """"Deniable refutation": rho = challenge `rho` of tag `commit-rho`, the show's context,
+    data item `k`."""
+    items = _fs_start("commit-rho", game_id, f"{index}:show", refuter) + _fs_item("k", k)
+    return _challenge(items, "rho").to_bytes(32, "little")
 
 
 def key_proof_ok(game_id: bytes, step: str, seat: int, y: bytes, proof: Any) -> bool:
@@ -339,6 +362,7 @@ class Show:
     suggester: int
     c: bytes
     named: set[int]
+    index: int
 
 
 @dataclass
@@ -489,7 +513,7 @@ class Game:
         elif kind == "show":
             if not _show_proof_ok(body["proof"], self.hand_size(seat)):
                 return "proof:commit-show"  # the proof's shape (4b): see _show_proof_ok
-            self.shows.append(Show(seat, self.suggester, body["C"], self.named))
+            self.shows.append(Show(seat, self.suggester, body["C"], self.named, index))
             self.stage, self.queue = "answer", [self.suggester]
         elif kind == "ack":
             self.stage = "turn"
@@ -538,8 +562,18 @@ class Game:
                 return "proof:opening"
             if not self.queue:
                 self._round("secrets")
-        elif kind == "secrets" and not self.queue:
-            self.stage = "complete"
+        elif kind == "secrets":
+            k = body["k"]
+            if sodium.crypto_scalarmult_ed25519_base_noclamp(k) != self.ys[seat]:
+                return "secrets"
+            for show in self.shows:  # shows to a seat that left: nobody opened them
+                if show.refuter == seat and show.suggester in self.left:
+                    rho = show_rho(k, self.game_id, show.index, seat)
+                    if not any(opens(show.c, {"card": t, "rho": rho}, self.ys[show.suggester],
+                                     show.named) for t in show.named):
+                        return "secrets"
+            if not self.queue:
+                self.stage = "complete"
         return None
 
 
@@ -634,7 +668,7 @@ class Receiver:
             return "ignored"
         if frame in self.hashes_frames() or any(frame == h for h, _ in self.held.values()):
             return "ignored"
-        if len(frame) > MAX_FRAME:
+        if len(frame) > MAX_ENTRY:
             return "dropped"
         try:
             outer = strict(frame)
