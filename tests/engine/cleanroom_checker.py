@@ -5,7 +5,10 @@ arithmetic, hashlib for hashes. It checks what the spec lets a stranger check wi
 rules engine or the zero-knowledge proofs: the file layout, the canonical encodings, every
 signature, the hash chain, the sequence rules, who owes each message (rounds, turns,
 refutations, dice, accusation checks), the key proofs and the dice hash chains, the
-accusation verdicts, and the footer with its blame. Its verdict is compared with
+accusation verdicts, each `secrets` against its `Y` and against the shows its seat made to a
+seat that left ("The end-of-game reveal", check 2), and the footer with its blame. It does
+not decrypt hands (no hash-to-group here), so checks 1 and 3-5 of that section are the
+audit's alone. Its verdict is compared with
 ``p2pclue audit --json`` by ``test_cleanroom.py``; where the two differ, one of the spec and
 the code is wrong.
 """
