@@ -299,3 +299,56 @@ def test_the_whole_reveal_check_holds_for_a_real_game_and_fails_on_each_contradi
     record.positions[:] = saved
     flipped = [(t, not right) for t, right in verdicts]
     assert "against the envelope" in (reveal_contradiction(record, flipped) or "")
+
+
+# --- decoding before the counts ("Stages and messages", body decoding) ----------------------
+
+def _resigned(kind: str, change: dict[str, Any]) -> tuple[str, int, int] | None:
+    """The first ``kind`` entry of the shared game, re-signed by its seat with ``change``
+    applied to its body: (check, culprit, index) of the halt, or None."""
+    game = finished_game(3, "classic", 1)
+    entries = game.peers[0].entries
+    typed = _typed(entries)
+    at = next(i for i, (h, b) in enumerate(typed) if h.type == kind
+              and (kind != "open" or b["openings"]))
+    header, body = typed[at]
+    key = game.peers[header.sender]._identity
+    assert key is not None
+    watcher = _replay(game.peers, entries[:at], sign_frame(key, header, {**body, **change}))
+    b = watcher.blame
+    return None if b is None else (b.check, b.culprit if b.culprit is not None else -1, b.index)
+
+
+def test_an_open_decodes_every_field_before_its_point_count_is_weighed() -> None:
+    game = finished_game(3, "classic", 1)
+    typed = _typed(game.peers[0].entries)
+    at, (header, body) = next((i, t) for i, t in enumerate(typed)
+                              if t[0].type == "open" and t[1]["openings"])
+    two = body["points"][:2]
+    assert _resigned("open", {"points": two, "openings": [{"card": 1}]}) == \
+        ("proof:opening", header.sender, at)
+    assert _resigned("open", {"points": two}) == ("proof:dleq-batch", header.sender, at)
+
+
+def test_a_leave_decodes_its_proofs_before_its_point_counts_are_weighed() -> None:
+    """A leave in place (the seat that starts its turn), its body built for real."""
+    from p2pclue.engine.leave import build_leave
+    game = finished_game(3, "classic", 1)
+    entries = game.peers[0].entries
+    typed = _typed(entries)
+    at = [h.type for h, _ in typed].index("roll")
+    seat = typed[at][0].sender
+    watcher = _replay(game.peers, entries[:at])
+    me, play = game.peers[seat]._player, watcher.record.play
+    assert me is not None and play is not None
+    body = build_leave(watcher.record, play, me, at)
+    short = dict(body, envelope=body["envelope"][:2])
+    for change, check in (({}, None),  # the real leave: accepted
+                          ({"envelope_proof": {"c": 1}}, "proof:dleq-batch"),
+                          ({"envelope_proof": body["envelope_proof"]}, "leave")):
+        watcher = _replay(game.peers, entries[:at],
+                          _signed(game.peers, entries[:at], seat, "leave",
+                                  body if check is None else {**short, **change}))
+        got = None if watcher.blame is None else (watcher.blame.check, watcher.blame.culprit,
+                                                  watcher.blame.index)
+        assert got == (None if check is None else (check, seat, at)), change
