@@ -352,3 +352,24 @@ def test_a_leave_decodes_its_proofs_before_its_point_counts_are_weighed() -> Non
         got = None if watcher.blame is None else (watcher.blame.check, watcher.blame.culprit,
                                                   watcher.blame.index)
         assert got == (None if check is None else (check, seat, at)), change
+
+
+def test_the_clean_room_checker_makes_the_same_whole_reveal_checks() -> None:
+    """The checker written from the spec (its own hash-to-group, position tracking and
+    decryption) finds the real game's reveal sound, and each changed fact a contradiction."""
+    from tests.engine.cleanroom_checker import Receiver
+    game = finished_game(3, "classic", 1)
+    rx = Receiver(game.peers[0].config.to_wire())
+    for raw in game.peers[0].entries:
+        assert rx.receive(raw) == "chained"
+    g = rx.game
+    assert g.stage == "complete" and not g.reveal_contradiction()
+    assert g.accusations and len(g.passes) == len(_complete_record()[0].record.passes)
+    saved = list(g.positions)
+    mine = [p for p in range(18) if g.owner(p) == 0]
+    g.positions[mine[0]] = saved[mine[1]]
+    assert g.reveal_contradiction()  # a card twice
+    g.positions[:] = saved
+    g.accusations[0] = (g.accusations[0][0], not g.accusations[0][1])
+    assert g.reveal_contradiction()  # a verdict against the envelope
+
