@@ -116,14 +116,18 @@ def _bot(seat: int, n: int, seed: int, name: str = "random") -> BotSeat:
 def make_table(n: int, seed: int = 1, *, timeout: float = TIMEOUT, give_up_after: int = 2,
                pass_delay: tuple[float, float] = (0.0, 0.0), bot: str = "random",
                link: bool = True, rules: str = "classic", like_simulate: bool = False,
-               patience: int = 150, paced: Collection[int] | None = None) -> CoreTable:
+               patience: int = 150, paced: Collection[int] | None = None,
+               session: bytes | None = None) -> CoreTable:
     """``n`` seats, started and (``link``) fully linked; nothing delivered yet.
-    ``paced``: the seats that hold their automatic pass for ``pass_delay`` (None: all).
+    ``paced``: the seats that hold their automatic pass for ``pass_delay`` (None: all);
+    ``session``: another session id for the same seats and keys (a new game of theirs).
 
     ``like_simulate``: the keys, secret randomness and random bots of
     ``bots.protocol.play`` for this seed (``patience``: the bots accuse from that turn),
     so the game is the one ``p2pclue simulate --seed`` plays."""
     config, keys = make_config(preset(rules), n, seed)
+    if session is not None:
+        config = replace(config, session=session)
     addresses = tuple(Address(k.public_key().public_bytes_raw(), "player", *address(i))
                       for i, k in enumerate(keys))
     start = Start(config, tuple(bytes(32) for _ in keys), tuple(bytes(64) for _ in keys),
