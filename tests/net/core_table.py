@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -20,7 +20,7 @@ from p2pclue.bots.random_bot import RandomBot
 from p2pclue.bots.registry import BOTS
 from p2pclue.crypto.rand import SeededRandom
 from p2pclue.engine import events as ev
-from p2pclue.engine.audit import Verdict, audit
+from p2pclue.engine.audit import audit
 from p2pclue.engine.config import GameConfig
 from p2pclue.engine.peer import Choice, Status
 from p2pclue.engine.transcript import Transcript, parse
@@ -191,27 +191,25 @@ def transcript_bytes(member: Member, config: GameConfig) -> bytes:
     return Transcript(config, tuple(member.disk.entries), member.disk.footer).to_bytes()
 
 
-def ended_well(ct: CoreTable, members: list[Member] | None = None) -> Verdict:
-    """Every member (every seat by default) ended complete with the same transcript, which
-    the audit finds valid, and nobody is blamed; the audit's verdict."""
-    members = ct.members if members is None else members
+def ended_well(ct: CoreTable) -> None:
+    """Every seat ended complete with the same transcript, which the audit finds valid, and
+    nobody is blamed."""
+    members = ct.members
     assert all(m.ended == End("complete") for m in members), [m.ended for m in members]
     files = {transcript_bytes(m, ct.start.config) for m in members}
-    assert len(files) == 1, "every member has the same transcript"
+    assert len(files) == 1, "every seat has the same transcript"
     data = files.pop()
     verdict = audit(parse(data), data)
     assert verdict.valid and verdict.blamed is None and verdict.result in ("won", "nobody")
     assert all(m.core is not None and m.core.peer.blame is None for m in members)
-    return verdict
 
 
 class Clock:
     """When each member's events came out, on the table's clock: pass it as ``run``'s
     ``until`` (it stops nothing) and call it once more after the run."""
 
-    def __init__(self, ct: CoreTable, stop: Callable[[], bool] = lambda: False) -> None:
+    def __init__(self, ct: CoreTable) -> None:
         self.ct = ct
-        self.stop = stop
         self.times: dict[bytes, list[tuple[float, api.SessionEvent]]] = {}
 
     def __call__(self) -> bool:
@@ -219,4 +217,4 @@ class Clock:
         for member in self.ct.table.members.values():
             seen = self.times.setdefault(member.key, [])
             seen += [(now, e) for e in member.events[len(seen):]]
-        return self.stop()
+        return False
