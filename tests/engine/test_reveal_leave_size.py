@@ -373,3 +373,17 @@ def test_the_clean_room_checker_makes_the_same_whole_reveal_checks() -> None:
     g.accusations[0] = (g.accusations[0][0], not g.accusations[0][1])
     assert g.reveal_contradiction()  # a verdict against the envelope
 
+
+
+def test_a_leave_from_a_seat_that_left_is_turn(tmp_path: Path) -> None:
+    peers, entries, _ = _leaver_game()
+    typed = _typed(entries)
+    left_at = next(i for i, (h, _) in enumerate(typed) if h.type == "leave")
+    assert typed[left_at][0].sender == 0
+    kept = left_at + 2
+    again = _signed(peers, entries[:kept], 0, "leave", {})
+    watcher = _replay(peers, entries[:kept], again)
+    assert watcher.blame is not None
+    assert (watcher.blame.check, watcher.blame.culprit, watcher.blame.index) == ("turn", 0, kept)
+    judged_alike(watcher.transcript().to_bytes(), tmp_path,
+                 {"valid": False, "result": "halted", "blamed": 0, "check": "turn"})
