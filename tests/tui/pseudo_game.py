@@ -11,6 +11,7 @@ not a game per screen.
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -143,15 +144,25 @@ ANONYMOUS_HALT = Blame(None, "chain", "bad hash", 40)
 EVIDENCE = tuple(word for blame in (HALT, ANONYMOUS_HALT)
                  for word in f"{blame.check} {blame.reason}".split())
 """A halted game's evidence, told in the engine's English on purpose (data, not text)."""
-TRANSCRIPT = "/home/ada/.local/share/p2pclue/games/2026-01-01-tavolo/transcript.p2pclue"
-"""Where the replayed game says its transcript is (data, not text: the checks allow it)."""
+TRANSCRIPT = Path("games", "2026-01-01-tavolo", "transcript.p2pclue")
+"""Where the replayed game says its transcript is, below the directory a test gives
+(data, not text: the checks allow it, see ``path_pieces``)."""
+
+
+def path_pieces(path: Path) -> list[str]:
+    """``path`` and every run of its names the screen may put on a line of its own: a
+    long path is broken only after a separator, wherever the width falls."""
+    names = str(path).split(os.sep)
+    return [os.sep.join(names[i:j]) + (os.sep if j < len(names) else "")
+            for i in range(len(names)) for j in range(i + 1, len(names) + 1)]
 
 
 class Tour:
     """The replayed game's screens, by name, in the installed language (see ``tour``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, transcript: Path) -> None:
         self.game = recorded()
+        self.transcript = transcript
         self.model = UIModel(self.game.config, ME)
         self.model.can_leave = self.model.can_vote = True
         self.screens: dict[str, list[str]] = {}
@@ -181,12 +192,13 @@ class Tour:
         m.press("x")
 
 
-def tour() -> dict[str, list[str]]:
+def tour(below: Path) -> dict[str, list[str]]:
     """Every screen of the game at 80 x 24, from one replayed game: the deal, a turn and
     its keys, the help's pages, the quit question, a move, the lists of a suggestion and an
     accusation, its confirmation, the notepad and its explanations, a card to show, the
-    story read back, a silent player and the votes, a leave, and the end screens."""
-    t = Tour()
+    story read back, a silent player and the votes, a leave, and the end screens. The
+    game's transcript is said to be below the directory ``below``."""
+    t = Tour(below / TRANSCRIPT)
     m = t.model
     m.tell(_("Table check: {check} (compare it aloud: every screen here shows the "
              "same).").format(check=table_check(t.game.config)))
@@ -291,7 +303,7 @@ def _ends(t: Tour) -> None:
     """The end screens: the game won with every hand, read back, abandoned, left, halted."""
     g = t.game
     m = t.model
-    t.feed(Ended("complete", Path(TRANSCRIPT), True,
+    t.feed(Ended("complete", t.transcript, True,
                  _("audit: valid, every signature, proof and rule checked")))
     t.take("end, reading the hands")
     m.end.hands = g.hands
