@@ -13,12 +13,9 @@ The 80 ms table needs root (``ip netns``); without it its figures are not measur
 
 from __future__ import annotations
 
-import json
-import re
 import statistics
 import subprocess
 import tempfile
-import time
 import uuid
 from pathlib import Path
 from typing import Any
@@ -26,25 +23,12 @@ from typing import Any
 from p2pclue.bench import Emit
 from p2pclue.bench.faults import namespaces_unavailable
 from p2pclue.bench.houses import Houses
-from p2pclue.bench.lan import TIMEOUT, networked_game, player_env, read_marks
+from p2pclue.bench.lan import networked_game, opener_says, player_env, stop, table_marks
 
 PLAYERS = 6
 RTT_MS = 80.0
 DEAL_ROUND_TRIPS = 10
 REFUTE_ROUND_TRIPS = 3
-
-
-def _ticket(proc: subprocess.Popen[str], timeout: float = 60) -> str:
-    assert proc.stderr is not None
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        line = proc.stderr.readline()
-        found = re.search(r"ticket: (clue1[a-z2-7]+)", line)
-        if found:
-            return found.group(1)
-        if not line and proc.poll() is not None:
-            break
-    raise RuntimeError("the opener showed no ticket")
 
 
 def internet_game(houses: Houses | None, players: int = PLAYERS) -> dict[str, Any]:
@@ -73,23 +57,13 @@ def internet_game(houses: Houses | None, players: int = PLAYERS) -> dict[str, An
             host = spawn(0, "join", "--create", "--internet", "--table",
                          f"bench-{uuid.uuid4().hex[:8]}", "--no-code", "--players",
                          str(players))
-            ticket = _ticket(host)
+            ticket = opener_says(host, r"ticket: (clue1[a-z2-7]+)",
+                                 "the opener showed no ticket").group(1)
             for seat in range(1, players):
                 spawn(seat, "join", "--ticket", ticket)
-            for p in procs[1:]:
-                p.communicate(timeout=TIMEOUT)
-            assert host.stdout is not None
-            host.wait(timeout=TIMEOUT)
-            failed = [p.returncode for p in procs if p.returncode != 0]
-            if failed:
-                raise RuntimeError(f"player processes ended with {failed}")
-            marks = [json.loads(t.read_text()) for t in timings]
+            return table_marks(procs, timings)
         finally:
-            for p in procs:
-                if p.poll() is None:
-                    p.kill()
-                    p.communicate()
-    return read_marks(marks)
+            stop(procs)
 
 
 def _python() -> list[str]:

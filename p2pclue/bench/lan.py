@@ -29,6 +29,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -63,17 +64,21 @@ def _spawn(env: dict[str, str], *args: str) -> subprocess.Popen[str]:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def _port(proc: subprocess.Popen[str], timeout: float = 60) -> int:
+def opener_says(proc: subprocess.Popen[str], pattern: str, missing: str,
+                timeout: float = 60) -> re.Match[str]:
+    """The first line of an opener's stderr that matches ``pattern``: where the table is
+    reached (its port, its ticket) is only said there, as it opens. ``missing`` is the
+    error if the process ends or ``timeout`` passes before it says it."""
     assert proc.stderr is not None
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         line = proc.stderr.readline()
-        m = re.search(r"open at [\d.]+:(\d+)", line)
-        if m:
-            return int(m.group(1))
+        found = re.search(pattern, line)
+        if found:
+            return found
         if not line and proc.poll() is not None:
             break
-    raise RuntimeError("the opener did not say where it listens")
+    raise RuntimeError(missing)
 
 
 def in_process_deal(players: int = PLAYERS) -> tuple[float, int]:
@@ -103,19 +108,34 @@ def networked_game(emit: Emit, players: int = PLAYERS) -> dict[str, Any]:
                       "--timing", str(timings[0]))
         procs = [host]
         try:
-            port = _port(host)
+            port = int(opener_says(host, r"open at [\d.]+:(\d+)",
+                                   "the opener did not say where it listens").group(1))
             procs += [_spawn(env, "join", "--peer", f"{LOOPBACK}:{port}", "--table", table,
                              "--bot", "detective", "--profile", f"p{i}", "--json",
                              "--timing", str(timings[i])) for i in range(1, players)]
-            for p in procs:
-                p.communicate(timeout=TIMEOUT)
-            marks = [json.loads(t.read_text()) for t in timings]
+            return table_marks(procs, timings)
         finally:
-            for p in procs:
-                if p.poll() is None:
-                    p.kill()
-                    p.communicate()
-    return read_marks(marks)
+            stop(procs)
+
+
+def table_marks(procs: list[subprocess.Popen[str]], timings: list[Path]) -> dict[str, Any]:
+    """One table's figures (``read_marks``) once every player process of it has ended; a
+    process that failed fails the run (its marks would be missing or partial). Every
+    process's pipes are read at once: one blocked on a full pipe would stall the table."""
+    with ThreadPoolExecutor(len(procs)) as pool:
+        list(pool.map(lambda p: p.communicate(timeout=TIMEOUT), procs))
+    failed = [p.returncode for p in procs if p.returncode != 0]
+    if failed:
+        raise RuntimeError(f"player processes ended with {failed}")
+    return read_marks([json.loads(t.read_text()) for t in timings])
+
+
+def stop(procs: list[subprocess.Popen[str]]) -> None:
+    """Kill the player processes still running (a run that failed leaves none behind)."""
+    for p in procs:
+        if p.poll() is None:
+            p.kill()
+            p.communicate()
 
 
 def read_marks(marks: list[dict[str, Any]]) -> dict[str, Any]:

@@ -26,7 +26,6 @@ from p2pclue.cli import internet
 from p2pclue.cli.whoami import player_name
 from p2pclue.engine import events as ev
 from p2pclue.engine.config import MAX_PLAYERS, table_check
-from p2pclue.engine.peer import Choice
 from p2pclue.i18n import (
     _,
     default_table_name,
@@ -38,6 +37,7 @@ from p2pclue.i18n import (
     yes_key,
 )
 from p2pclue.net import discovery
+from p2pclue.net.api import SessionProxy
 from p2pclue.net.botplay import drive_bot
 from p2pclue.net.gamedir import GameDir, unfinished_games
 from p2pclue.net.lobby import LobbyError, LobbyView
@@ -56,7 +56,6 @@ from p2pclue.net.profile import ProfileError, bot_profile_name, load
 from p2pclue.net.session import HUMAN_PASS_DELAY, NetSession
 from p2pclue.net.store import StoreError
 from p2pclue.net.table import LobbyAction, Ready, TableClosed
-from p2pclue.rules.state import GameState
 from p2pclue.rules.variants import preset
 from p2pclue.tui import NOT_A_TERMINAL, run_ui
 from p2pclue.tui.lobby import LineFeed, LobbyModel, LobbyScreen, PlainLobby
@@ -502,37 +501,17 @@ class Think:
     seconds: float
 
 
-class _Paced:
+class _Paced(SessionProxy):
     """A session whose submissions wait a moment, so a person can follow the bots."""
 
     def __init__(self, session: NetSession, think: Think) -> None:
-        self._session = session
+        super().__init__(session)
         self._think = think
-        self.config = session.config
-        self.seat = session.seat
-        self.events = session.events
-
-    @property
-    def state(self) -> GameState | None:
-        return self._session.state
-
-    @property
-    def hand(self) -> tuple[int, ...]:
-        return self._session.hand
-
-    def choice(self) -> Choice | None:
-        return self._session.choice()
 
     async def submit(self, intent: ev.Intent) -> None:
         if self._think.seconds:
             await asyncio.sleep(self._think.seconds)
-        await self._session.submit(intent)
-
-    async def run(self) -> None:
-        await self._session.run()
-
-    async def close(self) -> None:
-        await self._session.close()
+        await super().submit(intent)
 
 
 async def _stop(bots: list[asyncio.Task[Any]], grace: float = 0.0) -> None:

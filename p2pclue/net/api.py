@@ -123,3 +123,35 @@ class Session(Protocol):
 
     async def close(self) -> None:
         """Stop every task, close every link; safe to call twice."""
+
+
+class SessionProxy:
+    """A session that hands everything to another one: the base of a wrapper that changes
+    one thing (submissions paced for a person to follow, what a front end saw logged) and
+    is still a ``Session`` in every other respect."""
+
+    def __init__(self, inner: Session) -> None:
+        self._inner = inner
+        self.config: GameConfig = inner.config
+        self.seat: int | None = inner.seat
+        self.events: asyncio.Queue[SessionEvent] = inner.events
+
+    @property
+    def state(self) -> GameState | None:
+        return self._inner.state
+
+    @property
+    def hand(self) -> tuple[int, ...]:
+        return self._inner.hand
+
+    def choice(self) -> Choice | None:
+        return self._inner.choice()
+
+    async def submit(self, intent: ev.Intent) -> None:
+        await self._inner.submit(intent)
+
+    async def run(self) -> None:
+        await self._inner.run()
+
+    async def close(self) -> None:
+        await self._inner.close()

@@ -52,6 +52,19 @@ class LobbyError(Exception):
     """A lobby message that breaks the lobby's rules (the link that sent it is refused)."""
 
 
+MAX_REFUSAL_CHARS = 200
+"""A refusal's reason is cut to this many characters (it is shown as the table sent it)."""
+
+
+class HelloRefused(LobbyError):
+    """The table answered this member's hello with ``refuse``: final, whatever is tried
+    again. ``reason`` is the table's own text (the protocol's English), printable only."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = "".join(c for c in reason if c.isprintable())[:MAX_REFUSAL_CHARS]
+        super().__init__(f"the table refused: {self.reason}")
+
+
 # ---- values every side computes the same way --------------------------------------------
 
 
@@ -576,7 +589,7 @@ class GuestLobby:
             return []
         if kind == "refuse":
             _keys(msg, {"t", "reason"}, "refuse")
-            raise LobbyError(f"the table refused: {str(msg['reason'])[:200]}")
+            raise HelloRefused(str(msg["reason"]))
         raise LobbyError(f"unknown lobby message {kind!r}")
 
     def choose(self, suspect: int) -> list[dict[str, Any]]:

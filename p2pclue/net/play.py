@@ -359,7 +359,8 @@ async def join_table(
     ``ask_last_seat``: a person sits here; should this seat fill the table without a
     wish (the record was stale), the start waits for their ``Pick`` (``GuestLobby``).
     A wrong code raises ``WrongTableCode``, a missing one ``CodeNeeded`` (both
-    ``TableClosed``): a front end asks for the code again.
+    ``TableClosed``): a front end asks for the code again. A table that answers the hello
+    with a refusal raises ``TableRefused`` at once: only a table not reached is re-dialled.
     """
     if transport is None and is_reach(host):  # an internet table's opener (its ticket)
         transport = internet_transport(seat, table_name, code)

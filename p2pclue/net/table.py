@@ -18,11 +18,12 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from p2pclue.i18n import _
+from p2pclue.i18n import N_, _
 from p2pclue.net.ads import fingerprint
 from p2pclue.net.guesses import CODE_BUDGET, CODE_DIGITS, CODE_TURNS, is_fresh_code
 from p2pclue.net.lobby import (
     GuestLobby,
+    HelloRefused,
     HostLobby,
     LobbyError,
     LobbyView,
@@ -47,6 +48,22 @@ so the rest is dropped unread: a lobby flood costs no memory."""
 
 class TableClosed(Exception):
     """The lobby ended before the game started (with a message for the user)."""
+
+
+SAID_REFUSALS = (N_("the table is full"), N_("the game has already started"),
+                 N_("there are enough spectators"), N_("this key is already at the table"))
+"""The reasons a table gives a hello that a person can meet, said in the reader's language
+(the table sends them in the protocol's English; any other is shown as it came)."""
+
+
+class TableRefused(TableClosed):
+    """The table refused this member's hello: final, so it is never dialled again for it
+    (``join_table`` re-dials only a table it could not reach). ``reason``: as sent."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        said = _(reason) if reason in SAID_REFUSALS else repr(reason)
+        super().__init__(_("the table refused to seat you: {reason}").format(reason=said))
 
 
 @dataclass(frozen=True)
@@ -249,6 +266,8 @@ async def guest_lobby(lobby: GuestLobby, mesh: Mesh, host: str, port: int, on_vi
                     _take_code(mesh, msg)
                     continue
                 replies = lobby.receive(msg)
+            except HelloRefused as exc:
+                raise TableRefused(exc.reason) from None
             except LobbyError as exc:
                 raise TableClosed(str(exc)) from None
             for reply in replies:

@@ -18,11 +18,9 @@ and abandon"): count on a step that does not reach the honest peer by its own de
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import cache
 
 import pytest
 
-from p2pclue.bots.protocol import ProtocolGame
 from p2pclue.crypto.rand import SeededRandom
 from p2pclue.engine import events as ev
 from p2pclue.engine.audit import Verdict, audit
@@ -32,10 +30,9 @@ from p2pclue.engine.peer import Peer, Stage, Status
 from p2pclue.engine.peer_secrets import PeerSecrets
 from p2pclue.engine.transcript import Footer, Transcript, parse
 from p2pclue.engine.votes import MAX_MS, read_vote, sign_vote, window_ms
-from p2pclue.engine.wire import read_payload, split_frame
-from tests.engine.conftest import oracle_game, status
+from tests.engine.accuser_owes import N, accusing_game, owed_point
+from tests.engine.conftest import status
 
-N = 4
 TIMEOUT = 120.0
 """Every peer's own silence timeout (seconds): its deadline is this long after it
 reached the point where the accuser owes its step (time 0 here)."""
@@ -43,30 +40,11 @@ LIAR_CLOCK = 1e6
 """What the colluders pass as ``now``: a clock that says their deadline is long past."""
 
 
-@cache
-def _game() -> ProtocolGame:
-    game = oracle_game(N, "classic", seed=2)
-    state = game.peers[0].rules_state
-    assert state is not None and state.result == "won"
-    return game
-
-
-@cache
-def _owed_point() -> tuple[int, int]:
-    """(entries when the accuser owes its own last step, the accuser)."""
-    typed = [read_payload(split_frame(raw)[1])[0] for raw in _game().peers[0].entries]
-    index = max(i for i, h in enumerate(typed) if h.type == "accuse")
-    accuser = typed[index].sender
-    steps = [h.sender for h in typed[index + 1: index + 1 + N]]
-    assert steps == [(accuser + 1 + k) % N for k in range(N)]  # the accuser steps last
-    return index + N, accuser
-
-
 def _table() -> tuple[list[Peer], int, list[bytes]]:
     """Every seat rebuilt at the owed point at time 0; what the accuser sent at once: its
     step, then its first end-of-game message."""
-    game = _game()
-    entries, accuser = _owed_point()
+    game = accusing_game()
+    entries, accuser = owed_point()
     peers: list[Peer] = []
     for seat in range(N):
         old = game.peers[seat]
@@ -186,7 +164,7 @@ def test_a_vote_that_says_it_was_signed_before_the_voters_deadline_is_refused() 
     """The voter's window is signed: ``waited`` below its own ``timeout`` is no vote."""
     peers, accuser, _ = _table()
     colluders, honest = _roles(accuser)
-    keys = [p.public_key() for p in _game().config.players]
+    keys = [p.public_key() for p in accusing_game().config.players]
     real = _collude(peers, colluders)
     vote = read_vote(real[0], keys)
     assert vote.waited >= vote.timeout == int(TIMEOUT * 1000)
@@ -197,8 +175,8 @@ def test_a_vote_that_says_it_was_signed_before_the_voters_deadline_is_refused() 
     h = peers[honest]
     h.on_timeout(TIMEOUT)
     assert h.receive_vote(early, TIMEOUT) == [] and h.dropped_count == 1
-    entries, _ = _owed_point()
-    t = Transcript(_game().config, tuple(_game().peers[0].entries[:entries]),
+    entries, _ = owed_point()
+    t = Transcript(accusing_game().config, tuple(accusing_game().peers[0].entries[:entries]),
                    Footer("abandoned", entries, votes=(early, real[1])))
     verdict = audit(parse(t.to_bytes()))
     assert not verdict.valid and verdict.violation is not None
@@ -212,7 +190,7 @@ def test_a_vote_signs_the_voters_own_window() -> None:
     h = peers[honest]
     h.on_timeout(TIMEOUT + 1.5)
     raw, _ = h.vote("wait", TIMEOUT + 1.5)
-    vote = read_vote(raw, [p.public_key() for p in _game().config.players])
+    vote = read_vote(raw, [p.public_key() for p in accusing_game().config.players])
     assert (vote.timeout, vote.waited) == (120_000, 121_500)
 
 

@@ -21,41 +21,23 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from functools import cache
 
-from p2pclue.bots.protocol import ProtocolGame
 from p2pclue.crypto.rand import SeededRandom
 from p2pclue.engine import events as ev
 from p2pclue.engine.audit import Verdict, audit
 from p2pclue.engine.peer_secrets import PeerSecrets
 from p2pclue.engine.transcript import parse
-from p2pclue.engine.wire import pack, read_payload, split_frame
+from p2pclue.engine.wire import pack
 from p2pclue.net import api
 from p2pclue.net.core import SessionCore, Settings
 from p2pclue.net.lobby import Address, Start
 from p2pclue.net.memory import MemoryTable
 from p2pclue.net.meta import TAG_SYNC
-from tests.engine.conftest import oracle_game
+from tests.engine.accuser_owes import N, accusing_game, owed_point
 from tests.net.core_table import address
 
-N = 4
 TIMEOUT = 30.0
 LIAR_CLOCK = 1e9
-
-
-@cache
-def _game() -> ProtocolGame:
-    game = oracle_game(N, "classic", seed=2)
-    state = game.peers[0].rules_state
-    assert state is not None and state.result == "won"
-    return game
-
-
-def _owed_point() -> tuple[int, int]:
-    """(entries when the accuser owes its own last step, the accuser)."""
-    typed = [read_payload(split_frame(raw)[1])[0] for raw in _game().peers[0].entries]
-    index = max(i for i, h in enumerate(typed) if h.type == "accuse")
-    return index + N, typed[index].sender
 
 
 @dataclass
@@ -70,8 +52,8 @@ class Outcome:
 
 def run_delayed(delay: float) -> Outcome:
     """Everything to H arrives ``delay`` seconds after H's own deadline."""
-    game = _game()
-    entries, accuser = _owed_point()
+    game = accusing_game()
+    entries, accuser = owed_point()
     others = [s for s in range(N) if s != accuser]
     colluders, honest = (others[0], others[1]), others[2]
     keys = [p._identity for p in game.peers if p._identity is not None]

@@ -10,19 +10,12 @@ not a game per screen.
 
 from __future__ import annotations
 
-import asyncio
+import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-
-from prompt_toolkit.application import Application
-from prompt_toolkit.data_structures import Size
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.layout import Layout
-from prompt_toolkit.layout.containers import Container
-from prompt_toolkit.output.vt100 import Vt100_Output
 
 from p2pclue.bots.protocol import play
 from p2pclue.bots.registry import BOTS
@@ -44,10 +37,8 @@ from p2pclue.net.api import (
 from p2pclue.rules.state import GameState
 from p2pclue.rules.variants import preset
 from p2pclue.tui import knowledge as kn
-from p2pclue.tui import view
-from p2pclue.tui.app import STYLE
 from p2pclue.tui.model import Mode, UIModel
-from tests.tui.terminal import PyteStdout
+from tests.tui.model_screen import screen_of
 
 SEED = 11
 PLAYERS = 4
@@ -98,66 +89,36 @@ def recorded() -> Recording:
     return Recording(game.config, steps, raw, verdict.hands)
 
 
-# ---- screens --------------------------------------------------------------------------
-
-
-def draw(container_of: Callable[[int, int], Container], columns: int = 80,
-         rows: int = 24) -> list[str]:
-    """The lines a ``columns`` x ``rows`` terminal shows for the layout ``container_of``
-    builds: prompt_toolkit's real output, read by pyte."""
-    term = PyteStdout(columns, rows)
-    size = Size(rows=rows, columns=columns)
-    output = Vt100_Output(term, lambda: size, term="xterm-256color",  # type: ignore[arg-type]
-                          enable_cpr=False)
-    shown: list[str] = []
-
-    async def run() -> None:
-        with create_pipe_input() as keys:
-            app: Application[None] = Application(
-                layout=Layout(container_of(columns, rows)), style=STYLE, full_screen=True,
-                input=keys, output=output)
-            task = asyncio.ensure_future(app.run_async())
-            seen: list[str] = []
-            for _tick in range(200):  # drawn, and the same twice in a row: the whole frame
-                await asyncio.sleep(0.01)
-                now = list(term.screen.display)
-                if now == seen and any(line.strip() for line in now):
-                    break
-                seen = now
-            shown.extend(term.screen.display)
-            if app.is_running:
-                app.exit()
-            await task
-
-    asyncio.run(run())
-    return shown
-
-
-def game_screen(model: UIModel, columns: int = 80, rows: int = 24) -> list[str]:
-    """The game's own screen for ``model`` (whatever it shows now)."""
-    return draw(lambda w, h: view.root(model, w, h, lambda _sq: None), columns, rows)
-
-
 HALT = Blame(2, "R23", "a suggestion outside a room", 40)
 ANONYMOUS_HALT = Blame(None, "chain", "bad hash", 40)
 EVIDENCE = tuple(word for blame in (HALT, ANONYMOUS_HALT)
                  for word in f"{blame.check} {blame.reason}".split())
 """A halted game's evidence, told in the engine's English on purpose (data, not text)."""
-TRANSCRIPT = "/home/ada/.local/share/p2pclue/games/2026-01-01-tavolo/transcript.p2pclue"
-"""Where the replayed game says its transcript is (data, not text: the checks allow it)."""
+TRANSCRIPT = Path("games", "2026-01-01-tavolo", "transcript.p2pclue")
+"""Where the replayed game says its transcript is, below the directory a test gives
+(data, not text: the checks allow it, see ``path_pieces``)."""
+
+
+def path_pieces(path: Path) -> list[str]:
+    """``path`` and every run of its names the screen may put on a line of its own: a
+    long path is broken only after a separator, wherever the width falls."""
+    names = str(path).split(os.sep)
+    return [os.sep.join(names[i:j]) + (os.sep if j < len(names) else "")
+            for i in range(len(names)) for j in range(i + 1, len(names) + 1)]
 
 
 class Tour:
     """The replayed game's screens, by name, in the installed language (see ``tour``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, transcript: Path) -> None:
         self.game = recorded()
+        self.transcript = transcript
         self.model = UIModel(self.game.config, ME)
         self.model.can_leave = self.model.can_vote = True
         self.screens: dict[str, list[str]] = {}
 
     def take(self, name: str, columns: int = 80, rows: int = 24) -> None:
-        self.screens[name] = game_screen(self.model, columns, rows)
+        self.screens[name] = screen_of(self.model, columns, rows)
 
     def feed(self, event: SessionEvent, state: GameState | None = None) -> None:
         m = self.model
@@ -181,12 +142,13 @@ class Tour:
         m.press("x")
 
 
-def tour() -> dict[str, list[str]]:
+def tour(below: Path) -> dict[str, list[str]]:
     """Every screen of the game at 80 x 24, from one replayed game: the deal, a turn and
     its keys, the help's pages, the quit question, a move, the lists of a suggestion and an
     accusation, its confirmation, the notepad and its explanations, a card to show, the
-    story read back, a silent player and the votes, a leave, and the end screens."""
-    t = Tour()
+    story read back, a silent player and the votes, a leave, and the end screens. The
+    game's transcript is said to be below the directory ``below``."""
+    t = Tour(below / TRANSCRIPT)
     m = t.model
     m.tell(_("Table check: {check} (compare it aloud: every screen here shows the "
              "same).").format(check=table_check(t.game.config)))
@@ -291,7 +253,7 @@ def _ends(t: Tour) -> None:
     """The end screens: the game won with every hand, read back, abandoned, left, halted."""
     g = t.game
     m = t.model
-    t.feed(Ended("complete", Path(TRANSCRIPT), True,
+    t.feed(Ended("complete", t.transcript, True,
                  _("audit: valid, every signature, proof and rule checked")))
     t.take("end, reading the hands")
     m.end.hands = g.hands

@@ -21,7 +21,7 @@ from p2pclue.engine.config import GameConfig
 from p2pclue.engine.errors import LocalProtocolError
 from p2pclue.engine.peer import Choice
 from p2pclue.i18n import N_
-from p2pclue.net.api import SessionEvent, Waiting, YourChoice
+from p2pclue.net.api import SessionEvent, SessionProxy, Waiting, YourChoice
 from p2pclue.net.local import LocalSession
 from p2pclue.rules.state import GameState
 
@@ -63,41 +63,23 @@ class _Tapped(asyncio.Queue[SessionEvent]):
         return event
 
 
-class Recording:
+class Recording(SessionProxy):
     """A ``LocalSession`` that logs what the application sees of it (``log``)."""
 
     can_leave = True
 
     def __init__(self, session: LocalSession) -> None:
-        self._session = session
-        self.config: GameConfig = session.config
-        self.seat: int | None = session.seat
+        super().__init__(session)
+        self._local = session
         self.log: list[Step] = []
-        self.events: asyncio.Queue[SessionEvent] = _Tapped(session, self.log)
-
-    @property
-    def state(self) -> GameState | None:
-        return self._session.state
-
-    @property
-    def hand(self) -> tuple[int, ...]:
-        return self._session.hand
-
-    def choice(self) -> Choice | None:
-        return self._session.choice()
+        self.events = _Tapped(session, self.log)
 
     def expected_seat(self) -> int | None:
-        return self._session.expected_seat()
+        return self._local.expected_seat()
 
     async def submit(self, intent: ev.Intent) -> None:
-        await self._session.submit(intent)  # a refused one is not logged: it changed nothing
+        await super().submit(intent)  # a refused one is not logged: it changed nothing
         self.log.append(Submitted(intent))
-
-    async def run(self) -> None:
-        await self._session.run()
-
-    async def close(self) -> None:
-        await self._session.close()
 
 
 class _Replayed(asyncio.Queue[SessionEvent]):

@@ -29,7 +29,7 @@ from p2pclue.rules.variants import preset
 from p2pclue.tui.lobby import LineFeed, LobbyModel, PlainLobby, lobby_layout
 from p2pclue.tui.plain import PlainUI
 from tests.pseudo_check import screen_problems
-from tests.tui.pseudo_game import draw
+from tests.tui.model_screen import draw
 
 ME, ADA, BOT, EVE = b"\x01" * 32, b"\x02" * 32, b"\x03" * 32, b"\x04" * 32
 NAMES = ["Ada", "Bruno", "Chiara", "Dmitri", "Eve", "Pia"]

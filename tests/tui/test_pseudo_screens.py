@@ -13,13 +13,14 @@ in English on purpose) and the transcript's path, which are data.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from p2pclue.i18n import LANGUAGES, install
 from p2pclue.i18n.pseudo import PSEUDO
 from tests.pseudo_check import catalog_ellipses, cut_words, screen_problems
-from tests.tui.pseudo_game import EVIDENCE, TRANSCRIPT, recorded, tour
+from tests.tui.pseudo_game import EVIDENCE, TRANSCRIPT, path_pieces, recorded, tour
 
 EXPECTED = (
     "dealing", "dealing, quit question", "first turn", "game help 1", "game help 2",
@@ -35,17 +36,23 @@ EXPECTED = (
 
 
 @pytest.fixture(scope="module")
-def screens() -> Iterator[dict[str, list[str]]]:
+def below(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the replayed game's transcript is said to be (nothing is written there)."""
+    return tmp_path_factory.mktemp("profile")
+
+
+@pytest.fixture(scope="module")
+def screens(below: Path) -> Iterator[dict[str, list[str]]]:
     install(PSEUDO)
     try:
-        yield tour()
+        yield tour(below)
     finally:
         install("en")
 
 
-def _allowed() -> list[str]:
+def _allowed(below: Path) -> list[str]:
     names = [p.name for p in recorded().config.players]
-    return [*names, *(n[:2] for n in names), TRANSCRIPT, *EVIDENCE]
+    return [*names, *(n[:2] for n in names), *path_pieces(below / TRANSCRIPT), *EVIDENCE]
 
 
 def test_the_tour_reaches_every_screen(screens: dict[str, list[str]]) -> None:
@@ -57,9 +64,9 @@ def test_the_tour_reaches_every_screen(screens: dict[str, list[str]]) -> None:
 
 @pytest.mark.parametrize("name", EXPECTED)
 def test_a_screen_says_only_catalog_text_and_cuts_none(screens: dict[str, list[str]],
-                                                       name: str) -> None:
+                                                       below: Path, name: str) -> None:
     lines = screens[name]
-    problems = screen_problems(lines, _allowed())
+    problems = screen_problems(lines, _allowed(below))
     assert not problems, "\n".join([*problems, "", *lines])
 
 
@@ -84,13 +91,13 @@ def test_the_checks_see_what_they_look_for() -> None:
 
 
 @pytest.mark.parametrize("lang", sorted(set(LANGUAGES) - {"en"}))
-def test_the_same_screens_in_each_language_cut_nothing(lang: str) -> None:
+def test_the_same_screens_in_each_language_cut_nothing(lang: str, tmp_path: Path) -> None:
     """Each language's own lengths (a translation may be longer than the pseudo-locale's
     40 %): every screen of the tour is drawn, every field filled, no name or sentence cut
     by a layout (an ellipsis that is not the catalog's own)."""
     install(lang)
     try:
-        shown = tour()
+        shown = tour(tmp_path)
     finally:
         install("en")
     legit = catalog_ellipses(lang)
