@@ -3,9 +3,10 @@
 A seat that owes a message past every peer's deadline can be voted out: the players
 present sign votes (``votes``) to wait more or to end the game as abandoned; a quorum of
 abandon votes ends it (docs/protocol.md, "Silence and abandon"). Votes are about one point
-of the game: they lapse as soon as the awaited entry is chained. The peer owns one
-``Silence`` and tells it where the game stands (``At``); the clock's readings come from
-the driver, never from here.
+of the game: they lapse as soon as the awaited entry is chained, but for the abandon votes,
+which are irrevocable and kept (``certificate``): a quorum of them is final wherever it
+forms. The peer owns one ``Silence`` and tells it where the game stands (``At``); the
+clock's readings come from the driver, never from here.
 """
 
 from __future__ import annotations
@@ -140,15 +141,20 @@ class Silence:
             raise WireError("a vote about another point of the game")
         if not self.counting(at):
             held = self.held.get(checked.voter)
-            if held is None or held[0].ballot < checked.ballot:
+            if held is None or (held[0].ballot < checked.ballot
+                                and held[0].choice != "abandon"):
                 self.held[checked.voter] = (checked, raw)
             return None
         return checked
 
     def quorum(self, at: At, n: int) -> int:
         """Abandon votes that end the game: a strict majority of the seats still at the
-        table other than the silent one."""
-        return quorum(sum(1 for s in range(n) if s not in at.left and s != at.silent))
+        table other than the silent one; at a forfeit point, every one of them. A quorum is
+        final wherever it forms (``certificate``), so a forfeit, which changes the result,
+        needs every honest voter's own word that it waited its whole deadline and grace:
+        a majority of colluders cannot forfeit a live accuser at an honest table."""
+        voters = sum(1 for s in range(n) if s not in at.left and s != at.silent)
+        return max(voters, 1) if at.forfeit else quorum(voters)
 
     def count(self, checked: Vote, raw: bytes, at: At, n: int, current: StageState,
               now: float) -> tuple[list[ev.Event], tuple[bytes, ...] | None]:
@@ -156,8 +162,8 @@ class Silence:
         the events, and the abandon votes if they reached a quorum (the game is over)."""
         counted = self.counted
         old = counted.get(checked.voter)
-        if old is not None and old[0].ballot >= checked.ballot:
-            return [], None
+        if old is not None and (old[0].ballot >= checked.ballot or old[0].choice == "abandon"):
+            return [], None  # an abandon vote is irrevocable: nothing replaces it
         counted[checked.voter] = (checked, raw)
         abandon = tuple(s for s, (v, _) in sorted(counted.items()) if v.choice == "abandon")
         wait = tuple(s for s, (v, _) in sorted(counted.items()) if v.choice == "wait")

@@ -6,8 +6,9 @@ which would look like equivocation once the game goes on). It is a statement of
 its own, signed under its own prefix so that it can never be read as a frame:
 "at this point of this game (config digest, entry count and head hash), seat
 ``silent`` owes the next message, and I vote ``choice``". ``ballot`` orders one
-voter's votes at one point: the highest counts, so a voter may change its mind
-and a replayed old vote changes nothing.
+voter's votes at one point: the highest counts, so a voter may go from wait to abandon
+and a replayed old vote changes nothing; an abandon vote is irrevocable (a later wait does
+not cancel it), so a quorum of them is a certificate that stays one (``certificate``).
 
 A vote also carries, signed, the voter's own observation window: ``timeout``, how long
 after its copy of the chain reached this point its own deadline fell, and ``waited``,

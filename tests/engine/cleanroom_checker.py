@@ -952,7 +952,9 @@ def _votes_verdict(rx: Receiver, votes: list[bytes], out: dict[str, Any],
             return violation("votes")
         voters.append(voter)
     m = len([s for s in range(rx.n) if s not in g.left and s != silent])
-    quorum = m // 2 + 1
+    # every seat but the silent one at a forfeit point (the accuser owing its own step)
+    forfeit_point = g.stage == "pet" and silent == g.accuser
+    quorum = max(m, 1) if forfeit_point else m // 2 + 1
     if len(voters) < quorum:
         return violation("votes")
     out.update(valid=True, result=g.result or "abandoned", winner=g.winner)

@@ -272,14 +272,18 @@ def _own_step(peer: Peer) -> bool:
     return peer.accuser is not None and peer.accuser == peer.expected_seat()
 
 
+def _other_step(peer: Peer) -> bool:
+    """Inside a check, a step owed by a seat other than the accuser (no forfeit there)."""
+    return peer.accuser is not None and peer.expected_seat() not in (None, peer.accuser)
+
+
 def test_point06_votes_past_the_quorum_are_ignored_live() -> None:
     says("every vote that reaches it afterwards, of either choice and from any seat, is "
          "ignored: not counted, not stored")
-    peer, _ = replay("cz-4p", _own_step)
+    peer, _ = replay("cz-4p", _other_step)
     others = [s for s in range(4) if s != peer.expected_seat()]
     votes = _votes(peer, others)
     peer.on_timeout(1e9)
-    peer.on_timeout(2e9)  # past the forfeit grace (an own-step point: a forfeit)
     assert peer.abandon_quorum() == 2
     events = [peer.receive_vote(v, 1e9) for v in votes]
     assert any(isinstance(e, ev.Abandoned) for e in events[1])
@@ -292,15 +296,22 @@ def test_point06_a_footer_with_votes_past_the_quorum_audits_and_names_the_quorum
     says("`forfeit.voters` names the seats whose votes, counted in voter order, reached the "
          "quorum")
     t = load("cz-4p")
+    peer, k = replay("cz-4p", _other_step)
+    others = [s for s in range(4) if s != peer.expected_seat()]
+    votes = tuple(_votes(peer, others))
+    v = audited(Transcript(t.config, t.entries[:k], Footer("abandoned", k, None, votes)))
+    assert v.valid and v.violation is None and v.forfeit is None
+    assert any(f"abandoned by the vote of seats {others}" in n for n in v.notes)
+    bad = (*votes[:2], votes[2][:-1] + bytes([votes[2][-1] ^ 1]))
+    v = audited(Transcript(t.config, t.entries[:k], Footer("abandoned", k, None, bad)))
+    assert v.violation is not None and v.violation.check == "votes"
+    # at a forfeit point the quorum is every seat but the accuser: all of them are named
     peer, k = replay("cz-4p", _own_step)
     others = [s for s in range(4) if s != peer.expected_seat()]
     votes = tuple(_votes(peer, others))
     v = audited(Transcript(t.config, t.entries[:k], Footer("abandoned", k, None, votes)))
-    assert v.valid and v.violation is None
-    assert v.forfeit == {"seat": peer.expected_seat(), "voters": others[:2]}
-    assert any(f"abandoned by the vote of seats {others}" in n for n in v.notes)
-    bad = (*votes[:2], votes[2][:-1] + bytes([votes[2][-1] ^ 1]))
-    v = audited(Transcript(t.config, t.entries[:k], Footer("abandoned", k, None, bad)))
+    assert v.valid and v.forfeit == {"seat": peer.expected_seat(), "voters": others}
+    v = audited(Transcript(t.config, t.entries[:k], Footer("abandoned", k, None, votes[:2])))
     assert v.violation is not None and v.violation.check == "votes"
 
 

@@ -124,8 +124,10 @@ def test_early_abandon_votes_lose_to_the_accusers_step() -> None:
 
 
 def test_held_votes_count_once_the_honest_deadline_passes_without_the_step() -> None:
-    """What the colluders can still do: the step does not reach the honest seat by its own
-    deadline (a truly silent accuser, or links they cut). Then the held votes count."""
+    """The step does not reach the honest seat by its own deadline (a truly silent accuser,
+    or links they cut). Then the held votes count, but a forfeit needs every seat other
+    than the accuser: the colluders' two votes alone are no quorum there, the honest
+    seat's own abandon vote completes it."""
     peers, accuser, sent = _table()
     colluders, honest = _roles(accuser)
     h = peers[honest]
@@ -137,12 +139,17 @@ def test_held_votes_count_once_the_honest_deadline_passes_without_the_step() -> 
     assert h.on_timeout(2 * TIMEOUT - 1.0) == [] and h.status is Status.RUNNING
     seen = h.on_timeout(2 * TIMEOUT)  # FORFEIT_GRACE = 2 silences
     assert seen[0] == ev.PeerSilent(accuser, 2 * TIMEOUT)
-    assert ev.Abandoned(accuser, tuple(sorted(colluders)), True, None, None) in seen
+    counted = [e for e in seen if isinstance(e, ev.VoteCounted)]
+    assert [(e.seat, e.needed) for e in counted] == [(s, 3) for s in sorted(colluders)]
+    assert not any(isinstance(e, ev.Abandoned) for e in seen) and h.status is Status.RUNNING
+    _, seen = h.vote("abandon", 2 * TIMEOUT)
+    voters = tuple(sorted((*colluders, honest)))
+    assert ev.Abandoned(accuser, voters, True, None, None) in seen
     assert status(h) is Status.ABANDONED
     assert h.receive(sent[0], 2 * TIMEOUT + 1) == [] and status(h) is Status.ABANDONED  # late
     verdict = _audit(h)
     assert verdict.valid and verdict.blamed is None
-    assert verdict.forfeit == {"seat": accuser, "voters": sorted(colluders)}
+    assert verdict.forfeit == {"seat": accuser, "voters": list(voters)}
     window = next(n for n in verdict.notes if "signed after waiting" in n)
     assert f"seat {colluders[0]} signed after waiting" in window
     assert f"its own timeout {TIMEOUT:g} s" in window

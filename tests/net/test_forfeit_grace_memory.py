@@ -14,7 +14,9 @@ forfeited at H while the accuser's own copy said "won", and both files audited v
 "abandoned", forfeit seat 0 by voters [1, 2], nobody blamed; the accuser's valid, "won" by
 seat 0; the two files differ.)
 Now votes about an accuser's own step count only after ``FORFEIT_GRACE`` silences
-(docs/protocol.md, "Forfeit grace"): a step late by less than one more ``timeout`` wins.
+(docs/protocol.md, "Forfeit grace"): a step late by less than one more ``timeout`` wins;
+and a forfeit needs every seat but the accuser ("Abandon certificates"), so two colluders'
+votes never forfeit the accuser at H without H's own.
 """
 
 from __future__ import annotations
@@ -116,12 +118,17 @@ def test_a_step_late_by_less_than_the_grace_still_wins() -> None:
     assert out.same_file
 
 
-def test_a_step_later_than_the_grace_is_forfeited() -> None:
-    """The grace is finite: past two timeouts H counts the votes (the voters' word)."""
+def test_a_step_later_than_the_grace_is_no_forfeit_without_the_honest_vote() -> None:
+    """Past two timeouts H counts the colluders' votes, but a forfeit needs every seat but
+    the accuser (a quorum is a final certificate): H has not voted, so the late step is
+    chained and wins at H too. (Before certificates, 2026-12-04: H's copy was a forfeit by
+    the two voters, the accuser's "won", two valid files.)"""
     out = run_delayed(TIMEOUT + 1.0)
-    assert ev.Abandoned(out.accuser_seat, tuple(sorted(out.colluders)), True, None, None) \
-        in out.honest_events
-    assert out.honest.valid and out.honest.blamed is None
-    assert out.honest.forfeit == {"seat": out.accuser_seat, "voters": sorted(out.colluders)}
-    assert (out.accuser.result, out.accuser.winner) == ("won", out.accuser_seat)
-    assert not out.same_file
+    counted = [e for e in out.honest_events if isinstance(e, ev.VoteCounted)]
+    assert sorted(e.seat for e in counted) == sorted(out.colluders)
+    assert all(e.needed == N - 1 for e in counted)
+    assert not any(isinstance(e, ev.Abandoned) for e in out.honest_events)
+    for v in (out.honest, out.accuser):
+        assert v.valid and v.blamed is None and v.forfeit is None
+        assert (v.result, v.winner) == ("won", out.accuser_seat)
+    assert out.same_file
