@@ -194,6 +194,8 @@ class SessionCore:
         """The game is over for this peer (transcript closed or failed): no more persists."""
         self._status = "abandoned"
         """The footer's status once the game is over (what ``End`` reports)."""
+        self._told: set[bytes] = set()
+        """Seats' links that got this peer's abandon certificate since they came up."""
         self.ended: End | None = None
         self.closed = False
 
@@ -265,9 +267,12 @@ class SessionCore:
         return self._done(now)
 
     def link_up(self, key: bytes, now: float) -> list[Action]:
-        """An authenticated link to ``key`` came up (again): say how far we are (``have``)."""
+        """An authenticated link to ``key`` came up (again): say how far we are (``have``).
+        After an end by an abandon certificate, the certificate is all it gets."""
         if self._idle():
-            return []
+            self._told.discard(key)
+            self._spread_certificate(key)
+            return self._done(now) if self._out else []
         self._links[key] = None
         self._haves[key] = 0
         self.redials.up(key, now)
@@ -306,7 +311,8 @@ class SessionCore:
     def receive(self, key: bytes, tag: int, body: bytes, now: float) -> list[Action]:
         """One message from the link to ``key``: a frame, a sync or a late lobby message."""
         if self._idle():
-            return []
+            self._spread_certificate(key)  # it may play on past the point we ended at
+            return self._done(now) if self._out else []
         if key in self._cut_off:
             self.ignored += 1  # still queued from a link cut for junk: not even read
         elif tag == TAG_FRAME:
@@ -682,10 +688,23 @@ class SessionCore:
         self._status = transcript.footer.status
         self._out.append(CloseTranscript(transcript.footer))
         self._send(tuple(self._links), TAG_SYNC, {"t": "done", "n": len(self.peer.entries)})
+        for key in tuple(self._links):
+            self._spread_certificate(key)
         if self.seat is not None and self.peer.status is Status.COMPLETE:
             self._linger_until = now + LINGER
         else:
             self._end()
+
+    def _spread_certificate(self, key: bytes) -> None:
+        """Send the abandon votes this game ended by to a seat's link, once per time it came
+        up: a seat that played on (a partition) ends at the same point on receiving them
+        (docs/protocol.md, "Abandon certificates"). Nothing once closed from outside."""
+        cert = self.peer.certificate()
+        if cert is None or self.closed or key not in self.seats or key in self._told:
+            return
+        self._told.add(key)
+        for raw in cert[1]:
+            self._send((key,), TAG_SYNC, {"t": "vote", "v": raw})
 
     def _waiting_for_done(self) -> set[bytes]:
         others = {p.identity for i, p in enumerate(self.config.players) if i != self.seat}

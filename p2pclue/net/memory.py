@@ -318,6 +318,9 @@ class MemoryTable:
         elif isinstance(action, MarkLeft):
             disk.left = True
         elif isinstance(action, CloseTranscript):
+            # a footer counting fewer entries (an abandon certificate about an earlier
+            # point) closes the file cut after them (``TranscriptFile.close``)
+            del disk.entries[action.footer.entries:]
             disk.footer = action.footer
             disk.synced = len(disk.entries)
         return True

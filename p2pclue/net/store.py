@@ -188,13 +188,50 @@ class TranscriptFile:
         self.entries += 1
 
     def close(self, footer: Footer) -> None:
-        """Finish the file: end marker and footer, synced, closed."""
+        """Finish the file: end marker and footer, synced, closed. A footer that counts
+        fewer entries than were appended (a game ended by an abandon certificate about an
+        earlier point: the later entries are void) closes a copy cut after those entries,
+        which then replaces the file at once (``_close_cut``)."""
+        if footer.entries < self.entries:
+            self._close_cut(footer)
+            return
         if footer.entries != self.entries:
             raise ValueError(f"the footer counts {footer.entries} entries; "
                              f"{self.entries} were appended")
         self._write(closing_bytes(footer), sync=True)
         self.closed_with = footer
         self._release()
+
+    def _close_cut(self, footer: Footer) -> None:
+        """The first ``footer.entries`` entries and the footer, written to a new file that is
+        synced and renamed over this one: a crash leaves either the old unfinished file (a
+        valid prefix of the game) or the closed one, never a mix."""
+        handle = self._handle
+        if handle is None or self._torn:
+            raise ValueError(f"the transcript file {self.path} cannot be closed now")
+        temp = self.path.with_name(self.path.name + ".cut")
+        try:
+            handle.flush()
+            _, entries, whole, _, ended = _read_open(self.path)
+            if ended or len(entries) != self.entries:
+                raise StoreError(_changed(self.path))
+            cut = whole - sum(len(entry_bytes(e)) for e in entries[footer.entries:])
+            data = read_regular(self.path, MAX_TRANSCRIPT_BYTES)[:cut] + closing_bytes(footer)
+            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
+            with os.fdopen(fd, "wb") as out:
+                out.write(data)
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(temp, self.path)
+            _sync_folder(self.path)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                temp.unlink()
+            raise StoreError(_os_message(self.path, exc)) from None
+        finally:
+            self._release()
+        self.entries = footer.entries
+        self.closed_with = footer
 
     def abandon(self) -> None:
         """Close the handle and leave the file unfinished (``read_unfinished`` reads it)."""
@@ -397,3 +434,16 @@ def audit_file(path: Path) -> tuple[bool | None, str]:
     v = verdict.violation
     # Translators: {reason} comes from the protocol checks, in English.
     return False, _("invalid: {reason}").format(reason=v.reason if v else "unknown")
+
+
+def _sync_folder(path: Path) -> None:
+    """Make a rename in ``path``'s folder durable (where the system allows it)."""
+    try:
+        fd = os.open(path.parent, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return
+    try:
+        with contextlib.suppress(OSError):
+            os.fsync(fd)
+    finally:
+        os.close(fd)

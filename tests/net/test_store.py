@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from p2pclue.engine.audit import audit
-from p2pclue.engine.transcript import parse
+from p2pclue.engine.transcript import Footer, Transcript, parse
 from p2pclue.net.store import StoreError, TranscriptFile, check_writable, read_unfinished
 from tests.net.samples import classic_3p as game
 
@@ -90,9 +90,8 @@ def test_damage_outside_the_last_record_is_an_error(tmp_path: Path) -> None:
 def test_footer_must_count_the_appended_entries(tmp_path: Path) -> None:
     peer = game()
     store = write_all(tmp_path / "x.p2pclue")
-    store.append(peer.entries[0])
     with pytest.raises(ValueError, match="footer counts"):
-        store.close(peer.footer)
+        store.close(Footer("abandoned", len(peer.entries) + 1))
     store.abandon()
     with pytest.raises(ValueError, match="already closed"):
         store.append(peer.entries[0])
@@ -150,3 +149,20 @@ def test_a_device_or_a_pipe_is_refused_before_it_is_opened(tmp_path: Path) -> No
 def test_check_writable_accepts_a_new_file(tmp_path: Path) -> None:
     check_writable(tmp_path / "new.p2pclue")
     assert not (tmp_path / "new.p2pclue").exists()
+
+
+def test_a_footer_counting_fewer_entries_closes_the_file_cut_there(tmp_path: Path) -> None:
+    """An abandon certificate about an earlier point voids the entries after it: the closed
+    file holds exactly the entries before the point, then the footer (written to a new file
+    and renamed over the old one: no leftover, no mix)."""
+    peer = game()
+    path = tmp_path / "cut.p2pclue"
+    store = write_all(path, sync_every=3)
+    footer = Footer("abandoned", 5)
+    store.close(footer)
+    assert not store.is_open and store.closed_with == footer and store.entries == 5
+    raw = path.read_bytes()
+    assert raw == Transcript(peer.config, tuple(peer.entries[:5]), footer).to_bytes()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cut.p2pclue"]
+    verdict = audit(parse(raw), raw)
+    assert verdict.valid and verdict.result == "abandoned"
