@@ -14,6 +14,7 @@ point, the footer with A's and B's votes. Before certificates A's file and B's d
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from p2pclue.crypto.rand import SeededRandom
 from p2pclue.engine.audit import audit
@@ -58,7 +59,7 @@ def test_a_healed_partition_ends_every_seat_at_the_certificates_point() -> None:
         m = table.wire[i]
         return pub[a] not in (m.src, m.dst) and m.dst != pub[b]
 
-    def flow(ok: object = free) -> None:
+    def flow(ok: Callable[[int], bool] = free) -> None:
         while (i := next((i for i in range(len(table.wire)) if ok(i)), None)) is not None:
             table.deliver(i)
 
@@ -71,7 +72,8 @@ def test_a_healed_partition_ends_every_seat_at_the_certificates_point() -> None:
         table.execute(table.members[pub[seat]], actions)
     to_a = [i for i, m in enumerate(table.wire) if m.src == pub[b] and m.dst == pub[a]]
     table.deliver(to_a[-1])  # the only thing A gets: B's vote (its last message to A)
-    assert cores[a].ended is not None and cores[a].ended.status == "abandoned"
+    ended = cores[a].ended
+    assert ended is not None and ended.status == "abandoned"
     assert table.members[pub[a]].disk.footer is not None
 
     def played_on(i: int) -> bool:  # the step reaches B now, and B plays on
