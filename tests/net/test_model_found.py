@@ -1,10 +1,11 @@
 """Programs the fault model found, replayed rule by rule with every property checked after
-each rule and at the end. Both showed the same behaviour of the votes: under a partition
-one seat counts an abandon quorum about a silent seat and ends the game abandoned, while
-the others receive the awaited entry first (their votes lapse) and play on without it.
-The spec allows this (each peer's counting is its own); the model's end properties had
-wrongly assumed that a table ends complete when nobody honest had ended, and that the
-spectator's complete game extends every seat's transcript."""
+each rule and at the end (``teardown``: the heal, then the end properties, among them
+``one_certificate``: an abandon certificate at one honest seat is the end of every honest
+seat that did not stop alone). The model first found honest seats ending one game
+differently under a partition: one counted an abandon quorum and ended, the seat whose vote
+it counted received the awaited entry and played on. An abandon quorum is now a final
+certificate (docs/protocol.md, "Abandon certificates"), and these programs replay with every
+honest seat that ended by votes ending the same way."""
 
 from __future__ import annotations
 
@@ -29,10 +30,10 @@ def replay(plan: Plan, program: list[tuple[str, dict[str, Any]]]) -> TableModel:
 
 
 def test_a_seat_that_ended_abandoned_alone_leaves_the_others_abandoned_later() -> None:
-    """Seat 1 (planned to cheat, never did) is cut off, counts seat 0's and its own abandon
-    votes about seat 2 and ends; seats 0 and 2 got seat 2's entry and play on, seat 0
-    leaves, and seat 2, the only seat still at the table, is then the quorum that abandons
-    the game about the seat that ended."""
+    """Seat 1 (planned to cheat, never did) is cut off and stops alone (no quorum: a footer
+    without votes, its file a prefix); seats 0 and 2 play on, seat 0 leaves, and seat 2, the
+    only seat still at the table, is then the quorum that abandons the game about seat 1.
+    Seats 0 and 2 close the same game abandoned by that certificate."""
     plan = Plan(3, seed=5677, patience=7, cheat="bad-decrypt", cheater=1, phase="open",
                 dealt=True)
     model = replay(plan, [
@@ -48,6 +49,10 @@ def test_a_seat_that_ended_abandoned_alone_leaves_the_others_abandoned_later() -
         footer = t.member(seat).disk.footer
         assert footer is not None and footer.status == "abandoned" and footer.blame is None
     assert len(t.member(1).disk.entries) < len(t.member(2).disk.entries)
+    assert not t.member(1).disk.footer.votes  # type: ignore[union-attr]
+    ended = [t.member(s).disk for s in (0, 2)]
+    assert ended[0].entries == ended[1].entries and ended[0].footer == ended[1].footer
+    assert ended[0].footer is not None and ended[0].footer.votes
 
 
 def test_a_leaver_that_ended_abandoned_does_not_hold_back_the_spectators_complete_game(

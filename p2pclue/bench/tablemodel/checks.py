@@ -9,7 +9,8 @@ honest is ever blamed, by a live peer or a footer; a halted honest seat's transc
 confirmed by the audit with the cheater blamed; what a seat persisted is what it accepted;
 an honest link that kept the stream contract is never charged junk.
 At the end, after the heal: every honest seat ended, and how; the audit of every honest
-transcript file agrees with its footer.
+transcript file agrees with its footer; an abandon certificate at one honest seat is the end
+of every honest seat that did not stop alone (``one_certificate``).
 """
 
 from __future__ import annotations
@@ -216,11 +217,41 @@ def ended(mt: ModelTable, audits: Audits) -> dict[int, str]:
         require(len(frames) < both or out[seat] == "halted",
                 f"seat {seat} was delivered the cheat ({mt.plan.cheat} by seat "
                 f"{mt.plan.cheater}) while it played, and ended {out[seat]}")
+    one_certificate(mt, audits, out)
     if not mt.cheated and not mt.ended_before_heal and not mt.votes_before_heal:
         require(set(out.values()) == {"complete"},
                 "nobody cheated, no seat had ended or voted before the heal, yet the healed "
                 f"table ended {out}")
     return out
+
+
+def one_certificate(mt: ModelTable, audits: Audits, out: dict[int, str]) -> None:
+    """An abandon certificate is final: once any honest seat closed its transcript abandoned
+    by a quorum of votes, every honest seat that ended otherwise than by stopping alone
+    (abandoned with no votes: a local end, its file a prefix) closed the same game the same
+    way: the same entries, abandoned by votes, the same result and forfeit. (The footers may
+    name different quorums of valid votes about that point.)"""
+    certified = [s for s in out if (f := mt.member(s).disk.footer) is not None and f.votes]
+    if not certified:
+        return
+    first = mt.member(certified[0]).disk
+
+    def outcome(seat: int) -> tuple[object, ...]:
+        disk = mt.member(seat).disk
+        assert disk.footer is not None
+        v = audits.verdict(mt, disk.entries, disk.footer)
+        return (tuple(disk.entries), disk.footer.status, bool(disk.footer.votes), v.result,
+                v.winner, None if v.forfeit is None else v.forfeit["seat"])
+
+    want = outcome(certified[0])
+    for seat, status in out.items():
+        footer = mt.member(seat).disk.footer
+        if status == "abandoned" and footer is not None and not footer.votes:
+            continue  # stopped alone: a prefix (``transcripts_agree``)
+        require(outcome(seat) == want,
+                f"seat {certified[0]} closed a game abandoned by votes at entry "
+                f"{len(first.entries)}, seat {seat} closed {status} with "
+                f"{len(mt.member(seat).disk.entries)} entries")
 
 
 def spectator_agrees(mt: ModelTable) -> None:
