@@ -389,7 +389,7 @@ class Peer(RecordView):
         A quorum of abandon votes ends the game as abandoned (and, when the silent seat is
         the accuser owing its own step of its accusation check, applies that accusation as
         wrong: the forfeit); of wait votes, restarts the silence clock."""
-        if self.status not in (Status.RUNNING, Status.COMPLETE):
+        if self.status is not Status.RUNNING:
             return []
         try:
             passed = read_vote(raw, self._keys).entries < len(self.entries)
@@ -397,8 +397,6 @@ class Peer(RecordView):
             passed = False
         if passed:
             return self._receive_past(raw, now)
-        if self.status is not Status.RUNNING:
-            return []
         try:
             checked = self._silence.check(raw, self._at())
         except WireError as exc:
@@ -670,7 +668,7 @@ class Peer(RecordView):
                 self._halt(exc)
         if self._settle_due:
             self._settle_due = False
-            if self.status in (Status.RUNNING, Status.COMPLETE):
+            if self.status is Status.RUNNING:
                 self._events += self._settle(now)
         if len(self.entries) != before:
             self._silence.restart(now)
