@@ -448,6 +448,10 @@ def vote_cases() -> dict[str, bytes]:
                 cases[f"{where}: out of voter order"] = closed(
                     opening, cut, foot(others[::-1]))
                 cases[f"{where}: wait votes"] = closed(opening, cut, foot(others, "wait"))
+                # a certificate about this point in a file that kept the entry after it
+                kept = {**foot(others), "entries": len(cut) + 1}
+                cases[f"{where}: entries kept past the certificate's point"] = closed(
+                    opening, entries[:stop + 1], kept)
                 early = [vote(seed, v, game, cut, silent, waited=119_999) for v in others]
                 cases[f"{where}: signed before the voter's deadline"] = closed(
                     opening, cut, {"status": "abandoned", "entries": len(cut), "blame": None,
@@ -456,7 +460,7 @@ def vote_cases() -> dict[str, bytes]:
 
 
 def test_vote_footers_agree(subtests: pytest.Subtests, tmp_path: Path) -> None:
-    all_judged_alike(subtests, tmp_path, {k: (v, None) for k, v in vote_cases().items()}, 56)
+    all_judged_alike(subtests, tmp_path, {k: (v, None) for k, v in vote_cases().items()}, 64)
 
 
 # --- rule 3b (R27), with accuse frames signed from the spec by the samples' seeded keys -----
@@ -610,3 +614,13 @@ def complaint_cases() -> dict[str, tuple[bytes, dict[str, Any]]]:
 
 def test_complaints_agree(subtests: pytest.Subtests, tmp_path: Path) -> None:
     all_judged_alike(subtests, tmp_path, complaint_cases(), 7)
+
+
+def test_a_certificate_with_entries_past_its_point_is_a_votes_violation() -> None:
+    """docs/protocol.md, "Transcript": a file ending with a certificate about point ``i``
+    is valid only with exactly ``i`` entries; both verifiers say ``votes``."""
+    kept = {k: v for k, v in vote_cases().items() if "entries kept past" in k}
+    assert len(kept) == 8
+    for raw in kept.values():
+        mine = verdict(raw)
+        assert mine["violation"] is not None and mine["violation"]["check"] == "votes", mine
