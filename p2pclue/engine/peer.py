@@ -380,12 +380,14 @@ class Peer(RecordView):
         return raw, self.receive_vote(raw, now)
 
     def receive_vote(self, raw: bytes, now: float) -> list[ev.Event]:
-        """Count a signed vote. A vote about another point of the game (stale, or from a
-        peer that is ahead) or that does not verify is ignored: votes cost nobody anything.
-        A vote that arrives before this peer's own deadline for the silent seat has passed
-        (``on_timeout`` has not reported it at this point) is held, not counted: it counts
-        when the deadline passes, and lapses if the awaited entry is chained first, so a
-        majority cannot vote out a seat this peer has not seen fall silent.
+        """Count a signed vote. A vote that does not verify, or is about a point this peer
+        has not reached, is ignored: votes cost nobody anything. A vote that arrives before
+        this peer's own deadline for the silent seat has passed (``on_timeout`` has not
+        reported it at this point) is held, not counted: it counts when the deadline
+        passes. If the awaited entry is chained first, a held or counted wait vote lapses;
+        an abandon vote is kept, like any valid abandon vote about a point this peer has
+        passed (``_receive_past``), and a quorum of them ends the game at that point (a
+        certificate is final; at a forfeit point the quorum is every other seat).
         A quorum of abandon votes ends the game as abandoned (and, when the silent seat is
         the accuser owing its own step of its accusation check, applies that accusation as
         wrong: the forfeit); of wait votes, restarts the silence clock."""
