@@ -21,7 +21,9 @@ from p2pclue import PROTOCOL_VERSION
 from p2pclue.i18n import _, os_error_line
 from p2pclue.net import discovery, hosts
 from p2pclue.net.ads import SameName, TableAd, fingerprint
+from p2pclue.net.door import OpenerDoor
 from p2pclue.net.gamedir import GameDir, SavedStart
+from p2pclue.net.links import TcpTransport
 from p2pclue.net.lobby import GuestLobby, HostLobby, LobbyView, TableInfo
 from p2pclue.net.mesh import Mesh
 from p2pclue.net.profile import Profile
@@ -108,6 +110,8 @@ class Opened:
     """The last code is used up too: nobody new can join (the seated play on)."""
     ticket: str | None = None
     """An internet table's ticket (``net.reach``): what others paste to join."""
+    door: OpenerDoor | None = None
+    """The opener's door for the bots it seats in its own process (``bot_transport``)."""
 
     @property
     def address(self) -> str:
@@ -151,6 +155,17 @@ def internet_transport(seat: Seat, table_name: str | bytes, code: str | None) ->
     tid = table_name if isinstance(table_name, bytes) else table_id(table_name)
     return IrohTransport(seat.profile.identity, tid, code, relays=seat.relays,
                          port=seat.port, external=seat.external)
+
+
+def bot_transport(opened: Opened, seat: Seat, table_name: str) -> Transport:
+    """The transport of a bot the opener seats in its own process (``join --bots``): it
+    enters the opener's lobby through the opener's door, so no code is guessed and a code
+    that turned (or an entry that closed) before it came does not keep it out. Its gate
+    holds the table's code of now, for the late spectators its listener admits."""
+    assert opened.door is not None
+    inner = (internet_transport(seat, table_name, opened.code) if opened.ticket is not None
+             else TcpTransport(seat.profile.identity, table_id(table_name), opened.code))
+    return opened.door.for_bot(inner, seat.profile.public)
 
 
 def _transcript_path(seat: Seat, seated: Seated, path: Path | None) -> Path:
@@ -235,13 +250,15 @@ async def open_table(
     if internet:
         transport = transport or internet_transport(seat, table_name, code)
         announce = False
-    mesh = Mesh(seat.profile.identity, tid, code, transport=transport)
+    door = OpenerDoor(transport or TcpTransport(seat.profile.identity, tid, code),
+                      seat.profile.public)
+    mesh = Mesh(seat.profile.identity, tid, code, transport=door)
     announcer: Announcement | None = None
     updates: list[asyncio.Task[None]] = []
     try:
         listener = await mesh.listen(seat.listen_host, 0)
         fp = fingerprint(seat.profile.public)
-        opened = Opened(table_name, code, listener.host, listener.port, fp, False)
+        opened = Opened(table_name, code, listener.host, listener.port, fp, False, door=door)
         if is_reach(listener.host):
             opened.ticket = Ticket(table_name, parse_reach(listener.host)).text()
         lobby = HostLobby(seat.profile.identity, TableInfo(table_name, rules, players),
