@@ -24,6 +24,7 @@ from p2pclue.net.table import TableClosed
 from p2pclue.rules.variants import preset
 from tests.net.procs import HANG_GUARD
 from tests.net.test_code_guesses import CODE, NAME, stranger
+from tests.net.test_last_seat import close_all
 from tests.net.test_links import run
 
 
@@ -63,11 +64,7 @@ async def _entry_closed_then_bots(home: Path) -> tuple[Opened, list[str], int]:
         sessions = [await asyncio.wait_for(t, HANG_GUARD) for t in tasks]
         return o, outcomes, len({s.config.digest() for s in sessions})
     finally:
-        for s in sessions:
-            await s.close()
-        for t in tasks:
-            t.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await close_all(sessions, tasks)
 
 
 def test_the_openers_bots_sit_down_after_the_entry_closed(tmp_path: Path) -> None:
