@@ -33,6 +33,7 @@ from p2pclue.engine.peer import (
     hands_from_secrets,
     shown_cards_from_secrets,
 )
+from p2pclue.engine.reveal_checks import reveal_contradiction
 from p2pclue.engine.silence import FORFEIT_GRACE
 from p2pclue.engine.transcript import Footer, Transcript, entry_bytes, opening_bytes
 from p2pclue.engine.votes import read_vote
@@ -157,6 +158,8 @@ def audit(transcript: Transcript, raw_bytes: bytes | None = None, *,
                               f"the footer counts {footer.entries} entries, the file has "
                               f"{len(transcript.entries)}", None)
     owed = (observer.expected_seat(), observer.accuser)  # before votes close the game
+    if violation is None and observer.status is Status.COMPLETE:
+        violation = _reveal_violation(observer, events, len(transcript.entries))
     if violation is None and finished:
         violation = _check_footer(observer, transcript, events, notes)
     elif violation is None:
@@ -203,7 +206,7 @@ def audit(transcript: Transcript, raw_bytes: bytes | None = None, *,
         forfeit=forfeit,
         unfinished=not finished,
     )
-    if observer.status is Status.COMPLETE:
+    if observer.status is Status.COMPLETE and (violation is None or violation.check != "reveal"):
         hands = verdict.hands = hands_from_secrets(observer.record)
         verdict.shown = shown_cards_from_secrets(observer.record)
         for rec, card in verdict.shown:  # binding and proof 4b make this hold; check anyway
@@ -213,6 +216,14 @@ def audit(transcript: Transcript, raw_bytes: bytes | None = None, *,
     for seat, hand in sorted(observer.left_hands.items()):
         notes.append(_left_note(observer, seat, CardsNo(hand)))
     return verdict
+
+
+def _reveal_violation(observer: Peer, events: list[ev.Event], n: int) -> Violation | None:
+    """The revealed game against its proofs, after the last entry and before the footer
+    (docs/protocol.md, "The end-of-game reveal"): no seat is named."""
+    verdicts = [(e.triple, e.correct) for e in events if isinstance(e, ev.AccusationDecided)]
+    found = reveal_contradiction(observer.record, verdicts)
+    return None if found is None else Violation(n, None, "reveal", found, None)
 
 
 def _left_note(observer: Peer, leaver: int, hand: CardsNo) -> Note:

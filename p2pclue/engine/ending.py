@@ -17,6 +17,7 @@ from p2pclue.crypto.group import base_mul
 from p2pclue.engine import events as ev
 from p2pclue.engine.errors import Reject
 from p2pclue.engine.record import Play, PublicRecord, ShowRecord
+from p2pclue.engine.reveal_checks import check_own_reveal
 from p2pclue.engine.stage import (
     Body,
     Fields,
@@ -99,6 +100,7 @@ class SecretsRound(RoundStage):
         record = peer.record
         if base_mul(f["k"]) != record.Y[sender] or base_mul(f["r"]) != record.R[sender]:
             raise Reject("secrets", "the revealed scalars do not match the public keys")
+        check_own_reveal(record, sender, f["k"], f["r"])  # against its passes and shows
         record.revealed_k[sender] = f["k"]
         record.revealed_r[sender] = f["r"]
         self.next_in_round(peer)

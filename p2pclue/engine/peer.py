@@ -191,6 +191,10 @@ class Peer(RecordView):
                                    deal_owners(n, config.rules.deal_equal))
         """The public record of the game, written by the stages."""
         self._leave_queued = False
+        self.unsendable: str | None = None
+        """The type of this seat's own message that came out over ``MAX_ENTRY_BYTES``: it
+        was not sent (every peer drops such a frame unread), and this seat sends nothing
+        more: the table sees it silent (docs/protocol.md, "Frames")."""
         self.abandon_votes: tuple[bytes, ...] = ()
 
     # ---- public API ------------------------------------------------------------------
@@ -408,7 +412,7 @@ class Peer(RecordView):
     def choice(self) -> Choice | None:
         """The decision the local player owes now, if any."""
         me = self._player
-        if self.status is not Status.RUNNING or me is None:
+        if self.status is not Status.RUNNING or me is None or self.unsendable is not None:
             return None
         return self._current.choice(self, me)
 
@@ -604,7 +608,7 @@ class Peer(RecordView):
     def _pump(self) -> None:
         """Send every message this peer owes that needs no decision."""
         me = self._player
-        while me is not None and self.status is Status.RUNNING:
+        while me is not None and self.status is Status.RUNNING and self.unsendable is None:
             if self.expected_seat() != me.seat:
                 return
             if self._leave_queued and isinstance(self._current, Turn | Refutation):
@@ -628,6 +632,11 @@ class Peer(RecordView):
         header = Header(self._config_digest, me.seat, len(self._sent_by[me.seat]), self._head,
                         msg_type)
         raw = sign_frame(me.identity, header, body)
+        if len(raw) > MAX_ENTRY_BYTES or self.unsendable is not None:
+            # Every receiver would drop it unread (rule 2), this peer too, and build it
+            # again for ever; the link would be charged junk. The seat falls silent.
+            self.unsendable = self.unsendable or msg_type
+            return
         self._building = True
         try:
             if self._verify_own:

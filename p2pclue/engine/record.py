@@ -32,6 +32,17 @@ class ShowRecord:
     commitment: Point
 
 
+@dataclass(frozen=True)
+class PassRecord:
+    """A public ``pass``: ``refuter`` proved it holds none of ``triple``; its ``secrets``
+    are checked against it at the end (``reveal_checks``)."""
+
+    index: int
+    suggester: int
+    refuter: int
+    triple: tuple[int, int, int]
+
+
 @dataclass
 class Play:
     """The game of Clue itself, from the weapons' placement to the end: the rules state
@@ -68,6 +79,7 @@ class PublicRecord:
     leftovers: tuple[int, ...] = ()
     envelope_cards: tuple[int, int, int] | None = None
     shows: list[ShowRecord] = field(default_factory=list)
+    passes: list[PassRecord] = field(default_factory=list)
     opened: dict[int, int] = field(default_factory=dict)
     """Publicly opened shows (after a complaint, or in the end-of-game ``open`` round):
     transcript index of the show -> card."""

@@ -26,7 +26,7 @@ from p2pclue.crypto.errors import CryptoError
 from p2pclue.engine import accusation, leave
 from p2pclue.engine import events as ev
 from p2pclue.engine.errors import LocalProtocolError
-from p2pclue.engine.record import Play, ShowRecord
+from p2pclue.engine.record import PassRecord, Play, ShowRecord
 from p2pclue.engine.reveals import start_random
 from p2pclue.engine.stage import (
     Body,
@@ -218,6 +218,7 @@ class Refutation(PlayStage):
         peer.verify(P.verify_none, proof_context(self.play.game_id, index, sender, "pass"),
                     self.triple, record.hand_points(sender), record.S[sender], f["proof"])
         self.play.apply(ra.CannotRefute(sender))
+        record.passes.append(PassRecord(index, self.suggester, sender, self.triple))
         peer.announce(ev.Passed(sender, self.suggester, self.triple))
         peer.resume_play()
 

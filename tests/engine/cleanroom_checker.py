@@ -5,7 +5,10 @@ arithmetic, hashlib for hashes. It checks what the spec lets a stranger check wi
 rules engine or the zero-knowledge proofs: the file layout, the canonical encodings, every
 signature, the hash chain, the sequence rules, who owes each message (rounds, turns,
 refutations, dice, accusation checks), the key proofs and the dice hash chains, the
-accusation verdicts, and the footer with its blame. Its verdict is compared with
+accusation verdicts, each `secrets` against its `Y` and against the shows its seat made to a
+seat that left and its passes ("The end-of-game reveal", checks 1 and 2; with no board it
+knows a suggestion's suspect and weapon, not its room), the revealed game as a whole (checks
+3-5), and the footer with its blame. Its verdict is compared with
 ``p2pclue audit --json`` by ``test_cleanroom.py``; where the two differ, one of the spec and
 the code is wrong.
 """
@@ -24,7 +27,8 @@ from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
 
 L = 2**252 + 27742317777372353535851937790883648493
-MAX_FRAME = 256 * 1024
+MAX_FRAME = 256 * 1024  # an entry's length prefix in the file ("Transcript file")
+MAX_ENTRY = 32 * 1024  # a frame ("Frames"): a longer one is dropped unread (rule 2)
 MAX_FILE = 64 * 1024 * 1024
 MAX_FOOTER = 4 * 1024 * 1024
 RULE_KEYS = {"deal_equal", "tokens_played_only", "weapons_random", "first_white", "two_dice",
@@ -162,6 +166,53 @@ def opens(c: bytes, opening: dict[str, Any], p: bytes, named: set[int]) -> bool:
         return bool(sodium.crypto_core_ed25519_add(tg, rp) == c)
     except Exception:
         return False
+
+
+def _fs_item(label: str, data: bytes) -> bytes:
+    return b"\x01" + lp(label.encode()) + lp(data)
+
+
+def _fs_start(tag: str, game_id: bytes, step: str, seat: int) -> bytes:
+    return (_fs_item("domain", b"p2pclue/fiat-shamir") + _fs_item("tag", tag.encode())
+            + _fs_item("version", u64(1)) + _fs_item("game_id", game_id)
+            + _fs_item("step", step.encode()) + _fs_item("prover", u64(seat)))
+
+
+def _challenge(items: bytes, label: str, i: int = 0) -> int:
+    h = hashlib.sha512(items + b"\x03" + lp(label.encode()) + i.to_bytes(4, "big")).digest()
+    return int.from_bytes(h, "little") % L
+
+
+def show_rho(k: bytes, game_id: bytes, index: int, refuter: int) -> bytes:
+    """"Deniable refutation": rho = challenge `rho` of tag `commit-rho`, the show's context,
+    data item `k`."""
+    items = _fs_start("commit-rho", game_id, f"{index}:show", refuter) + _fs_item("k", k)
+    return _challenge(items, "rho").to_bytes(32, "little")
+
+
+SLUGS = ("scarlett", "mustard", "white", "green", "peacock", "plum", "candlestick", "dagger",
+         "lead_pipe", "revolver", "rope", "wrench", "kitchen", "ballroom", "conservatory",
+         "dining_room", "billiard_room", "library", "lounge", "hall", "study")  # "Set-up"
+IDENTITY = b"\x01" + bytes(31)
+
+
+def hash_to_group(kind: bytes, label: bytes) -> bytes:
+    """"Hash-to-group (cards and generators)"."""
+    counter = 0
+    while True:
+        r = hashlib.sha512(lp(b"p2pclue/hash-to-group") + lp(u64(1)) + lp(kind) + lp(label)
+                           + counter.to_bytes(4, "big")).digest()[:32]
+        p = sodium.crypto_core_ed25519_from_uniform(r)
+        if p != IDENTITY and sodium.crypto_core_ed25519_is_valid_point(p):
+            return bytes(p)
+        counter += 1
+
+
+CARD_OF = {hash_to_group(b"card", slug.encode()): i for i, slug in enumerate(SLUGS)}
+
+
+def card_of(point: bytes) -> int | None:
+    return CARD_OF.get(point)
 
 
 def key_proof_ok(game_id: bytes, step: str, seat: int, y: bytes, proof: Any) -> bool:
@@ -339,6 +390,7 @@ class Show:
     suggester: int
     c: bytes
     named: set[int]
+    index: int
 
 
 @dataclass
@@ -367,6 +419,14 @@ class Game:
     result: str | None = None
     winner: int | None = None
     turns: int = 0
+    # the end-of-game reveal ("The end-of-game reveal")
+    positions: list[bytes] = field(default_factory=list)  # the 18 dealt points, as now
+    envelope: list[bytes] = field(default_factory=list)  # the 3 envelope points, as now
+    revealed: dict[int, int] = field(default_factory=dict)  # seat -> s = k*r mod L
+    passes: list[tuple[int, set[int]]] = field(default_factory=list)  # (seat, suspect+weapon)
+    accusations: list[tuple[tuple[int, int, int], bool]] = field(default_factory=list)
+    accused: tuple[int, int, int] = (-1, -1, -1)
+    left_cards: list[int | None] = field(default_factory=list)  # hands opened by `leave`
 
     def __post_init__(self) -> None:
         self.n = len(self.config["players"])
@@ -386,6 +446,32 @@ class Game:
                  "answer": {"ack", "complain"}, "opening": {"opening"},
                  "open": {"open"}, "secrets": {"secrets"}}[self.stage]
         return seat, types
+
+    def owner(self, p: int) -> int | None:
+        """Dealt position p goes to seat p mod n, but the DEAL-EQUAL leftovers ("Dealing")."""
+        dealt = self.n * (18 // self.n) if self.config["rules"]["deal_equal"] else 18
+        return p % self.n if p < dealt else None
+
+    def hand(self, seat: int, s: int) -> list[int | None]:
+        """The seat's dealt positions with s removed, read as cards (None: no card)."""
+        inv = pow(s, -1, L).to_bytes(32, "little")
+        return [card_of(sodium.crypto_scalarmult_ed25519_noclamp(inv, self.positions[p]))
+                for p in range(18) if self.owner(p) == seat]
+
+    def reveal_contradiction(self) -> bool:
+        """Checks 3-5 of "The end-of-game reveal", after the last `secrets`."""
+        cards: list[int | None] = [card_of(self.positions[p]) for p in range(18)
+                                   if self.owner(p) is None]
+        for seat in range(self.n):
+            if seat not in self.left:
+                cards += self.hand(seat, self.revealed[seat])
+        if None in cards:
+            return True  # check 3 (a leftover that is no card was refused at its unlayer)
+        envelope = tuple(card_of(p) for p in self.envelope)
+        cards += [*self.left_cards, *envelope]
+        if len(cards) != 21 or set(cards) != set(range(21)):
+            return True  # check 4
+        return any(right != (accused == envelope) for accused, right in self.accusations)
 
     def hand_size(self, seat: int) -> int:
         """Dealt positions: p goes to p mod n; under DEAL-EQUAL n*floor(18/n) on are left over."""
@@ -451,9 +537,16 @@ class Game:
             if not self.queue:
                 self._round("envelope")
         elif kind in ("envelope", "deal"):
+            if kind == "envelope":
+                self.envelope = [deck[0] for deck in body["decks"]]
+            else:
+                self.positions = list(body["deck"])
             if not self.queue:
                 self._round("deal" if kind == "envelope" else "unlayer")
         elif kind == "unlayer":
+            others = [p for p in range(18) if self.owner(p) != seat]
+            for p, point in zip(others, body["points"], strict=False):
+                self.positions[p] = point
             if not self.queue:
                 if self.config["rules"]["weapons_random"]:
                     self._round("reveal")
@@ -489,7 +582,7 @@ class Game:
         elif kind == "show":
             if not _show_proof_ok(body["proof"], self.hand_size(seat)):
                 return "proof:commit-show"  # the proof's shape (4b): see _show_proof_ok
-            self.shows.append(Show(seat, self.suggester, body["C"], self.named))
+            self.shows.append(Show(seat, self.suggester, body["C"], self.named, index))
             self.stage, self.queue = "answer", [self.suggester]
         elif kind == "ack":
             self.stage = "turn"
@@ -501,6 +594,11 @@ class Game:
                 return "proof:opening"
             self.stage = "turn"
         elif kind == "pass" or (kind == "leave" and self.stage == "refute"):
+            if kind == "pass":
+                self.passes.append((seat, self.named - set(ROOMS)))
+            else:
+                self.envelope = list(body["envelope"])
+                self.left_cards += [card_of(p) for p in body["hand"]]
             if kind == "leave":
                 self.left.add(seat)
                 self.out.add(seat)
@@ -510,11 +608,13 @@ class Game:
                 return None
         elif kind == "accuse":
             self.accuser = seat
+            self.accused = (body["suspect"], body["weapon"], body["room"])
             chain = [(seat + k) % self.n for k in range(1, self.n + 1)]
             self.stage, self.queue = "pet", [s for s in chain if s not in self.left]
         elif kind == "pet":
             self.last_pet = (body["Q"], body["P"])
             if not self.queue:
+                self.accusations.append((self.accused, body["Q"] == body["P"]))
                 if body["Q"] == body["P"]:
                     self.result, self.winner = "won", self.accuser
                     self._round("open")
@@ -525,12 +625,15 @@ class Game:
         elif kind == "end_turn":
             self._next_turn()
         elif kind == "leave":
+            self.envelope = list(body["envelope"])
+            self.left_cards += [card_of(p) for p in body["hand"]]
             self.left.add(seat)
             self.out.add(seat)
             self._next_turn()
         elif kind == "open":
             if len(body["points"]) != 3:
                 return "proof:dleq-batch"  # the point count is the batch proof's
+            self.envelope = list(body["points"])
             owed = [s for s in self.shows if s.refuter == seat and s.suggester not in self.left]
             if len(owed) != len(body["openings"]) or not all(
                     opens(s.c, o, self.ys[s.suggester], s.named)
@@ -538,8 +641,23 @@ class Game:
                 return "proof:opening"
             if not self.queue:
                 self._round("secrets")
-        elif kind == "secrets" and not self.queue:
-            self.stage = "complete"
+        elif kind == "secrets":
+            k = body["k"]
+            if sodium.crypto_scalarmult_ed25519_base_noclamp(k) != self.ys[seat]:
+                return "secrets"
+            s = int.from_bytes(k, "little") * int.from_bytes(body["r"], "little") % L
+            hand = set(self.hand(seat, s))
+            if any(hand & named for passer, named in self.passes if passer == seat):
+                return "secrets"  # check 1 (no board here: the suspect and the weapon)
+            self.revealed[seat] = s
+            for show in self.shows:  # check 2: shows to a seat that left, opened by nobody
+                if show.refuter == seat and show.suggester in self.left:
+                    rho = show_rho(k, self.game_id, show.index, seat)
+                    if not any(opens(show.c, {"card": t, "rho": rho}, self.ys[show.suggester],
+                                     show.named) for t in show.named):
+                        return "secrets"
+            if not self.queue:
+                self.stage = "complete"
         return None
 
 
@@ -634,7 +752,7 @@ class Receiver:
             return "ignored"
         if frame in self.hashes_frames() or any(frame == h for h, _ in self.held.values()):
             return "ignored"
-        if len(frame) > MAX_FRAME:
+        if len(frame) > MAX_ENTRY:
             return "dropped"
         try:
             outer = strict(frame)
@@ -752,6 +870,10 @@ def verdict(data: bytes) -> dict[str, Any]:
                        violation={"check": "chain", "culprit": None, "index": i})
             return out
     count, footer, g = len(rx.entries), f.footer, rx.game
+    if g.stage == "complete" and g.reveal_contradiction():  # after the entries, before the footer
+        out.update(result="invalid", violation={"check": "reveal", "culprit": None,
+                                                "index": count})
+        return out
     if footer is None:
         out.update(valid=True, result=g.result or "unfinished", winner=g.winner)
         out["withheld"] = _withheld(g)

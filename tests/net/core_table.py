@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import copy
 import random
-from dataclasses import dataclass, field
+from collections.abc import Collection
+from dataclasses import dataclass, field, replace
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -19,10 +20,13 @@ from p2pclue.bots.random_bot import RandomBot
 from p2pclue.bots.registry import BOTS
 from p2pclue.crypto.rand import SeededRandom
 from p2pclue.engine import events as ev
+from p2pclue.engine.audit import audit
+from p2pclue.engine.config import GameConfig
 from p2pclue.engine.peer import Choice, Status
+from p2pclue.engine.transcript import Transcript, parse
 from p2pclue.engine.wire import split_frame
 from p2pclue.net import api
-from p2pclue.net.actions import Append, Send
+from p2pclue.net.actions import Append, End, Send
 from p2pclue.net.core import SessionCore, Settings
 from p2pclue.net.lobby import Address, Start
 from p2pclue.net.memory import Disk, Member, MemoryTable
@@ -48,6 +52,9 @@ class CoreTable:
     sources: list[SeededRandom] = field(default_factory=list)
     bots: dict[bytes, BotSeat] = field(default_factory=dict)
     fed: dict[bytes, int] = field(default_factory=dict)
+    paced: frozenset[int] | None = None
+    """The seats of people (their automatic pass is held, ``Settings.pass_delay``); None:
+    every seat as ``settings`` says."""
 
     @property
     def members(self) -> list[Member]:
@@ -62,7 +69,10 @@ class CoreTable:
         return core
 
     def new_core(self, seat: int, src: SeededRandom | None = None) -> SessionCore:
-        return SessionCore(self.start, self.keys[seat], self.settings, self.table.now,
+        settings = self.settings
+        if self.paced is not None and seat not in self.paced:
+            settings = replace(settings, pass_delay=(0.0, 0.0))
+        return SessionCore(self.start, self.keys[seat], settings, self.table.now,
                            src=src or self.sources[seat], rng=random.Random(seat),
                            host_addr=None)
 
@@ -106,19 +116,25 @@ def _bot(seat: int, n: int, seed: int, name: str = "random") -> BotSeat:
 def make_table(n: int, seed: int = 1, *, timeout: float = TIMEOUT, give_up_after: int = 2,
                pass_delay: tuple[float, float] = (0.0, 0.0), bot: str = "random",
                link: bool = True, rules: str = "classic", like_simulate: bool = False,
-               patience: int = 150) -> CoreTable:
+               patience: int = 150, paced: Collection[int] | None = None,
+               session: bytes | None = None) -> CoreTable:
     """``n`` seats, started and (``link``) fully linked; nothing delivered yet.
+    ``paced``: the seats that hold their automatic pass for ``pass_delay`` (None: all);
+    ``session``: another session id for the same seats and keys (a new game of theirs).
 
     ``like_simulate``: the keys, secret randomness and random bots of
     ``bots.protocol.play`` for this seed (``patience``: the bots accuse from that turn),
     so the game is the one ``p2pclue simulate --seed`` plays."""
     config, keys = make_config(preset(rules), n, seed)
+    if session is not None:
+        config = replace(config, session=session)
     addresses = tuple(Address(k.public_key().public_bytes_raw(), "player", *address(i))
                       for i, k in enumerate(keys))
     start = Start(config, tuple(bytes(32) for _ in keys), tuple(bytes(64) for _ in keys),
                   addresses)
     settings = Settings("seat", timeout, give_up_after, pass_delay, game_files=True)
-    ct = CoreTable(MemoryTable(), start, keys, seed, settings)
+    ct = CoreTable(MemoryTable(), start, keys, seed, settings,
+                   paced=None if paced is None else frozenset(paced))
     label = b"p2pclue/simulate" if like_simulate else b"core-test"
     ct.sources = [SeededRandom(label + b"/%d/%d" % (seed, s)) for s in range(n)]
     rng = random.Random(seed)
@@ -167,3 +183,38 @@ def _chained(member: Member, raw: bytes) -> bool:
 def finished(ct: CoreTable) -> bool:
     return all(m.core is not None and m.core.peer.status is not Status.RUNNING
                for m in ct.members)
+
+
+def transcript_bytes(member: Member, config: GameConfig) -> bytes:
+    """The transcript file this member's disk would hold: its entries and closing footer."""
+    assert member.disk.footer is not None, "the transcript is closed"
+    return Transcript(config, tuple(member.disk.entries), member.disk.footer).to_bytes()
+
+
+def ended_well(ct: CoreTable) -> None:
+    """Every seat ended complete with the same transcript, which the audit finds valid, and
+    nobody is blamed."""
+    members = ct.members
+    assert all(m.ended == End("complete") for m in members), [m.ended for m in members]
+    files = {transcript_bytes(m, ct.start.config) for m in members}
+    assert len(files) == 1, "every seat has the same transcript"
+    data = files.pop()
+    verdict = audit(parse(data), data)
+    assert verdict.valid and verdict.blamed is None and verdict.result in ("won", "nobody")
+    assert all(m.core is not None and m.core.peer.blame is None for m in members)
+
+
+class Clock:
+    """When each member's events came out, on the table's clock: pass it as ``run``'s
+    ``until`` (it stops nothing) and call it once more after the run."""
+
+    def __init__(self, ct: CoreTable) -> None:
+        self.ct = ct
+        self.times: dict[bytes, list[tuple[float, api.SessionEvent]]] = {}
+
+    def __call__(self) -> bool:
+        now = self.ct.table.now
+        for member in self.ct.table.members.values():
+            seen = self.times.setdefault(member.key, [])
+            seen += [(now, e) for e in member.events[len(seen):]]
+        return False

@@ -1,7 +1,8 @@
 """A networked bot thinks about its turn on a low-priority thread, and shows at once.
 
-Three real sessions on loopback, every seat a detective bot whose decisions are recorded
-with the thread and the OS priority they ran at. A turn's thinking must run off the loop
+Three real sessions (``NetSession``; their lobby and links over the in-memory transport,
+no socket matters here), every seat a detective bot whose decisions are recorded with
+the thread and the OS priority they ran at. A turn's thinking must run off the loop
 thread with its nice value raised by ``THINK_NICE`` (so that it never takes a core from a
 seat checking a proof); the choice of a card to show must run on the loop thread at its own
 priority (the table waits for it). The games end complete, with one transcript that audits
@@ -21,9 +22,10 @@ from p2pclue.bots.registry import BOTS
 from p2pclue.engine.audit import audit
 from p2pclue.engine.transcript import parse
 from p2pclue.net.botplay import THINK_NICE, drive_bot
+from p2pclue.net.memlinks import Hub
 from p2pclue.rules.state import GameState, Phase
 from tests.net.procs import HANG_GUARD
-from tests.net.test_session import seat, seated
+from tests.net.test_core_driver import linked_in_memory
 
 Record = tuple[bool, int, int]
 """(whether it chose a card to show, the thread it ran on, that thread's nice value)"""
@@ -54,7 +56,7 @@ def _game(home: Path) -> tuple[list[list[Record]], int, int, list[bytes]]:
     async def play() -> tuple[int, int, list[bytes]]:
         here = threading.get_native_id()
         loop_nice = os.getpriority(os.PRIO_PROCESS, here)
-        sessions, _, _ = await seated(home, "Think", seat(home, "Host"), 3)
+        sessions = await linked_in_memory(home, Hub(), None)
         runs = [asyncio.ensure_future(s.run()) for s in sessions]
 
         def factory(i: int) -> Any:

@@ -1,6 +1,6 @@
 """A networked detective works out its shows ahead, on its thinking thread.
 
-Three real sessions on loopback, every seat a detective bot. Every deduction (a notepad
+Three real sessions over links in memory, every seat a detective bot. Every deduction (a notepad
 analysed, a suggester's view built) is recorded with the thread it ran on: none may run
 on the loop thread, where a show is chosen while the whole table waits, so a show is a
 lookup whatever the refuter holds. The work runs on the bots' low-priority threads.

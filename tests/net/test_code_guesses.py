@@ -28,6 +28,7 @@ from p2pclue.net.lobby import GuestLobby, HostLobby, LobbyView, TableInfo
 from p2pclue.net.mesh import TAG_LOBBY, Mesh
 from p2pclue.net.play import Seat, join_table, open_table, table_id
 from p2pclue.net.profile import load
+from p2pclue.net.redial import REDIAL_STRANGER
 from p2pclue.net.session import NetSession
 from p2pclue.net.table import guest_lobby, host_lobby
 from p2pclue.rules.variants import preset
@@ -187,10 +188,19 @@ def test_a_redial_gives_a_stranger_on_the_crashed_players_port_no_guess(tmp_path
             squatter = await links.listen(HOST, port, identity=Ed25519PrivateKey.generate(),
                                           table_id=table_id(NAME), code="000000",
                                           on_link=lambda link: link.close())
-            await asyncio.sleep(4.0)
+            # both others re-dial it (the smaller key dials): wait for four re-dials the
+            # stranger answered; at the back-off for nobody there (50 ms, doubling) they
+            # come within 0.2 s, slowed down for a stranger (2 s, doubling) one of the two
+            # diallers had to wait 2 s for its second
+            loop = asyncio.get_running_loop()
+            async with asyncio.timeout(HANG_GUARD):
+                while squatter.dropped < 1:
+                    await asyncio.sleep(0.01)
+                first = loop.time()
+                while squatter.dropped < 4:
+                    await asyncio.sleep(0.01)
+            assert loop.time() - first >= REDIAL_STRANGER - 0.05, squatter.dropped
             assert squatter.failed_attempts == 0  # no code was ever put to the test
-            # and the re-dials it answered slowed down (2 s, doubling), both diallers
-            assert squatter.dropped <= 6, squatter.dropped
             assert all(s.seat is not None for s in sessions)
         finally:
             if squatter is not None:

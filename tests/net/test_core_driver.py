@@ -27,7 +27,8 @@ def _seat(home: Path, name: str) -> Seat:
     return Seat(load(name, {"P2PCLUE_HOME": str(home)}), name, interfaces=["127.0.0.1"])
 
 
-async def _table(home: Path, hub: Hub, code: str | None) -> list[NetSession]:
+async def linked_in_memory(home: Path, hub: Hub, code: str | None) -> list[NetSession]:
+    """A classic table of three (Host, G1, G2) seated over links in memory on ``hub``."""
     opened: asyncio.Future[Opened] = asyncio.get_running_loop().create_future()
     host = _seat(home, "Host")
     opening = asyncio.ensure_future(open_table(
@@ -47,7 +48,7 @@ async def _table(home: Path, hub: Hub, code: str | None) -> list[NetSession]:
 def test_a_whole_networked_game_over_links_in_memory(tmp_path: Path) -> None:
     async def play() -> tuple[list[NetSession], list[api.Ended]]:
         hub = Hub()
-        sessions = await _table(tmp_path, hub, "123456")
+        sessions = await linked_in_memory(tmp_path, hub, "123456")
         runs = [asyncio.ensure_future(s.run()) for s in sessions]
         bots = [drive_bot(s, BOTS["detective"], random.Random(i))
                 for i, s in enumerate(sessions)]
@@ -156,7 +157,7 @@ def test_closing_a_session_while_its_loop_waits_ends_run_quietly(tmp_path: Path)
     """A front end that quits closes the session while its loop waits for a message: run
     returns (no CancelledError leaks out of it), the transcript stays unfinished."""
     async def quit_early() -> list[NetSession]:
-        sessions = await _table(tmp_path, Hub(), None)
+        sessions = await linked_in_memory(tmp_path, Hub(), None)
         runs = [asyncio.ensure_future(s.run()) for s in sessions]
         async with asyncio.timeout(HANG_GUARD):  # the deal is done: everyone waits
             while not any(s.choice() is not None for s in sessions):

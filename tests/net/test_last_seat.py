@@ -4,8 +4,9 @@ Whether a seat is the last one was read from the table's discovery record, which
 stale (CI saw a record say two seats were free when one was). The joiner now reads it from
 the host's own answer: if its seat filled the table and nobody asked it for a suspect, it
 holds its signature on the start until the person chose; a pick then makes the host propose
-anew. Over real loopback links (``open_table`` / ``join_table``), and the host that ignores
-such a pick (an older one) in memory: the held start is signed as it was."""
+anew. Through ``open_table`` / ``join_table`` over links in memory (``net.memlinks``: the
+lobby's logic, no socket matters), and the host that ignores such a pick (an older one)
+with the lobbies alone: the held start is signed as it was."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from p2pclue.net.lobby import GuestLobby, HostLobby, LobbyView
+from p2pclue.net.memlinks import Hub, MemoryTransport
 from p2pclue.net.play import Seat, join_table, open_table
 from p2pclue.net.profile import load
 from p2pclue.net.session import NetSession
@@ -31,21 +33,29 @@ def _seat(home: Path, name: str) -> Seat:
     return Seat(load(name, {"P2PCLUE_HOME": str(home)}), name, interfaces=["127.0.0.1"])
 
 
+def _links(hub: Hub, seat: Seat, host: str) -> MemoryTransport:
+    return MemoryTransport(hub, seat.profile.identity, None, host)
+
+
 async def _table(home: Path) -> tuple[int, int, list[LobbyView]]:
-    """Three seats on loopback; the third joiner fills the table unasked and picks Plum.
+    """Three seats over links in memory; the third joiner fills the table unasked and picks Plum.
     Returns Bea's suspect in the game, how many configs the three started, Bea's views."""
     loop = asyncio.get_running_loop()
     opened: asyncio.Future[tuple[str, int]] = loop.create_future()
     at_host: list[LobbyView] = []
+    hub = Hub()
+    seats = {name: _seat(home, name) for name in ("Host", "Ada", "Bea")}
     host = asyncio.ensure_future(open_table(
-        _seat(home, "Host"), "Attic", preset("classic"), 3, None, announce=False,
-        on_opened=lambda o: opened.set_result((o.host, o.port)), on_view=at_host.append))
+        seats["Host"], "Attic", preset("classic"), 3, None, announce=False,
+        on_opened=lambda o: opened.set_result((o.host, o.port)), on_view=at_host.append,
+        transport=_links(hub, seats["Host"], "127.77.0.1")))
     tasks = [host]
     sessions = []
     try:
         addr, port = await asyncio.wait_for(opened, HANG_GUARD)
         tasks.append(asyncio.ensure_future(join_table(
-            _seat(home, "Ada"), "Attic", addr, port, None, on_view=lambda v: None)))
+            seats["Ada"], "Attic", addr, port, None, on_view=lambda v: None,
+            transport=_links(hub, seats["Ada"], "127.77.0.2"))))
         async with asyncio.timeout(HANG_GUARD):  # the seat the record missed
             while not at_host or len(at_host[-1].players) < 2:
                 await asyncio.sleep(0.05)
@@ -58,9 +68,10 @@ async def _table(home: Path) -> tuple[int, int, list[LobbyView]]:
                 loop.call_later(0.5, actions.put_nowait, Pick(PLUM))
 
         tasks.append(asyncio.ensure_future(join_table(
-            _seat(home, "Bea"), "Attic", addr, port, None, on_view=view, actions=actions,
-            ask_last_seat=True)))
+            seats["Bea"], "Attic", addr, port, None, on_view=view, actions=actions,
+            ask_last_seat=True, transport=_links(hub, seats["Bea"], "127.77.0.3"))))
         sessions = [await asyncio.wait_for(t, HANG_GUARD) for t in tasks]
+        assert all(isinstance(s._mesh.transport, MemoryTransport) for s in sessions)
         bea = next(p.suspect for p in sessions[0].config.players if p.name == "Bea")
         return bea, len({s.config.digest() for s in sessions}), seen
     finally:

@@ -9,7 +9,7 @@ At its first decision the person types ``q`` and then ``l`` (leave gracefully): 
 Every process must end with the same transcript bytes, which the audit finds valid, with
 the leaver's hand public in it (the replayed ``PlayerLeft`` event) and equal to the hand
 the person was dealt. (A forged or badly proven ``leave`` is blamed in
-tests/engine/test_leave.py and, over real links, tests/net/test_forged_leave.py.)
+tests/engine/test_leave.py and, over the links, tests/net/test_forged_leave.py.)
 """
 
 from __future__ import annotations

@@ -2,18 +2,16 @@
 
 Each seat has its own identity, its own listener and its own links; the lobby runs
 over those links, every player signs the start, the mesh completes, and every peer
-ends with the same transcript, which the audit finds valid.
+ends with the same transcript, which the audit finds valid. (A player replaying an old
+game's frames is the session's own logic: played on the in-memory transport here.)
 """
 
 from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from p2pclue.bots.registry import BOTS
 from p2pclue.engine.audit import audit
@@ -21,11 +19,12 @@ from p2pclue.engine.transcript import parse
 from p2pclue.net import api
 from p2pclue.net.botplay import drive_bot, follow
 from p2pclue.net.junk import JUNK_BURST
-from p2pclue.net.mesh import TAG_FRAME
+from p2pclue.net.meta import TAG_FRAME
 from p2pclue.net.play import Seat, join_table, open_table
 from p2pclue.net.profile import load
 from p2pclue.net.session import MAX_DROPPED_KEPT, NetSession
 from p2pclue.rules.variants import preset
+from tests.net.core_table import ended_well, make_table
 from tests.net.procs import HANG_GUARD
 
 LOOPBACK = ["127.0.0.1"]
@@ -33,9 +32,6 @@ LOOPBACK = ["127.0.0.1"]
 
 def seat(home: Path, name: str) -> Seat:
     return Seat(load(name, {"P2PCLUE_HOME": str(home)}), name, interfaces=LOOPBACK)
-
-
-Hook = Callable[[list[NetSession]], Awaitable[None]]
 
 
 async def seated(home: Path, name: str, opener: Seat, n: int, code: str | None = None
@@ -57,12 +53,11 @@ async def seated(home: Path, name: str, opener: Seat, n: int, code: str | None =
 
 
 async def table(home: Path, n: int, code: str | None, spectators: int = 0,
-                during: Hook | None = None, bot: str = "detective"
+                bot: str = "detective"
                 ) -> tuple[list[NetSession], list[api.Ended]]:
-    """A whole game at a table of ``n`` on loopback, ``during`` run once the deal is under
-    way (before the bots start). Detective bots by default: the game is about the links,
-    and their games are short and even (a random bot's game takes two to five times as
-    long)."""
+    """A whole game at a table of ``n`` on loopback. Detective bots by default: the game is
+    about the links, and their games are short and even (a random bot's game takes two to
+    five times as long)."""
     sessions, host, port = await seated(home, "Kitchen", seat(home, "Host"), n, code)
     runs = [asyncio.ensure_future(s.run()) for s in sessions]
     watchers: list[NetSession] = []
@@ -72,23 +67,9 @@ async def table(home: Path, n: int, code: str | None, spectators: int = 0,
     runs += [asyncio.ensure_future(w.run()) for w in watchers]
     bots = [drive_bot(s, BOTS[bot], random.Random(i)) for i, s in enumerate(sessions)]
     bots += [follow(w) for w in watchers]
-    if during is not None:
-        await during(sessions)
     ended = await asyncio.wait_for(asyncio.gather(*bots), HANG_GUARD)
     await asyncio.gather(*runs)
     return sessions + watchers, list(ended)
-
-
-Played = tuple[Path, list[NetSession], list[api.Ended]]
-
-
-@pytest.fixture(scope="module")
-def no_code_game(tmp_path_factory: pytest.TempPathFactory) -> Played:
-    """One finished game at a table without a code (Host, G1, G2): the no-code test reads
-    it, and the replay test's villain replays its frames into a new game of theirs."""
-    home = tmp_path_factory.mktemp("no-code")
-    sessions, ended = asyncio.run(table(home, 3, None))
-    return home, sessions, ended
 
 
 def test_three_players_and_a_spectator_over_loopback(tmp_path: Path) -> None:
@@ -102,10 +83,13 @@ def test_three_players_and_a_spectator_over_loopback(tmp_path: Path) -> None:
     assert any(sessions[0].spectators.values())
 
 
-def test_no_code_table(no_code_game: Played) -> None:
-    _home, sessions, ended = no_code_game
+def test_no_code_table(tmp_path: Path) -> None:
+    sessions, ended = asyncio.run(table(tmp_path, 3, None))
     assert all(e.audit_ok for e in ended), ended
     assert len({s.transcript_path.read_bytes() for s in sessions}) == 1
+    # The game itself can never be started again by these profiles.
+    session = sessions[0].config.session
+    assert all(seat(tmp_path, n).profile.seen(session) for n in ("Host", "G1", "G2"))
 
 
 def test_six_players_over_loopback(tmp_path: Path) -> None:
@@ -118,35 +102,33 @@ def test_six_players_over_loopback(tmp_path: Path) -> None:
     assert verdict.valid and len(verdict.players) == 6
 
 
-def test_a_players_old_frames_from_another_game_are_refused(no_code_game: Played) -> None:
+def test_a_players_old_frames_from_another_game_are_refused() -> None:
     """A valid player replays every frame of an earlier game (same keys) into a new one,
-    over its own authenticated links: nothing is accepted, nobody is blamed, the new game
-    finishes, and what the peers keep of the junk stays bounded."""
-    home, old, _ = no_code_game
-    old_frames = list(old[0].peer.entries)
-    old_session = old[0].config.session
-
-    async def replay(sessions: list[NetSession]) -> None:
-        villain = sessions[1]
-        for _ in range(3):
-            for raw in old_frames:
-                villain._mesh.broadcast(TAG_FRAME, raw)
-            await asyncio.sleep(0)
-
-    sessions, ended = asyncio.run(table(home, 3, "777777", during=replay))
-    assert all(e.status == "complete" and e.audit_ok for e in ended), ended
-    assert sessions[0].config.session != old_session
-    assert len({s.transcript_path.read_bytes() for s in sessions}) == 1
-    for s in sessions:
-        assert s.peer.blame is None
-        assert len(s.peer.dropped) <= MAX_DROPPED_KEPT
-        assert not set(old_frames) & set(s.peer.entries)
+    over its own links: nothing is accepted, nobody is blamed, the new game finishes, and
+    what the peers keep of the junk stays bounded. (Session cores on the in-memory
+    transport: what is decided here does not depend on the sockets.)"""
+    old = make_table(3, seed=3, bot="detective")
+    old.run()
+    old_frames = list(old.core(0).peer.entries)
+    ct = make_table(3, seed=3, bot="detective", session=bytes(range(32)))
+    assert [ct.key(s) for s in range(3)] == [old.key(s) for s in range(3)]
+    assert ct.start.config.session != old.start.config.session
+    ct.run(until=lambda: len(ct.core(1).peer.entries) >= 6)  # the deal is under way
+    villain = ct.key(1)
+    for _ in range(3):
+        for raw in old_frames:
+            for seat in (0, 2):
+                ct.table.inject(villain, ct.key(seat), TAG_FRAME, raw)
+    ct.run()
+    ended_well(ct)
+    for seat in range(3):
+        peer = ct.core(seat).peer
+        assert peer.blame is None
+        assert len(peer.dropped) <= MAX_DROPPED_KEPT
+        assert not set(old_frames) & set(peer.entries)
     # Each one is junk charged to the villain's link, which is cut once its budget is spent;
-    # what it sent after that is never read (its link is not read while its inbox is full).
-    villain = sessions[1].config.players[1].identity
-    assert sessions[0].dropped_total >= JUNK_BURST and sessions[0].junk.cuts(villain) >= 1
-    # The old game itself can never be started again by these profiles.
-    assert all(seat(home, n).profile.seen(old_session) for n in ("Host", "G1", "G2"))
+    # what it sent after that is never read.
+    assert ct.core(0).dropped_total >= JUNK_BURST and ct.core(0).junk.cuts(villain) >= 1
 
 
 def test_a_wrong_code_is_refused_counted_and_shown_to_the_table(tmp_path: Path) -> None:
