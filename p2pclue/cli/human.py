@@ -316,7 +316,8 @@ async def _seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | Plain
         return await front.seated(bots.guard(open_table(
             seat, table_name, preset(args.rules), args.players, code, on_opened=opened,
             on_view=_shows(model, front), on_code=lambda o: front.refresh(),
-            actions=actions, transcript=args.transcript, internet=args.internet)))
+            actions=actions, transcript=args.transcript, internet=args.internet,
+            own_bots=args.bots > 0)))
     return await _join_seat(args, seat, front, model, actions, interfaces)
 
 

@@ -294,7 +294,8 @@ async def _join(args: argparse.Namespace) -> int:
         session = await bots.guard(open_table(
             seat, table_name, preset(args.rules), args.players, code, on_opened=opened,
             on_view=views, transcript=args.transcript, internet=args.internet,
-            on_code=lambda o: say(guesses.code_news(None if o.entry_closed else o.code))))
+            on_code=lambda o: say(guesses.code_news(None if o.entry_closed else o.code)),
+            own_bots=args.bots > 0))
     else:
         table_name, host, port, opener = await _locate(args, interfaces, say)
         session = await join_table(seat, table_name, host, port, args.code, on_view=views,

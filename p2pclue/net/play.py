@@ -162,7 +162,7 @@ def bot_transport(opened: Opened, seat: Seat, table_name: str) -> Transport:
     enters the opener's lobby through the opener's door, so no code is guessed and a code
     that turned (or an entry that closed) before it came does not keep it out. Its gate
     holds the table's code of now, for the late spectators its listener admits."""
-    assert opened.door is not None
+    assert opened.door is not None, "open_table(own_bots=True) opens the door"
     inner = (internet_transport(seat, table_name, opened.code) if opened.ticket is not None
              else TcpTransport(seat.profile.identity, table_id(table_name), opened.code))
     return opened.door.for_bot(inner, seat.profile.public)
@@ -238,21 +238,23 @@ async def open_table(
     actions: asyncio.Queue[LobbyAction] | None = None, announce: bool = True,
     transcript: Path | None = None, finder: Discovery | None = None,
     transport: Transport | None = None, internet: bool = False,
-    on_code: Callable[[Opened], None] | None = None,
+    on_code: Callable[[Opened], None] | None = None, own_bots: bool = False,
 ) -> NetSession:
     """Open a table, keep its lobby until the signed start, and return the session.
     ``finder``: how the table is announced (mDNS by default); ``transport``: what makes
     its links (TCP with the table code by default); ``internet``: over iroh, not
     announced, with a ticket to show (``Opened.ticket``). ``on_code``: told when too many
     wrong codes turned the table to a fresh code (``Opened.code``, ``code_turns``) or closed
-    its entry (``entry_closed``); the lobby view changes at the same time."""
+    its entry (``entry_closed``); the lobby view changes at the same time. ``own_bots``:
+    this process seats bots of its own (``bot_transport``): they come through a door of
+    the opener's transport (``Opened.door``), not with the code."""
     tid = table_id(table_name)
     if internet:
         transport = transport or internet_transport(seat, table_name, code)
         announce = False
     door = OpenerDoor(transport or TcpTransport(seat.profile.identity, tid, code),
-                      seat.profile.public)
-    mesh = Mesh(seat.profile.identity, tid, code, transport=door)
+                      seat.profile.public) if own_bots else None
+    mesh = Mesh(seat.profile.identity, tid, code, transport=door or transport)
     announcer: Announcement | None = None
     updates: list[asyncio.Task[None]] = []
     try:

@@ -45,7 +45,8 @@ async def _entry_closed_then_bots(home: Path) -> tuple[Opened, list[str], int]:
 
     host = asyncio.ensure_future(open_table(
         _seat(home, "Host"), NAME, preset("classic"), 3, CODE, announce=False,
-        on_opened=opened.set_result, on_view=lambda v: None, on_code=code_news))
+        on_opened=opened.set_result, on_view=lambda v: None, on_code=code_news,
+        own_bots=True))
     tasks: list[asyncio.Future[Any]] = [host]
     sessions = []
     try:
