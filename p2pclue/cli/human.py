@@ -47,6 +47,7 @@ from p2pclue.net.play import (
     Opened,
     Seat,
     WrongTableCode,
+    bot_transport,
     join_table,
     open_table,
     parse_peer,
@@ -309,13 +310,14 @@ async def _seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | Plain
                                   "others join with --peer").format(error=o.announce_error)
             for k in range(args.bots):
                 bots.add(k, bot_profile(args, k), _bot_guest(
-                    args, k, o.host, o.port, table_name, code, interfaces, think))
+                    args, k, o, table_name, interfaces, think))
             front.refresh()
 
         return await front.seated(bots.guard(open_table(
             seat, table_name, preset(args.rules), args.players, code, on_opened=opened,
             on_view=_shows(model, front), on_code=lambda o: front.refresh(),
-            actions=actions, transcript=args.transcript, internet=args.internet)))
+            actions=actions, transcript=args.transcript, internet=args.internet,
+            own_bots=args.bots > 0)))
     return await _join_seat(args, seat, front, model, actions, interfaces)
 
 
@@ -452,17 +454,19 @@ def bot_label(name: str, level: str) -> str:
     return roster_name(name, level)
 
 
-async def _bot_guest(args: argparse.Namespace, k: int, host: str, port: int, table_name: str,
-                     code: str | None, interfaces: list[str], think: Think) -> None:
-    """A bot peer at the person's table: its own keys, its own links over loopback."""
+async def _bot_guest(args: argparse.Namespace, k: int, o: Opened, table_name: str,
+                     interfaces: list[str], think: Think) -> None:
+    """A bot peer at the person's table: its own keys, its own links; it enters the lobby
+    through the opener's door (no code guessed: the code may have turned by then)."""
     profile = load(bot_profile(args, k))
     # distinct first letters, so the notepad's two-letter column heads tell the bots apart
     name = bot_label(BOT_NAMES[(k + 1) % len(BOT_NAMES)], args.level)
     seat = Seat(profile, name, interfaces=interfaces, **internet.options(args))
     ready: asyncio.Queue[LobbyAction] = asyncio.Queue()
     ready.put_nowait(Ready(True))  # the person's r starts a table with seats still free
-    session = await join_table(seat, table_name, host, port, code, on_view=lambda v: None,
-                               actions=ready, wait=10.0)
+    session = await join_table(seat, table_name, o.host, o.port, o.code,
+                               on_view=lambda v: None, actions=ready, wait=10.0,
+                               transport=bot_transport(o, seat, table_name))
     await _drive(session, args, think)
 
 

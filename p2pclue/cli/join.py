@@ -55,6 +55,7 @@ from p2pclue.net.play import (
     NoTable,
     Opened,
     Seat,
+    bot_transport,
     join_table,
     open_table,
     parse_peer,
@@ -271,7 +272,7 @@ async def _join(args: argparse.Namespace) -> int:
                 _say_ticket(o, say)
             for k in range(args.bots if o.ticket is not None else 0):
                 bots.add(k, bot_profile_name(args.profile, k), _bot_guest(
-                    args, k, o.host, o.port, table_name, code, interfaces))
+                    args, k, o, table_name, interfaces))
             if o.ticket is not None:
                 return
             address = o.address
@@ -288,12 +289,13 @@ async def _join(args: argparse.Namespace) -> int:
                 command=command, address=address))
             for k in range(args.bots):
                 bots.add(k, bot_profile_name(args.profile, k), _bot_guest(
-                    args, k, o.host, o.port, table_name, code, interfaces))
+                    args, k, o, table_name, interfaces))
 
         session = await bots.guard(open_table(
             seat, table_name, preset(args.rules), args.players, code, on_opened=opened,
             on_view=views, transcript=args.transcript, internet=args.internet,
-            on_code=lambda o: say(guesses.code_news(None if o.entry_closed else o.code))))
+            on_code=lambda o: say(guesses.code_news(None if o.entry_closed else o.code)),
+            own_bots=args.bots > 0))
     else:
         table_name, host, port, opener = await _locate(args, interfaces, say)
         session = await join_table(seat, table_name, host, port, args.code, on_view=views,
@@ -387,13 +389,15 @@ def _say_ticket(o: Opened, say: Printer) -> None:
         command=f"p2pclue join --ticket {o.ticket}" + (f" --code {o.code}" if o.code else "")))
 
 
-async def _bot_guest(args: argparse.Namespace, k: int, host: str, port: int, table_name: str,
-                     code: str | None, interfaces: list[str]) -> tuple[NetSession, api.Ended]:
+async def _bot_guest(args: argparse.Namespace, k: int, o: Opened, table_name: str,
+                     interfaces: list[str]) -> tuple[NetSession, api.Ended]:
+    """A bot of the opener's (``--bots``): through the opener's door, with no code guessed."""
     profile = load(bot_profile_name(args.profile, k))
     seat = Seat(profile, roster_name(BOT_NAMES[(k + 1) % len(BOT_NAMES)], bot_level(args.bot)),
                 interfaces=interfaces, **internet.options(args))
-    session = await join_table(seat, table_name, host, port, code, on_view=lambda v: None,
-                               wait=10.0)
+    session = await join_table(seat, table_name, o.host, o.port, o.code,
+                               on_view=lambda v: None, wait=10.0,
+                               transport=bot_transport(o, seat, table_name))
     run = asyncio.ensure_future(session.run())
     ended = await drive_bot(session, BOTS[args.bot], random.Random())
     await run

@@ -32,3 +32,11 @@ def ip_literal(host: str) -> bool:
     except ValueError:
         return False
     return dialable(host)  # an IPv6 scope (``fe80::1%name``) is text the resolver reads
+
+
+def loopback(host: str) -> bool:
+    """An IP literal of this machine's loopback (127.0.0.0/8, ::1): meaningful only here."""
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False

@@ -187,7 +187,8 @@ class Address:
     identity: bytes
     role: str
     host: str
-    """"" for the host itself: reach it where you reached the lobby."""
+    """"": reach it where you reached the lobby (the host itself, and a guest that came
+    from the host's own machine)."""
     port: int
 
     def to_wire(self) -> dict[str, Any]:
@@ -409,6 +410,10 @@ class HostLobby:
             host = check_via(msg["via"], identity)
         elif host and not hosts.ip_literal(host):
             raise LobbyError("a hello over iroh says where its sender is reached (via)")
+        elif host and hosts.loopback(host):
+            # a guest on the host's own machine (the opener's --bots, a second terminal):
+            # the others reach it where they reach the host, never at their own loopback
+            host = ""
         if identity == self.identity or identity in self.guests:
             raise LobbyError("this key is already at the table")
         if role not in ROLES:

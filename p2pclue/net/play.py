@@ -21,7 +21,9 @@ from p2pclue import PROTOCOL_VERSION
 from p2pclue.i18n import _, os_error_line
 from p2pclue.net import discovery, hosts
 from p2pclue.net.ads import SameName, TableAd, fingerprint
+from p2pclue.net.door import OpenerDoor
 from p2pclue.net.gamedir import GameDir, SavedStart
+from p2pclue.net.links import TcpTransport
 from p2pclue.net.lobby import GuestLobby, HostLobby, LobbyView, TableInfo
 from p2pclue.net.mesh import Mesh
 from p2pclue.net.profile import Profile
@@ -108,6 +110,8 @@ class Opened:
     """The last code is used up too: nobody new can join (the seated play on)."""
     ticket: str | None = None
     """An internet table's ticket (``net.reach``): what others paste to join."""
+    door: OpenerDoor | None = None
+    """The opener's door for the bots it seats in its own process (``bot_transport``)."""
 
     @property
     def address(self) -> str:
@@ -151,6 +155,17 @@ def internet_transport(seat: Seat, table_name: str | bytes, code: str | None) ->
     tid = table_name if isinstance(table_name, bytes) else table_id(table_name)
     return IrohTransport(seat.profile.identity, tid, code, relays=seat.relays,
                          port=seat.port, external=seat.external)
+
+
+def bot_transport(opened: Opened, seat: Seat, table_name: str) -> Transport:
+    """The transport of a bot the opener seats in its own process (``join --bots``): it
+    enters the opener's lobby through the opener's door, so no code is guessed and a code
+    that turned (or an entry that closed) before it came does not keep it out. Its gate
+    holds the table's code of now, for the late spectators its listener admits."""
+    assert opened.door is not None, "open_table(own_bots=True) opens the door"
+    inner = (internet_transport(seat, table_name, opened.code) if opened.ticket is not None
+             else TcpTransport(seat.profile.identity, table_id(table_name), opened.code))
+    return opened.door.for_bot(inner, seat.profile.public)
 
 
 def _transcript_path(seat: Seat, seated: Seated, path: Path | None) -> Path:
@@ -223,25 +238,29 @@ async def open_table(
     actions: asyncio.Queue[LobbyAction] | None = None, announce: bool = True,
     transcript: Path | None = None, finder: Discovery | None = None,
     transport: Transport | None = None, internet: bool = False,
-    on_code: Callable[[Opened], None] | None = None,
+    on_code: Callable[[Opened], None] | None = None, own_bots: bool = False,
 ) -> NetSession:
     """Open a table, keep its lobby until the signed start, and return the session.
     ``finder``: how the table is announced (mDNS by default); ``transport``: what makes
     its links (TCP with the table code by default); ``internet``: over iroh, not
     announced, with a ticket to show (``Opened.ticket``). ``on_code``: told when too many
     wrong codes turned the table to a fresh code (``Opened.code``, ``code_turns``) or closed
-    its entry (``entry_closed``); the lobby view changes at the same time."""
+    its entry (``entry_closed``); the lobby view changes at the same time. ``own_bots``:
+    this process seats bots of its own (``bot_transport``): they come through a door of
+    the opener's transport (``Opened.door``), not with the code."""
     tid = table_id(table_name)
     if internet:
         transport = transport or internet_transport(seat, table_name, code)
         announce = False
-    mesh = Mesh(seat.profile.identity, tid, code, transport=transport)
+    door = OpenerDoor(transport or TcpTransport(seat.profile.identity, tid, code),
+                      seat.profile.public) if own_bots else None
+    mesh = Mesh(seat.profile.identity, tid, code, transport=door or transport)
     announcer: Announcement | None = None
     updates: list[asyncio.Task[None]] = []
     try:
         listener = await mesh.listen(seat.listen_host, 0)
         fp = fingerprint(seat.profile.public)
-        opened = Opened(table_name, code, listener.host, listener.port, fp, False)
+        opened = Opened(table_name, code, listener.host, listener.port, fp, False, door=door)
         if is_reach(listener.host):
             opened.ticket = Ticket(table_name, parse_reach(listener.host)).text()
         lobby = HostLobby(seat.profile.identity, TableInfo(table_name, rules, players),

@@ -40,6 +40,12 @@ def net_env(home: Path, **extra: str | None) -> dict[str, str]:
     return env
 
 
+def _as_from_a_terminal() -> None:
+    """Ctrl-C works in the child as in a person's terminal: a test runner started in the
+    background (SIGINT ignored, which children inherit) must not make it a no-op."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Proc:
     """One process; what it prints goes to ``NAME.out`` and ``NAME.err`` in ``folder``."""
 
@@ -51,7 +57,7 @@ class Proc:
         self.err_path = folder / f"{name}.err"
         with self.out_path.open("wb") as out, self.err_path.open("wb") as err:
             self.proc = subprocess.Popen(argv, env=env, cwd=ROOT, stdin=stdin, stdout=out,
-                                         stderr=err)
+                                         stderr=err, preexec_fn=_as_from_a_terminal)
 
     def out(self) -> str:
         return self.out_path.read_text("utf-8", "replace")

@@ -11,6 +11,7 @@ with the lobbies alone: the held start is signed as it was."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from p2pclue.net.lobby import GuestLobby, HostLobby, LobbyView
 from p2pclue.net.memlinks import Hub, MemoryTransport
 from p2pclue.net.play import Seat, join_table, open_table
 from p2pclue.net.profile import load
+from p2pclue.net.session import NetSession
 from p2pclue.net.table import LobbyAction, Pick
 from p2pclue.rules.cards import SUSPECTS
 from p2pclue.rules.variants import preset
@@ -73,11 +75,17 @@ async def _table(home: Path) -> tuple[int, int, list[LobbyView]]:
         bea = next(p.suspect for p in sessions[0].config.players if p.name == "Bea")
         return bea, len({s.config.digest() for s in sessions}), seen
     finally:
-        for s in sessions:
-            await s.close()
-        for t in tasks:
-            t.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await close_all(sessions, tasks)
+
+
+async def close_all(sessions: Sequence[NetSession], tasks: Sequence[asyncio.Future[Any]]
+                    ) -> None:
+    """End a test's table on loopback: close the sessions it started, cancel the rest."""
+    for s in sessions:
+        await s.close()
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
 
 
 def test_the_joiner_who_fills_the_table_unasked_picks_before_the_start(tmp_path: Path) -> None:
