@@ -54,6 +54,10 @@ def test_a_person_plays_a_networked_game_by_keys(tmp_path: Path) -> None:
         prog.press("q")
         prog.proc.wait(60)
         assert prog.proc.returncode == 0
+        prog.pump(1.0)
+        # the full screen gone, the terminal keeps the transcript's path on one line
+        after = prog.raw[prog.raw.rfind(b"\x1b[?1049l"):].decode()
+        assert f"Transcript (complete): {transcript}\r\n" in after, repr(after)
     finally:
         prog.close()
     _audit(transcript)
