@@ -156,7 +156,9 @@ class UIState:
                 out.append(Action("m", _("move")))
         elif mode is Mode.MOVE and st is not None:
             if self.destinations:  # blocked in: offer only what works (stay)
-                out += [Action(_("arrows"), _("pick")), Action(key_name("Enter"), _("go"))]
+                out.append(Action(_("arrows"), _("pick")))
+            if self.cursor is not None:  # Enter goes where the player looked, never elsewhere
+                out.append(Action(key_name("Enter"), _("go")))
             if rg.may_stay(st):
                 out.append(Action("e", _("stay")))
             if rg.can_accuse(st):

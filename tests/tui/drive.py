@@ -119,7 +119,8 @@ def next_keys(bar: str) -> str | None:
     """What a cautious player presses for what the action bar offers (never accuses)."""
     for offer, key in (("Enter:show", "\r"), ("y:accuse", "n"), ("Enter:choose", "\r"),
                        ("Enter:go", "\r"), ("e:stay", "e"), ("s:suggest", "s"),
-                       ("r:roll", "r"), ("e:end turn", "e")):
+                       ("r:roll", "r"), ("e:end turn", "e"),
+                       ("arrows:pick", "\x1b[B")):  # no room in reach: a square first
         if offer in bar:
             return key
     return None

@@ -73,8 +73,19 @@ def test_after_a_roll_destinations_and_cursor_move() -> None:
     model.on_event(YourChoice(Choice("turn")), rolled, ())
     assert model.mode is Mode.MOVE
     assert model.destinations == dict(rg.legal_destinations(rolled))
+    board = classic_board()
+    assert not any(board.room_at(sq) is not None for sq in model.destinations)
+    # no room in reach: no square is chosen for the player, and Enter does not go
+    assert model.cursor is None
+    assert "go" not in [a.label for a in model.actions()]
+    assert model.press("enter") == []
+    assert "No room in reach" in model.message
+    model.press("down")
     start = model.cursor
     assert start in model.destinations
+    token = rolled.token_of(cfg_seat)
+    assert isinstance(token, tuple) and start is not None and start[0] > token[0]
+    assert "go" in [a.label for a in model.actions()]
     moved = [model.cursor]
     for key in ("up", "down", "left", "right"):
         model.press(key)
@@ -206,6 +217,9 @@ def test_keys_through_the_real_app_drive_the_model(tmp_path: Path) -> None:
             t.press("r")
             await t.until(lambda: t.model.mode is Mode.MOVE, what="the roll")
             assert t.model.destinations
+            if t.model.cursor is None:  # no room in reach: Enter goes once a square is picked
+                t.press("\x1b[B")
+                await t.until(lambda: t.model.cursor is not None, what="a square picked")
             t.press("\r")
             await t.until(lambda: t.model.mode is not Mode.MOVE, what="the move")
             t.press("q")
