@@ -180,11 +180,13 @@ async def resume_game(seat: Seat, game: GameDir) -> NetSession:
 def _ad(opened: Opened, tid: bytes, rules: Rules, view: LobbyView | None, wanted: int,
         playing: bool) -> TableAd:
     taken = len(view.players) if view is not None else 1
+    suspects = None if view is None else tuple(sorted(
+        m.suspect for m in view.players if m.suspect is not None))
     return TableAd(
         table_id=tid, name=opened.name, preset=rules.name(), seats_taken=taken,
         seats_wanted=wanted, playing=playing, version=PROTOCOL_VERSION,
         fingerprint=opened.fingerprint, host=opened.host, port=opened.port,
-        needs_code=opened.code is not None)
+        needs_code=opened.code is not None, taken=suspects)
 
 
 async def open_table(
@@ -211,7 +213,7 @@ async def open_table(
         if announce:
             try:
                 announcer = await (finder or discovery.Mdns()).announce(
-                    _ad(opened, tid, rules, None, players, False), seat.interfaces)
+                    _ad(opened, tid, rules, lobby.view(), players, False), seat.interfaces)
                 opened.announced = True
             except Exception as exc:  # zeroconf raises many kinds; the table still works
                 opened.announce_error = f"{type(exc).__name__}: {exc}"

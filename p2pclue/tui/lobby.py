@@ -138,7 +138,9 @@ class LobbyModel:
         return not ad.playing and ad.seats_taken == ad.seats_wanted - 1
 
     def ask_wish(self, ad: TableAd) -> None:
-        self._last_seat, self.phase, self.cursor = ad, "wish", 0
+        taken = ad.taken or ()
+        first_free = next((i for i, s in enumerate(SUSPECTS) if s.index not in taken), 0)
+        self._last_seat, self.phase, self.cursor = ad, "wish", first_free
         self.wish_asked = True
 
     def _suspect_cursor(self, key: str) -> bool:
@@ -158,7 +160,12 @@ class LobbyModel:
         if self._suspect_cursor(key) or key != "enter":
             return []
         if not self.late_wish:
-            self.wish, self.chosen = SUSPECTS[self.cursor].index, self._last_seat
+            ad = self._last_seat
+            if ad is not None and ad.taken is not None \
+                    and SUSPECTS[self.cursor].index in ad.taken:
+                self.message = _("that suspect is taken")
+                return []
+            self.wish, self.chosen = SUSPECTS[self.cursor].index, ad
             return []
         mine = self.mine()
         suspect = SUSPECTS[self.cursor].index
@@ -266,7 +273,13 @@ class LobbyModel:
                                      "sit down. Pick your suspect first (if it is taken, "
                                      "you get a free one)."))]
         mine = self.mine()
-        free = self.view.free_suspects() if self.late_wish and self.view is not None else ()
+        free: tuple[int, ...] | None = None
+        if self.late_wish and self.view is not None:
+            free = self.view.free_suspects()
+        elif not self.late_wish and self._last_seat is not None \
+                and self._last_seat.taken is not None:
+            # not seated yet: the table's record says who sits as whom (a hint)
+            free = tuple(s.index for s in SUSPECTS if s.index not in self._last_seat.taken)
         names = [_("{card} (yours)").format(card=card_word(s.index))
                  if self.late_wish and mine is not None and s.index == mine.suspect
                  else card_name(s.index) for s in SUSPECTS]
@@ -274,7 +287,8 @@ class LobbyModel:
         for i, (s, name) in enumerate(zip(SUSPECTS, names, strict=True)):
             mark = ">" if i == self.cursor else " "
             state = ""
-            if self.late_wish and (mine is None or s.index != mine.suspect):
+            if free is not None and not (self.late_wish and mine is not None
+                                         and s.index == mine.suspect):
                 state = pad(name, name_w)[len(name):] + (_("free") if s.index in free
                                                          else _("taken"))
             out.append(("class:cursor" if i == self.cursor else "",
