@@ -28,6 +28,7 @@ from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import ColorDepth
 
+from p2pclue.engine.config import MIN_PLAYERS
 from p2pclue.i18n import N_, _, card_name, card_word, ngettext, pad, rules_label, text_width
 from p2pclue.net import guesses
 from p2pclue.net.discovery import TableAd, fingerprint
@@ -350,6 +351,9 @@ class LobbyModel:
             ready = "  " + _("ready") if m.ready else ""
             out.append(("class:mine" if m.identity == self.me else "",
                         f"  {pad(names[m.identity], who_w)} {pad(sus, 18)} {key}{ready}"))
+        waiting = self._waiting_line(v)
+        if waiting and self.phase != "started":
+            out.append(("class:warn", waiting))
         if v.spectators:
             out.append(("", _("Watching: {players}").format(
                 players=", ".join(m.name for m in v.spectators))))
@@ -370,6 +374,25 @@ class LobbyModel:
         out.append(("class:dim", _("The game starts when every seat is taken, or when at "
                                    "least three players are all ready.")))
         return out
+
+
+    def _waiting_line(self, v: LobbyView) -> str:
+        """What the start waits for: more players (fewer than three sit), else the first
+        player not ready (you first): the start comes when every seat is taken or when at
+        least three players are all ready."""
+        if len(v.players) >= v.table.wanted:
+            return ""
+        if len(v.players) < MIN_PLAYERS:
+            more = MIN_PLAYERS - len(v.players)
+            return ngettext("Waiting for {count} more player to sit down.",
+                            "Waiting for {count} more players to sit down.", more).format(
+                count=more)
+        waiting = sorted((m for m in v.players if not m.ready), key=lambda m: m.identity != self.me)
+        if not waiting:
+            return ""
+        if waiting[0].identity == self.me:
+            return _("You are not ready yet: press r when you are.")
+        return _("{player} is not ready yet.").format(player=waiting[0].name)
 
 
 def code_tries(count: int) -> str:

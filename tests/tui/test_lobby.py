@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from p2pclue.net.discovery import TableAd, fingerprint
 from p2pclue.net.lobby import LobbyView, Member, TableInfo
 from p2pclue.net.play import Opened
@@ -127,3 +129,20 @@ def test_the_lobby_in_each_language_fits_and_names_the_cards_in_it() -> None:
                 assert "Your suspect:" not in shown and "Players:" not in shown
     finally:
         install("en")
+
+
+def test_the_lobby_says_what_the_start_waits_for() -> None:
+    model = LobbyModel(ME, "Me")
+    model.on_view(view(me_ready=True))  # two players at a table of four
+    assert "Waiting for 1 more player to sit down." in text(model)
+    leo = Member(b"\x04" * 32, "Leo", "player", WHITE, False)
+    three = LobbyView(TableInfo("Kitchen", preset("classic"), 4), (
+        Member(ADA, "Ada", "player", SCARLETT, True), Member(ME, "Me", "player", MUSTARD, True),
+        leo))
+    model.on_view(three)
+    assert "Leo is not ready yet." in text(model) and "sit down" not in text(model)
+    mine_too = dataclasses.replace(three, members=(three.members[0], dataclasses.replace(
+        three.members[1], ready=False), leo))
+    model.on_view(mine_too)
+    assert "You are not ready yet: press r when you are." in text(model)
+    assert "Leo is not ready" not in text(model), "one thing to wait for at a time"
