@@ -435,7 +435,9 @@ def _tell(narrator: Narrator, event: api.SessionEvent, say: Printer, private: bo
             name=event.name)
         if not event.present:
             say.away.add(who)
-            say(_("{player} is away").format(player=who))
+            say(_("{player} is not answering (network?): reconnecting; the table waits for "
+                  "them.").format(player=who) if event.silent
+                else _("{player} is away").format(player=who))
         elif who in say.away:
             say.away.discard(who)
             say(_("{player} is back").format(player=who))

@@ -317,3 +317,20 @@ def _mode(model: UIModel) -> Mode:
     """The mode now, read through a call (mypy would keep a mode asserted before key
     presses as the mode after them)."""
     return model.mode
+
+
+def test_a_silent_link_is_told_as_not_answering_and_a_lone_seat_suspects_its_network() -> None:
+    config, _ = make_config(preset("classic"), 3, seed=3)
+    model = UIModel(config, 0)
+    one, two = config.players[1].name, config.players[2].name
+    model.on_event(Presence(one, 1, False, silent=True), None, ())
+    assert f"{one} is not answering (network?): reconnecting; the table waits for them." \
+        in model.story[-1]
+    assert not any("Nobody else" in line for line in model.story), "the other one answers"
+    model.on_event(Presence(two, 2, False, silent=True), None, ())
+    assert "Nobody else is answering: this computer may be off the network." \
+        in model.story[-1]
+    model.on_event(Presence(one, 1, True), None, ())
+    assert f"{one} is back." in model.story[-1]
+    model.on_event(Presence(one, 1, False), None, ())
+    assert f"{one} is away." in model.story[-1], "a link closed by its side is no silence"
