@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 from p2pclue.net.junk import JUNK_BURST
 from p2pclue.net.mesh import encode
@@ -35,7 +36,8 @@ def test_an_alive_flood_and_a_malformed_alive_are_charged_and_cut(tmp_path: Path
         players = {p.identity for p in villain.config.players} - {ident}
         while len(villain.peer.entries) < 12:  # the deal is under way
             await asyncio.sleep(0.01)
-        for n, body in enumerate(({"t": "alive"}, {"t": "alive", "pad": 1}), 1):
+        bodies: list[dict[str, Any]] = [{"t": "alive"}, {"t": "alive", "pad": 1}]
+        for n, body in enumerate(bodies, 1):
             await _until(lambda: villain._mesh.linked() == players,
                          lambda: "the villain back on both links")
             await _send_all(villain, [encode(TAG_SYNC, body)] * FLOOD)
