@@ -194,20 +194,22 @@ async def open_table(
     on_opened: Callable[[Opened], None], on_view: Callable[[LobbyView], None],
     actions: asyncio.Queue[LobbyAction] | None = None, announce: bool = True,
     transcript: Path | None = None, finder: Discovery | None = None,
-    transport: Transport | None = None,
+    transport: Transport | None = None, port: int = 0, after: bytes | None = None,
 ) -> NetSession:
     """Open a table, keep its lobby until the signed start, and return the session.
     ``finder``: how the table is announced (mDNS by default); ``transport``: what makes
-    its links (TCP with the table code by default)."""
+    its links (TCP with the table code by default). Playing again: ``port``, where the
+    table listened for its last game (its players dial it there again), and ``after``,
+    that game's session id, named in the table's view."""
     tid = table_id(table_name)
     mesh = Mesh(seat.profile.identity, tid, code, transport=transport)
     announcer: Announcement | None = None
     updates: list[asyncio.Task[None]] = []
     try:
-        listener = await mesh.listen(seat.listen_host, 0)
+        listener = await mesh.listen(seat.listen_host, port)
         fp = fingerprint(seat.profile.public)
         opened = Opened(table_name, code, listener.host, listener.port, fp, False)
-        lobby = HostLobby(seat.profile.identity, TableInfo(table_name, rules, players),
+        lobby = HostLobby(seat.profile.identity, TableInfo(table_name, rules, players, after),
                           seat.name, listener.port, secrets.token_bytes(32),
                           seen=seat.profile.seen, suspect=seat.suspect)
         if announce:
@@ -305,7 +307,7 @@ async def join_table(
     role: str = "player", on_view: Callable[[LobbyView], None],
     actions: asyncio.Queue[LobbyAction] | None = None, transcript: Path | None = None,
     wait: float = 0.0, opener: str | None = None, ask_last_seat: bool = False,
-    transport: Transport | None = None,
+    transport: Transport | None = None, after: bytes | None = None,
 ) -> NetSession:
     """Join a table at ``host:port`` (as a player or a spectator); returns the session.
 
@@ -314,14 +316,16 @@ async def join_table(
     ``ask_last_seat``: a person sits here; should this seat fill the table without a
     wish (the record was stale), the start waits for their ``Pick`` (``GuestLobby``).
     A wrong code raises ``WrongTableCode``, a missing one ``CodeNeeded`` (both
-    ``TableClosed``): a front end asks for the code again.
+    ``TableClosed``): a front end asks for the code again. ``after``: playing again, the
+    session id of the game just played here; another table is left (``LobbyError``).
     """
     mesh = Mesh(seat.profile.identity, table_id(table_name), code, transport=transport)
     try:
         listener = await mesh.listen(seat.listen_host, 0)
         lobby = GuestLobby(seat.profile.identity, seat.name, listener.port,
                            secrets.token_bytes(32), role=role, wish=seat.suspect,
-                           seen=seat.profile.seen, ask_last_seat=ask_last_seat)
+                           seen=seat.profile.seen, ask_last_seat=ask_last_seat,
+                           after=after)
         loop = asyncio.get_running_loop()
         end = loop.time() + wait
         delay = 0.2

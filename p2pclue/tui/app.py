@@ -286,6 +286,10 @@ class TableApp:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(runner, 10)
         self._say_where_the_transcript_is()
+        if self.model.again:
+            from p2pclue.tui import PLAY_AGAIN
+
+            return PLAY_AGAIN
         return result if isinstance(result, int) else 0
 
     def _say_where_the_transcript_is(self) -> None:

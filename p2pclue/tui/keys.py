@@ -51,6 +51,9 @@ def press(model: UIState, key: str) -> list[Command]:
     if key in ("?", "f1"):
         model.overlay = Overlay.HELP
         return []
+    if key == "p" and model.again_offered():
+        model.again = model.left = True
+        return [Leave()]
     if key == "q" or key == "c-c":
         if model.screen is Screen.END:
             model.left = True

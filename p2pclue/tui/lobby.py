@@ -37,6 +37,7 @@ from p2pclue.net.play import Opened
 from p2pclue.net.table import LobbyAction, Pick, Ready
 from p2pclue.rules.cards import SUSPECTS, card
 from p2pclue.tui.app import MONO_STYLE, STYLE, wants_color
+from p2pclue.tui.evening import Evening
 from p2pclue.tui.keys import small_number
 from p2pclue.tui.text import centre, fit, wrap
 
@@ -83,6 +84,8 @@ class LobbyModel:
         self.code_typed = ""
         self.code_answer: str | None = None
         """What the person typed once Enter was pressed ("" after Esc: back to the list)."""
+        self.evening: Evening | None = None
+        """The games played at this table tonight ("play again"): the score is shown."""
         self.code_tries = 0
         """Wrong codes this person typed for the table asked about: the table's own count
         reaches a joiner only once seated (a refusal carries no count), so the code
@@ -341,6 +344,9 @@ class LobbyModel:
         out.append(("class:title", _("Table {name}: {rules} rules, {taken}/{wanted} seats")
                     .format(name=repr(t.name), rules=rules_label(t.rules.name()),
                             taken=len(v.players), wanted=t.wanted)))
+        score = self.evening.line() if self.evening is not None else ""
+        if score:
+            out.append(("class:good", score))
         out.append(("", _("Players:")))
         names = {m.identity: (_("{player} (you)").format(player=m.name)
                               if m.identity == self.me else m.name) for m in v.players}

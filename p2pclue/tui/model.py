@@ -75,6 +75,8 @@ class UIModel(UIState):
                 self._tell(guesses.describe(count))
             case Ended():
                 self.end.ended = event
+                if self.evening is not None and self.seat is not None and not self.left_table:
+                    self.evening.record(self.config, state)
                 if event.status == "abandoned" and not self.end.why:
                     self._why_stopped()
                 self.screen = Screen.END

@@ -76,6 +76,8 @@ def end_screen(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     elif end.result == "nobody":
         lines.append(("", _("Nobody wins: every accusation was wrong.")))
     lines += [("", ln) for why in end.why for ln in wrap(why.strip(), width, "  ")]
+    score = model.evening.line() if model.evening is not None else ""
+    lines += [("class:title", ln) for ln in wrap(score, width, "  ") if score]
     lines.append(("", ""))
     e = end.ended
     if e is not None:
@@ -98,7 +100,8 @@ def end_screen(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
         # Only a complete game reveals every hand: an abandoned or halted one never will.
         lines.append(("class:dim", _("Reading the hands from the transcript...")))
     lines.append(("", ""))
-    lines.append(("class:title", _("q: leave · PgUp: read back the story")))
+    lines.append(("class:title", _("p: play again · q: leave · PgUp: read back the story")
+                  if model.again_offered() else _("q: leave · PgUp: read back the story")))
     if len(lines) > height:  # 80 x 24 with every hand: blank lines go first
         lines = [ln for ln in lines if ln[1]]
     return line_fragments(lines[-height:] if len(lines) > height else lines, width)
