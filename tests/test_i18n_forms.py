@@ -25,6 +25,7 @@ from p2pclue.i18n import (
     install,
     local_names,
     outcome_word,
+    player_word,
     rules_label,
     triple_word,
 )
@@ -175,7 +176,7 @@ def test_dice_sentences_say_the_roll_with_its_particle(lang: str) -> None:
     install(lang)
     for dice, particle in (((3,), "이"), ((2,), "가"), ((6, 4), "가"), ((5, 5), "가")):
         rolled = dice_text(dice)
-        told = [_("{player} rolls {dice}.").format(player="Ada", dice=rolled),
+        told = [_("{player} rolls {dice}.").format(player=player_word("Ada"), dice=rolled),
                 _("You roll {dice}.").format(dice=rolled)]
         assert all(str(dice[-1]) in text and str(sum(dice)) in text for text in told), told
         assert not any(p in text for text in told for p in ("(이)", "(가)", "{")), told

@@ -1,10 +1,10 @@
-"""French puts a space before ``:`` ``;`` ``!`` and ``?`` ("Chiara (bot moyen) : ...").
+"""French puts a narrow no-break space (U+202F) before ``:`` ``;`` ``!`` and ``?`` and inside
+« » ("Chiara (bot moyen) : ..."), so that a wrapped line never starts with the punctuation.
 
-The French catalog writes an ordinary space there (U+0020), as it always has; a no-break
-space (U+00A0) or a narrow one (U+202F) is accepted too. What is not punctuation is left
-alone, and is recognised by its shape: a key legend glued to its label ("h:conseil",
-"?:aide"), a time or an address ("12:05", "host:port", "http://"), a key written alone
-("?", "!"), and the board's "::" mark (reachable squares) in the legend of the monochrome
+What is not punctuation is left alone, and is recognised by its shape: a key legend glued to
+its label ("h:conseil", "?:aide"), a time or an address ("12:05", "host:port", "http://"), a
+key or the notepad's mark written alone after a comma, a full stop or two spaces ("? aide",
+"  ? inconnu"), and the board's "::" mark (reachable squares) in the legend of the monochrome
 board. Strings built by code around catalog text (the footer's "key:label") follow the
 same shapes.
 """
@@ -29,6 +29,40 @@ def test_every_french_message_spaces_its_high_punctuation() -> None:
             message.string,)
         found += [text for text in strings if text and MISSING_SPACE.search(text)]
     assert not found, found
+
+
+BREAKABLE = re.compile(r"(?<![.,( ])[ \u00a0](?=[:;!?](?!:)(?:[\s\"'»)]|$))|«[ \u00a0]|[ \u00a0]»")
+"""An ordinary or a wide no-break space before high punctuation (or inside « »): French
+writes U+202F there (an ordinary one lets a wrapped line begin with ":")."""
+
+
+def test_every_french_punctuation_space_is_narrow_and_unbreakable() -> None:
+    found = []
+    for message in read_catalog(po_path("fr"), "fr"):
+        if not message.id:
+            continue
+        strings = message.string if isinstance(message.string, tuple | list) else (
+            message.string,)
+        found += [text for text in strings if text and BREAKABLE.search(text)]
+    assert not found, found
+    assert not BREAKABLE.search("Où aller\u202f? Flèches, n carnet, ? aide  ? inconnu")
+    assert BREAKABLE.search("partie ; non") and BREAKABLE.search("« oui»")
+
+
+def test_a_wrapped_french_line_never_begins_with_punctuation() -> None:
+    from p2pclue.i18n import install
+    from p2pclue.tui.text import wrap
+
+    assert BREAKABLE.search("Où aller ? Flèches") and not BREAKABLE.search("Où aller\u202f?")
+    install("fr")
+    try:
+        for width in range(8, 30):
+            for text in ("Où aller\u202f? Flèches, le numéro d'une pièce ou la souris\u202f;",
+                         "Chiara (bot moyen)\u202f: Madame Pervenche, 42\u00a0%"):
+                lines = wrap(text, width)
+                assert not any(ln.lstrip()[:1] in ":;!?%" for ln in lines), (width, lines)
+    finally:
+        install("en")
 
 
 def test_the_rule_sees_what_the_review_saw() -> None:
@@ -61,10 +95,10 @@ def test_labels_the_code_builds_are_spaced_in_french() -> None:
             said = refusal_text(error)
         else:
             raise AssertionError("ending the turn before rolling is refused")
-        assert re.match(r"R\d+ : ", said), said
+        assert re.match(r"R\d+\u202f: ", said), said
         model, game = _model()
         model.state = dataclasses.replace(game, weapons=(16,) * 6)  # one crowded room
         listed = " ".join(t for _s, t in view.crowded_lines(model, 48))
-        assert "Salle de billard : " in listed, listed
+        assert "Salle de billard\u202f: " in listed, listed
     finally:
         install("en")

@@ -54,3 +54,21 @@ def test_a_move_into_the_corridor_says_where_the_token_is() -> None:
                               "{player} moves {n} square, stopping {place}.")]
         assert len(moved) == 6  # both sentences, in the three plural forms of it and fr
         assert not any(re.search(r"\bvers[oa]?\b", text) for text in moved), moved
+
+
+GUESSED = {
+    # words a native reader found guessing a player's gender: "pronto", "l'ultimo giocatore
+    # rimasto"; "prêt", "éliminé", "silencieux", "le dernier joueur", "il est éliminé"
+    "it": re.compile(r"\bpront[oi]\b|\bultimo giocatore\b|(?<!posto )\bsilenzios[oi]\b"
+                     r"|\bgiocatore eliminato\b"),
+    "fr": re.compile(r"\bprêts?\b|\béliminés?\b|\bsilencieux\b|\bdernier joueur\b"
+                     r"|\bil est éliminé\b|\bcelui qui\b|\bprouvé\b"),
+}
+
+
+def test_no_word_guesses_a_players_gender() -> None:
+    """A player's status is said by what they did ("ha dato il via", "a donné le départ")
+    or by a phrase that does not agree ("hors jeu", "fuori dal gioco", "la personne qui")."""
+    found = [(lang, msgid, text) for lang, pattern in GUESSED.items()
+             for msgid, text in _strings(lang) if pattern.search(text)]
+    assert not found, found

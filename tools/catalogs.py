@@ -39,6 +39,8 @@ from p2pclue import __version__
 from p2pclue.i18n.korean import FIXED, PAIRS
 from p2pclue.i18n.languages import DEFAULT_LANGUAGE, LANGUAGES
 from p2pclue.i18n.phrases import CARD_FIELDS, SPOKEN_FIELDS
+from p2pclue.i18n.players import PLAYER_FIELDS, player_spec
+from p2pclue.i18n.pseudo import PSEUDO, pseudo_message
 from p2pclue.i18n.translate import DOMAIN
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1] / "p2pclue"
@@ -162,18 +164,49 @@ def update() -> list[str]:
             _english_is_the_source(catalog)
         if _write_po(catalog, path):
             changed.append(str(path))
+    if _write_po(pseudo_catalog(), po_path(PSEUDO)):
+        changed.append(str(po_path(PSEUDO)))
     return changed
+
+
+def pseudo_catalog() -> Catalog:
+    """The pseudo-locale's catalog, made from the English one (``p2pclue.i18n.pseudo``):
+    written by ``update``, never edited by hand."""
+    english = read_catalog(po_path(DEFAULT_LANGUAGE), DEFAULT_LANGUAGE)
+    catalog = StableCatalog(locale=DEFAULT_LANGUAGE, domain=DOMAIN, project="p2pclue",
+                            version=__version__, copyright_holder="p2pclue developers",
+                            charset="utf-8", creation_date=english.creation_date,
+                            revision_date=english.creation_date,
+                            last_translator="p2pclue.i18n.pseudo (generated)",
+                            language_team="pseudo-locale <none>", msgid_bugs_address=BUGS,
+                            fuzzy=False, header_comment=_HEADER.format(name="Pseudo-locale")
+                            .replace("Edit msgstr lines only", "Generated: never edit"))
+    for m in english:
+        if not m.id:
+            continue
+        strings = _forms(m.string)
+        text: str | tuple[str, ...] = tuple(pseudo_message(t, m.context) for t in strings)
+        if not isinstance(m.id, tuple | list):
+            text = text[0]
+        catalog.add(m.id, text, m.locations, auto_comments=m.auto_comments,
+                    context=m.context)
+    return catalog
 
 
 def compiled(lang: str) -> bytes:
     """The .mo that compiling this language's .po gives (fuzzy entries left out)."""
     buf = io.BytesIO()
-    write_mo(buf, read_catalog(po_path(lang), lang), use_fuzzy=False)
+    read_as = DEFAULT_LANGUAGE if lang == PSEUDO else lang  # English's plural forms
+    write_mo(buf, read_catalog(po_path(lang), read_as), use_fuzzy=False)
     return buf.getvalue()
 
 
+CATALOG_LANGUAGES = (*sorted(LANGUAGES), PSEUDO)
+"""Every catalog shipped: the languages, and the pseudo-locale."""
+
+
 def compile_all() -> list[str]:
-    return [str(mo_path(lang)) for lang in sorted(LANGUAGES)
+    return [str(mo_path(lang)) for lang in CATALOG_LANGUAGES
             if _write_if_changed(mo_path(lang), compiled(lang))]
 
 
@@ -190,7 +223,7 @@ def placeholders(text: str) -> set[tuple[str, str | None, str]]:
     that renders every message with every card checks that the card gives it.
     """
     return {(name, conversion, "" if name in FORM_FIELDS or _particle_on_spoken(name, spec)
-             else spec or "")
+             or (name in PLAYER_FIELDS and player_spec(spec)) else spec or "")
             for _, name, spec, conversion in string.Formatter().parse(text) if name is not None}
 
 
@@ -240,10 +273,17 @@ SAME_AS_ENGLISH: dict[tuple[str, str], str] = {
     ("*", "? F1 / q"): "keys, which are the same whatever the language",
     ("*", "Enter"): "a key as keyboards label it: English on Czech, Albanian and Korean ones",
     ("*", "Esc"): "a key as keyboards label it: English on most (French ones say Échap)",
+    ("*", "PgUp"): "a key as keyboards label it: English on Czech, Albanian and Korean ones",
+    ("*", "PgDn"): "a key as keyboards label it: English on Czech, Albanian and Korean ones",
+    ("*", "Home"): "a key as keyboards label it: English on Czech, Albanian and Korean ones",
+    ("*", "End"): "a key as keyboards label it: English on Czech, Albanian and Korean ones",
+    ("*", "Tab"): "a key as keyboards label it, in every language here",
+    ("*", "n"): "the letter that answers no: no, non, ne (Albanian says j, for jo)",
+    ("ko", "y"): "Korean terminals answer y/n",
+    ("it", "no"): "the same word in Italian",
     ("fr", "VIOLATION"): "the same word in French (the audit's verdict)",
     ("fr", "options"): "the same word in French",
     ("fr", "passage"): "the same word in French (the secret passage)",
-    ("fr", "Env"): "short for « Enveloppe », as for Envelope",
 }
 """Translations that are rightly the English text; anything else equal to it is a copy."""
 
@@ -303,7 +343,21 @@ def problems() -> list[str]:
         mo = mo_path(lang)
         if not mo.exists() or mo.read_bytes() != compiled(lang):
             found.append(f"{lang}: {mo.name} differs from its .po; run `... catalogs compile`")
+    found += _pseudo_problems()
     return found
+
+
+def _pseudo_problems() -> list[str]:
+    """The pseudo catalog is exactly what ``update`` makes of the English one, compiled."""
+    buf = io.BytesIO()
+    write_po(buf, pseudo_catalog(), width=96, include_lineno=False, ignore_obsolete=True)
+    path = po_path(PSEUDO)
+    if not path.exists() or path.read_bytes() != buf.getvalue():
+        return [f"{PSEUDO}: the pseudo-locale is stale; run `... catalogs update`"]
+    mo = mo_path(PSEUDO)
+    if not mo.exists() or mo.read_bytes() != compiled(PSEUDO):
+        return [f"{PSEUDO}: {mo.name} differs from its .po; run `... catalogs compile`"]
+    return []
 
 
 def main(argv: Sequence[str] | None = None) -> int:

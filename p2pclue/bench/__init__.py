@@ -17,7 +17,7 @@ Section = Callable[[Emit, bool], dict[str, Any]]
 
 
 SECTION_NAMES = ("startup", "rules", "crypto", "game", "audit", "deduce", "link", "cheats",
-                 "bots", "lan", "faults", "floods")
+                 "bots", "lan", "internet", "faults", "floods", "model")
 """In the order they run. Only the names: ``p2pclue`` builds its parser from them without
 importing the sections (every command, ``join`` too, started about 0.2 s later with them)."""
 
@@ -27,8 +27,9 @@ _WHERE: dict[str, tuple[str, str]] = {
     "crypto": ("crypto", "section"), "game": ("game", "game_section"),
     "audit": ("game", "audit_section"), "deduce": ("deduce", "section"),
     "link": ("link", "section"), "cheats": ("cheats", "section"), "bots": ("bots", "section"),
-    "lan": ("lan", "section"), "faults": ("faults", "section"),
-    "floods": ("floods", "section"),
+    "lan": ("lan", "section"), "internet": ("internet", "section"),
+    "faults": ("faults", "section"),
+    "floods": ("floods", "section"), "model": ("model", "section"),
 }
 """The module of ``p2pclue.bench`` and the function of each section."""
 
@@ -45,8 +46,10 @@ def sections() -> dict[str, Section]:
     return {name: load(name) for name in _WHERE}
 
 
-ON_REQUEST = frozenset({"cheats", "bots", "lan", "faults", "floods"})
+ON_REQUEST = frozenset({"cheats", "bots", "lan", "internet", "faults", "floods", "model"})
 """Sections too long for a plain ``p2pclue bench``: they run only when named with ``--only``.
 The cheat sweep plays every cheat kind from every seat (774 games), the bots 1,200 games,
-``lan`` tables of 3 to 6 player processes, ``faults`` 50 games of four processes under
-faults, and the floods start 14 player processes and flood them."""
+``lan`` tables of 3 to 6 player processes, ``internet`` three tables of six (LAN, iroh,
+iroh at 80 ms round trip in namespaces), ``faults`` 50 games of four processes under
+faults, the floods start 14 player processes and flood them, and ``model`` runs 20,000
+rules of the generative fault model of a whole table."""

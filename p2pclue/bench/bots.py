@@ -15,7 +15,9 @@ seeded, with the seats rotated so that no level keeps the best seat. Tables:
 Also: mean table turn of the hard bot's correct accusations; wrong accusations
 by hard bots over every game played (goal 0: it accuses only on proof); the
 time of every bot decision and every observation (goal: worst decision under
-100 ms). Games run on two processes; times are per call, in the worker.
+100 ms). Games run on two processes; times are per call, in the worker. And how long a
+detective takes to choose the card it shows, by how many named cards it holds
+(``bench.shows``).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from p2pclue.bench import Emit
+from p2pclue.bench import Emit, shows
 from p2pclue.bots import Bot, Decision, Observation
 from p2pclue.bots.registry import BOTS
 from p2pclue.bots.table import play_game
@@ -188,6 +190,7 @@ def section(emit: Emit, quick: bool) -> dict[str, Any]:
     emit(f"bots: time per bot decision: worst {worst:.1f} ms, mean {mean:.2f} ms (goal worst "
          f"< {DECISION_GOAL_MS:.0f} ms); worst observation (notepad update) "
          f"{worst_observe:.1f} ms")
+    figures.update(shows.section_part(emit, quick))
     emit(f"bots: section took {time.perf_counter() - t0:.0f} s")
     figures.update({
         "hard_mean_turns_3p": round(mean_turns, 2) if mean_turns is not None else None,

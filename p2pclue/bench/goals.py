@@ -68,6 +68,21 @@ def _faults_unfinished(f: Figures) -> float:
     return float(f["games_run"] - f["games_finished"])
 
 
+def _show_tell(f: Figures) -> float | None:
+    diff = f["bots_show_median_diff_ms"]
+    return None if diff is None else abs(float(diff))
+
+
+def _over_lan(figure: str, lan: str, unit_s: float) -> Callable[[Figures], float | None]:
+    """An internet table's figure minus the LAN figure of the same run, in round trips of
+    ``internet_rtt_ms`` (None: not measured here)."""
+    def read(f: Figures) -> float | None:
+        if f.get(figure) is None or f.get(lan) is None:
+            return None
+        return round(float(f[figure] - f[lan]) * unit_s / float(f["internet_rtt_ms"]), 2)
+    return read
+
+
 def _crypto(proof: str, side: str) -> Callable[[Figures], float]:
     return lambda f: f["crypto_proofs"][proof][side]
 
@@ -111,6 +126,12 @@ GOALS: tuple[Goal, ...] = (
          "the section", "<=", 0, "accusations", lambda f: f["detective_wrong_accusations"]),
     Goal("bot_decision_worst_ms", "bots", "one bot decision, worst", "<", 100.0, "ms",
          lambda f: f["bots_decision_ms_max"], IDLE),
+    Goal("bot_show_time_tell_ms", "bots", "a detective's show, 1 named card held against 2 "
+         "or 3, difference of the medians (its choice worked out ahead)", "<", 1.0, "ms",
+         _show_tell),
+    Goal("bot_show_cards_changed", "bots", "shows whose card differs between the choice "
+         "worked out ahead and the one made when asked", "<=", 0, "shows",
+         lambda f: f["bots_show_cards_differing"]),
     Goal("lan_deal_6p_s", "lan", "signed start to first turn, 6 player processes (median)",
          "<", 1.0, "s", lambda f: f["lan_deal_s"], IDLE),
     Goal("lan_deal_vs_in_process", "lan", "that deal against the same deal in one process "
@@ -122,6 +143,13 @@ GOALS: tuple[Goal, ...] = (
     Goal("lan_table_seen_s", "lan", "table opened to seen by another process's browser "
          "(from starting the opener's process)", "<", 2.0, "s",
          lambda f: f["lan_table_seen_s"], IDLE),
+    Goal("internet_deal_80ms_rtts", "internet", "6 processes over iroh at 80 ms round trip: "
+         "the deal beyond the LAN deal of the same run", "<=", 10, "round trips",
+         _over_lan("internet_80ms_deal_s", "internet_lan_deal_s", 1000.0), IDLE),
+    Goal("internet_refute_80ms_rtts", "internet", "6 processes over iroh at 80 ms round "
+         "trip: the refutation median beyond the LAN median of the same run", "<=", 3,
+         "round trips", _over_lan("internet_80ms_refute_median_ms",
+                                  "internet_lan_refute_median_ms", 1.0), IDLE),
     Goal("faults_unfinished_games", "faults", "fault games that did not finish with one valid "
          "transcript", "<=", 0, "games", _faults_unfinished),
     Goal("faults_back_in_play_worst_s", "faults", "restart after a crash to back in play, "
@@ -130,6 +158,9 @@ GOALS: tuple[Goal, ...] = (
          "flood", "<", 80.0, "MB", lambda f: f["floods_worst_rss_mb"]),
     Goal("floods_blamed", "floods", "players blamed in the flood games (a flooder is cut, "
          "never blamed)", "<=", 0, "players", _floods_blamed),
+    Goal("model_failures", "model", "properties of the table the fault model broke (it stops at "
+         "the first, shrunk to a minimal example)", "<=", 0, "failures",
+         lambda f: f["model_failures"]),
     Goal("startup_audit_help_cpu_s", "startup", "`p2pclue audit --help` in a new process, "
          "CPU seconds (median)", "<", 0.3, "s", lambda f: f["startup_cpu_s"]["audit --help"]),
 )

@@ -22,8 +22,9 @@ Events, in the order a seat receives them:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from p2pclue.rules.actions import Action
 from p2pclue.rules.state import GameState
@@ -92,3 +93,13 @@ class Bot(Protocol):
     def observe(self, event: Observation) -> None: ...
 
     def decide(self, state: GameState) -> Decision: ...
+
+
+@runtime_checkable
+class ThinksAhead(Protocol):
+    """A bot with work worth doing before it is asked (see ``DetectiveBot.think_ahead``):
+    ``think_ahead(state)`` returns it or None; the work may run on another thread while the
+    bot observes, and returns what to run where the bot observes and decides (which takes
+    the result), before its next decision."""
+
+    def think_ahead(self, state: GameState) -> Callable[[], Callable[[], None]] | None: ...

@@ -10,7 +10,9 @@ the largest expected drop in envelope entropy, moves with a two-turn lookahead
 rooms the model finds likely to be the envelope's (one unrefuted suggestion
 there proves it), and when it must refute it shows a card the suggester already
 saw, else one from the category the suggester has most left open (naive rivals
-name unseen cards at random, so that slows their luck least).
+name unseen cards at random, so that slows their luck least). That choice is
+worked out before the suggestion comes, for whatever it may name (``think_ahead``,
+``showing``), so how long a show takes does not tell how many named cards it holds.
 
 The same class plays every level: ``Style`` says how much of this it does.
 """
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from p2pclue.bots import (
@@ -33,22 +36,15 @@ from p2pclue.bots import (
     SuggestionAnswered,
 )
 from p2pclue.bots.choose import MODEL_FLOOR, Advice, rivals_away
+from p2pclue.bots.knowledge import Knowledge
 from p2pclue.bots.model import SuggestionModel
 from p2pclue.bots.plan import DISCOUNT, Planner, steps_from
-from p2pclue.deduce import (
-    ENVELOPE,
-    Fact,
-    Mark,
-    Notepad,
-    Refuted,
-    Triple,
-    least_revealing,
-    view_of,
-)
+from p2pclue.bots.showing import ShowPlan, next_suggester, plan_show
+from p2pclue.deduce import ENVELOPE, Fact, Mark, Notepad, Refuted, Triple
 from p2pclue.deduce.feed import SeatFeed
 from p2pclue.rules.actions import Accuse, CannotRefute, EndTurn, Move, Refute, Suggest, TakePassage
 from p2pclue.rules.board import classic_board
-from p2pclue.rules.cards import CARDS, ROOMS
+from p2pclue.rules.cards import ROOMS
 from p2pclue.rules.game import (
     can_accuse,
     can_suggest,
@@ -65,36 +61,6 @@ ROOM_BONUS = 1.5
 MODEL_BONUS = 3.0
 """Extra worth of an unproven room, per unit of the model's odds that it is the envelope's:
 asked there about the likely suspect and weapon, an unrefuted answer proves all three."""
-REFUTE_SPREAD = True
-ROOM_OPEN_WEIGHT = 1.6
-"""How much an open room counts against an open suspect or weapon when choosing what to
-show: a naive rival's room is chosen by where its die takes it, so one room fewer slows it
-less (measured: 0.6 loses about 1 % of games against random bots, 1.6 is level with 1.0)."""
-"""Refute from the category the suggester has most left open (else ``least_revealing``)."""
-
-
-def _widest_open(notepad: Notepad, held: list[int], suggester: int) -> int:
-    """Which of my ``held`` cards to show: one the suggester already knows I hold, else
-    one from the category it has the most cards left open in (its odds shrink least)."""
-    view = view_of(notepad, suggester)
-    if view.contradiction is not None:  # pragma: no cover - a subset of consistent facts
-        return least_revealing(notepad, held, suggester)
-    known = [c for c in held if view.cell(c, notepad.me) is Mark.YES]
-    if known:
-        return min(known)
-    deck = notepad.table.deck
-
-    def open_in(card: int) -> float:
-        cat = next(cat for cat in deck if card in cat)
-        n = sum(1 for c in cat if view.cell(c, ENVELOPE) is not Mark.NO
-                and notepad.cell(c, suggester) is not Mark.YES)
-        return n * ROOM_OPEN_WEIGHT if cat is deck[2] else float(n)
-
-    widest = max(open_in(c) for c in held)
-    widest_held = [c for c in held if open_in(c) == widest]
-    if len(widest_held) == 1:
-        return widest_held[0]
-    return least_revealing(notepad, widest_held, suggester, view)
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,18 +96,18 @@ class DetectiveBot:
         self.rng = rng
         self.style = style
         self.hand: tuple[int, ...] = ()
-        self._notepad: Notepad | None = None
-        self._unlearned: list[list[Fact]] = []
-        """Facts observed since the notepad was last read, one list per observation. The
-        deduction runs when the bot next needs it (its own decision), not while the table
+        self.knowledge = Knowledge(seat)
+        """Facts observed, deduced when next needed (its own decision), not while the table
         still checks the refutation that taught them: about 10 ms a bot per answered
         suggestion, every bot at once, on the critical path of a LAN game on few cores."""
         self.model = SuggestionModel(seat)
-        self._pending: list[Fact] = []
         self.feed = SeatFeed(seat)
         """What this seat learns, as facts: the same feed a person's notepad reads."""
         self._advice: Advice | None = None
         self._values: dict[int, float] | None = None
+        self._show_plan: ShowPlan | None = None
+        self._planning: tuple[int, int] | None = None
+        """(suggester, observation) of the last plan handed out to be worked out ahead."""
 
     # --- knowledge ---------------------------------------------------------------------
     @property
@@ -149,40 +115,24 @@ class DetectiveBot:
         """Everything deduced from what this seat observed so far (None before the bot's
         first decision)."""
         self._catch_up()
-        return self._notepad
+        return self.knowledge.notepad
 
     def _learn(self, facts: list[Fact]) -> None:
-        if self._notepad is None:
-            self._pending.extend(facts)
-        elif facts:
-            self._unlearned.append(facts)
+        self.knowledge.learn(facts)
 
     def _catch_up(self) -> None:
-        """Deduce from the facts observed since the last read, one observation at a time
-        (the same notepad as learning each at once)."""
-        batches, self._unlearned = self._unlearned, []
-        for facts in batches:
-            assert self._notepad is not None
-            new = self._notepad.extend(facts)
-            if new.contradiction is None:  # a lie cannot come through the protocol; keep sane
-                self._notepad = new
-                self._advice = None
-                self._values = None
+        if self.knowledge.catch_up():
+            self._advice = None
+            self._values = None
 
     def _ensure_notepad(self, state: GameState) -> None:
-        if self._notepad is None:
-            n = state.n_players
-            leftovers = 21 - 3 - sum(state.hand_sizes)
-            names = [CARDS[s].name.split()[-1] for s in state.seats]
-            pending, self._pending = self._pending, []
-            self._notepad = Notepad(self.seat, n, state.hand_sizes, leftovers,
-                                    seat_names=names, facts=pending)
+        self.knowledge.make(state)
 
     def _read(self) -> Notepad:
         """The notepad up to date (after ``_ensure_notepad``)."""
         self._catch_up()
-        assert self._notepad is not None
-        return self._notepad
+        assert self.knowledge.notepad is not None
+        return self.knowledge.notepad
 
     def _missed(self) -> bool:
         return self.style.forget > 0 and self.rng.random() < self.style.forget
@@ -264,17 +214,56 @@ class DetectiveBot:
         held = [c for c in (s.suspect, s.weapon, s.room) if c in self.hand]
         if not held:
             return CannotRefute(self.seat)
-        card = held[0]
-        notepad = self._read() if len(held) > 1 else None
-        if notepad is not None and notepad.contradiction is None:
-            if not self.style.model:
-                card = self.rng.choice(held)
-            elif REFUTE_SPREAD:
-                card = _widest_open(notepad, held, s.suggester)
-            else:
-                card = least_revealing(notepad, held, s.suggester)
+        plan = self._plan_for(s.suggester)
+        if plan is None:  # not worked out ahead, or learned since: all of it now, whatever held
+            plan = self._make_plan(state, s.suggester)()
+            self._adopt(plan)
+        card = plan.choose(held, self.rng)
         self.feed.i_show(card)
         return Refute(self.seat, card)
+
+    # --- thinking ahead -----------------------------------------------------------------
+    def think_ahead(self, state: GameState) -> Callable[[], Callable[[], None]] | None:
+        """Work to do before the next question comes, if any: which card to show the next
+        suggester, whatever it names. The work touches nothing the bot still changes (it
+        may run on another thread while the bot observes); what it returns takes the
+        result, and must run where the bot observes and decides, between those calls."""
+        suggester = next_suggester(state, self.seat)
+        if suggester is None or self._plan_for(suggester) is not None:
+            return None
+        if self._planning == (suggester, self.knowledge.learned):
+            return None  # handed out already
+        self._planning = (suggester, self.knowledge.learned)
+        make = self._make_plan(state, suggester)
+
+        def work() -> Callable[[], None]:
+            plan = make()
+            return lambda: self._adopt(plan)
+
+        return work
+
+    def _make_plan(self, state: GameState, suggester: int) -> Callable[[], ShowPlan]:
+        """The plan for ``suggester`` from what was learned so far, to be made now or on
+        another thread (it reads only a frozen snapshot)."""
+        snapshot = self.knowledge.snapshot(state)
+        hand, model = self.hand, self.style.model
+        return lambda: plan_show(snapshot.notepad(), hand, suggester, snapshot.learned, model)
+
+    def _plan_for(self, suggester: int) -> ShowPlan | None:
+        """The plan for answering ``suggester`` now, if one is up to date."""
+        plan = self._show_plan
+        if plan is None or plan.suggester != suggester or plan.learned != self.knowledge.learned:
+            return None
+        return plan
+
+    def _adopt(self, plan: ShowPlan) -> None:
+        """Keep the notepad ``plan`` brought up to date (if ours knows less), and ``plan``
+        itself (if nothing was learned since it was made)."""
+        if self.knowledge.adopt(plan.learned, plan.notepad):
+            self._advice = None
+            self._values = None
+        if plan.learned == self.knowledge.learned:
+            self._show_plan = plan
 
     def _room_values(self) -> dict[int, float]:
         """What the best suggestion in each room is worth now (cached until news)."""

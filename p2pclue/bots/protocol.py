@@ -24,6 +24,7 @@ from p2pclue.bots import (
     LeftoversShown,
     RollIntent,
     SuggestionAnswered,
+    ThinksAhead,
 )
 from p2pclue.bots.stage import StagedBot
 from p2pclue.crypto.rand import SeededRandom
@@ -34,6 +35,7 @@ from p2pclue.engine.harness import Network, run_game
 from p2pclue.engine.peer import Choice, Peer, verify_own_from
 from p2pclue.rules import actions as ra
 from p2pclue.rules.cards import SUSPECTS
+from p2pclue.rules.state import GameState
 from p2pclue.rules.variants import Rules
 
 BotFactory = Callable[[int, random.Random], Bot]
@@ -84,6 +86,12 @@ class BotSeat:
         assert self._pending is not None
         self.bot.observe(SuggestionAnswered(*self._pending, tuple(self._passed), shower))
         self._pending = None
+
+    def think_ahead(self, state: GameState | None) -> Callable[[], Callable[[], None]] | None:
+        """The bot's work to do before it is asked, if it has any (``ThinksAhead``)."""
+        if state is None or not isinstance(self.bot, ThinksAhead):
+            return None
+        return self.bot.think_ahead(state)
 
     def choose(self, peer: Peer, choice: Choice) -> ev.Intent:
         assert peer.rules_state is not None

@@ -20,6 +20,7 @@ from p2pclue.bots import (
     Observation,
     RollIntent,
     SuggestionAnswered,
+    ThinksAhead,
 )
 from p2pclue.bots.random_bot import RandomBot
 from p2pclue.rules.actions import AccusationResult, Action, Roll
@@ -75,8 +76,12 @@ def play_game(
     patience: int = 150,
     max_actions: int = 20_000,
     on_action: Callable[[GameState, Action, GameState], None] | None = None,
+    think_ahead: bool = False,
 ) -> GameRecord:
-    """Play one whole game; ``on_action(before, action, after)`` sees every step."""
+    """Play one whole game; ``on_action(before, action, after)`` sees every step.
+
+    ``think_ahead``: after every step, give each bot that has any its work to do before it
+    is asked (``ThinksAhead``), as a networked seat's thinking thread does."""
     rng = random.Random(seed)
     state, envelope = deal_table(rules, n_players, rng)
     initial = state
@@ -94,6 +99,8 @@ def play_game(
     while state.phase is not Phase.GAME_OVER:
         if len(actions) >= max_actions:
             raise TableError(f"no end after {max_actions} actions (seed {seed})")
+        if think_ahead:
+            _think_ahead(bots, state)
         action = _next_action(state, bots, envelope, rng)
         after = apply(state, action)
         actions.append(action)
@@ -104,6 +111,15 @@ def play_game(
                 bots[seat].observe(event)
         state = after
     return GameRecord(seed, rules, envelope, initial, tuple(actions), state)
+
+
+def _think_ahead(bots: list[Bot], state: GameState) -> None:
+    """Each bot's work to do before it is asked, done now and handed back at once (a
+    networked seat's thinking thread does it alongside and hands it back between events)."""
+    for bot in bots:
+        work = bot.think_ahead(state) if isinstance(bot, ThinksAhead) else None
+        if work is not None:
+            work()()
 
 
 def _next_action(

@@ -30,7 +30,17 @@ from p2pclue.engine.transcript import (
     parse,
     parse_open,
 )
-from p2pclue.i18n import N_, _, card_word, check_words, ngettext
+from p2pclue.i18n import (
+    N_,
+    PlayerWord,
+    _,
+    check_words,
+    ngettext,
+    note_text,
+    os_error_text,
+    player_word,
+    transcript_error_text,
+)
 
 EXIT_VALID, EXIT_VIOLATION, EXIT_UNREADABLE = 0, 1, 2
 
@@ -49,15 +59,17 @@ def run(args: argparse.Namespace) -> int:
             raw = handle.read(MAX_TRANSCRIPT_BYTES + 1)  # an endless file is not held
         if len(raw) > MAX_TRANSCRIPT_BYTES:
             raw = None  # not hashed: only its first bytes were read
-            raise TranscriptError(f"over {MAX_TRANSCRIPT_BYTES // 2**20} MiB: larger than "
-                                  "any transcript")
+            raise TranscriptError(N_("over {size} MiB: larger than any transcript"),
+                                  size=MAX_TRANSCRIPT_BYTES // 2**20)
         config, verdict = _read(raw)
     except OSError as exc:
         return _unreadable(args, N_("cannot read {path}: {error}"),
-                           {"path": args.transcript, "error": exc.strerror or exc}, raw)
+                           {"path": args.transcript, "error": exc.strerror or exc}, raw,
+                           error=os_error_text(exc))
     except TranscriptError as exc:
         return _unreadable(args, N_("{path} is not a readable transcript: {error}"),
-                           {"path": args.transcript, "error": exc}, raw)
+                           {"path": args.transcript, "error": exc}, raw,
+                           error=transcript_error_text(exc))
     if args.replay:
         _replay(verdict, config, as_json=args.json)
     if args.json:
@@ -80,9 +92,11 @@ def _read(raw: bytes) -> tuple[GameConfig, Verdict]:
 
 
 def _unreadable(args: argparse.Namespace, template: str, fields: dict[str, object],
-                raw: bytes | None) -> int:
-    """Say why in the reader's language; the JSON verdict keeps the English text."""
-    print(_("p2pclue audit: {message}").format(message=_(template).format(**fields)),
+                raw: bytes | None, error: str | None = None) -> int:
+    """Say why in the reader's language (``error``: the cause in those words); the JSON
+    verdict keeps the English text."""
+    said = {**fields, "error": error} if error is not None else fields
+    print(_("p2pclue audit: {message}").format(message=_(template).format(**said)),
           file=sys.stderr)
     message = template.format(**fields)
     if args.json:
@@ -114,12 +128,12 @@ def _replay(verdict: Verdict, config: GameConfig, *, as_json: bool) -> None:
         print(line)
 
 
-def _player(config: GameConfig, seat: int | None) -> str:
+def _player(config: GameConfig, seat: int | None) -> PlayerWord:
     if seat is None or not 0 <= seat < config.n_players:
-        return "?" if seat is None else _("seat {seat}").format(seat=seat)
+        return PlayerWord("?" if seat is None else _("seat {seat}").format(seat=seat),
+                          honorific=False)
     p = config.players[seat]
-    return _("{player} (seat {seat}, {suspect})").format(
-        player=p.name, seat=seat, suspect=card_word(p.suspect))
+    return player_word(p.name, seat=seat, suspect=p.suspect)
 
 
 def _summary(v: Verdict, config: GameConfig, style: Style) -> None:
@@ -140,8 +154,8 @@ def _summary(v: Verdict, config: GameConfig, style: Style) -> None:
                          check=x.check, reason=x.reason))
         print(f"  {who}")
     for note in v.notes:
-        # Translators: the notes of the audit come from the protocol checks, in English.
-        print("  " + _("note: {note}").format(note=note))
+        # Translators: a note of the audit (what the transcript says of leavers and votes).
+        print("  " + _("note: {note}").format(note=note_text(note)))
     if v.valid and v.unfinished:
         print(ngettext("{valid}: unfinished after {turns} turn, no footer (quit to resume "
                        "later, or a crash); every signature, proof and rule of its messages "

@@ -22,11 +22,21 @@ from typing import Any, TypeVar
 
 from p2pclue.bots.protocol import BOT_NAMES
 from p2pclue.bots.registry import BOTS
+from p2pclue.cli import internet
 from p2pclue.cli.whoami import player_name
 from p2pclue.engine import events as ev
 from p2pclue.engine.config import MAX_PLAYERS, table_check
 from p2pclue.engine.peer import Choice
-from p2pclue.i18n import _, default_table_name, ngettext
+from p2pclue.i18n import (
+    _,
+    default_table_name,
+    is_yes,
+    ngettext,
+    no_key,
+    os_error_line,
+    roster_name,
+    yes_key,
+)
 from p2pclue.net import discovery
 from p2pclue.net.botplay import drive_bot
 from p2pclue.net.gamedir import GameDir, unfinished_games
@@ -99,7 +109,7 @@ class LocalBots:
         exc = task.exception()
         if exc is None or self.failed.done():
             return
-        why = str(exc) or type(exc).__name__
+        why = os_error_line(exc) if isinstance(exc, OSError) else str(exc) or type(exc).__name__
         self.failed.set_result(BotFailed(
             _("local bot {number} (profile {profile}) failed: {error}").format(
                 number=k + 1, profile=profile, error=why),
@@ -186,7 +196,8 @@ async def _one_game(args: argparse.Namespace, environ: dict[str, str], name: str
     next ones at the same table without a question), then the table."""
     profile = load(args.profile)
     interfaces = discovery.interfaces(args.interface, environ)
-    seat = Seat(profile, name, interfaces=interfaces, pass_delay=_pass_delay(args))
+    seat = Seat(profile, name, interfaces=interfaces, pass_delay=_pass_delay(args),
+                **internet.options(args))
     seat.suspect = again.suspect
     actions: asyncio.Queue[LobbyAction] = asyncio.Queue()
     model = LobbyModel(profile.public, name)
@@ -273,14 +284,13 @@ def _wants_to_resume(game: GameDir, *, default: bool) -> bool:
     print("\n".join(wrap(_("An unfinished game can be resumed ({game}): the table may be "
                            "waiting for you.").format(game=game.name),
                          shutil.get_terminal_size().columns - 1)), flush=True)
+    yes, no = yes_key(), no_key()  # the letters the question shows are the ones it takes
     try:
-        answer = input(_("Resume it now? [Y/n] ") if default else _("Resume it now? [y/N] "))
+        answer = input(_("Resume it now? [{yes}/{no}] ").format(
+            yes=yes.upper() if default else yes, no=no if default else no.upper()))
     except EOFError:
         return False
-    # Translators: the word for "yes"; its first letter answers the question too.
-    word = _("yes").lower()
-    yes = ("y", "yes", word, word[:1])
-    return answer.strip().lower() in (("", *yes) if default else yes)
+    return is_yes(answer) or (default and not answer.strip())
 
 
 async def resume_human(args: argparse.Namespace, environ: dict[str, str],
@@ -297,7 +307,7 @@ async def resume_human(args: argparse.Namespace, environ: dict[str, str],
         raise TableClosed(_("this game directory is not one of this profile's seats"))
     seat = Seat(profile, args.name or mine.name,
                 interfaces=discovery.interfaces(args.interface, environ),
-                pass_delay=_pass_delay(args))
+                pass_delay=_pass_delay(args), **internet.options(args))
     session = await resume_game(seat, game)
     think = Think(args.bot_think)
     bots = [asyncio.ensure_future(_resumed_bot(args, name, g, seat.interfaces, think))
@@ -353,9 +363,9 @@ async def _seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | Plain
 
         return await front.seated(bots.guard(open_table(
             seat, table_name, preset(args.rules), args.players, code, on_opened=opened,
-            on_view=_shows(model, front), actions=actions,
-            transcript=args.transcript if after is None else None, port=again.port,
-            after=after)))
+            on_view=_shows(model, front), on_code=lambda o: front.refresh(),
+            actions=actions, transcript=args.transcript if after is None else None,
+            internet=args.internet, port=again.port, after=after)))
     if after is not None:
         return await _join_again(seat, front, model, actions, again, after)
     return await _join_seat(args, seat, front, model, actions, interfaces, again)
@@ -395,6 +405,9 @@ async def _join_seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | 
         if args.peer:
             host, port = parse_peer(args.peer)
             table_name = args.table
+        elif args.ticket:
+            ticket = internet.ticket(args)
+            table_name, host, port = ticket.table, ticket.reach.text(), 1
         else:
             model.wish, model.wish_asked = None, False  # a new pick: its own question
             ad = await _find(args, front, interfaces, failed)
@@ -427,15 +440,20 @@ async def _join_seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | 
                     tries[table_name] = tries.get(table_name, 0) + 1
                 if ad is not None and wrong:
                     failed.add(ad.place)
-                model.message = (_("Wrong code (or not the table you meant: its opener's "
-                                   "key should be {key}).").format(key=ad.fingerprint)
-                                 if ad is not None and wrong else str(exc))
+                if ad is not None and wrong:
+                    model.message = _("Wrong code (or not the table you meant: its opener's "
+                                      "key should be {key}).").format(key=ad.fingerprint)
+                elif wrong:
+                    model.message = str(exc)  # already in the reader's words
+                else:  # the table's own reason travels in English: say it here
+                    model.message = _("The table {name} needs its table code.").format(
+                        name=repr(table_name))
                 front.refresh()
                 code, ask = None, True
                 if ad is not None and wrong and any(
                         t.name == ad.name and t.place != ad.place for t in model.tables):
                     break
-        if args.peer or model.quit:
+        if args.peer or args.ticket or model.quit:
             return None  # nothing to go back to
 
 
@@ -504,15 +522,9 @@ async def _find(args: argparse.Namespace, front: LobbyScreen | PlainLobby,
 
 
 def bot_label(name: str, level: str) -> str:
-    """A --bots bot's name at the table, with its level in the opener's language: the name is
-    signed into the roster, so everybody reads it as the opener's screen wrote it."""
-    if level == "easy":
-        return _("{name} (easy bot)").format(name=name)
-    if level == "hard":
-        return _("{name} (hard bot)").format(name=name)
-    if level == "medium":
-        return _("{name} (medium bot)").format(name=name)
-    return f"{name} ({level})"
+    """A --bots bot's name at the table: its name and level in the one form every reader's
+    screen says in its own language (``p2pclue.i18n.players``), whatever the opener reads."""
+    return roster_name(name, level)
 
 
 async def _bot_guest(args: argparse.Namespace, k: int, host: str, port: int, table_name: str,
@@ -522,7 +534,7 @@ async def _bot_guest(args: argparse.Namespace, k: int, host: str, port: int, tab
     profile = load(bot_profile(args, k))
     # distinct first letters, so the notepad's two-letter column heads tell the bots apart
     name = bot_label(BOT_NAMES[(k + 1) % len(BOT_NAMES)], args.level)
-    seat = Seat(profile, name, interfaces=interfaces)
+    seat = Seat(profile, name, interfaces=interfaces, **internet.options(args))
     ready: asyncio.Queue[LobbyAction] = asyncio.Queue()
     ready.put_nowait(Ready(True))  # the person's r starts a table with seats still free
     session = await join_table(seat, table_name, host, port, code, on_view=lambda v: None,
@@ -552,7 +564,8 @@ async def _resumed_bot(args: argparse.Namespace, profile_name: str, game: GameDi
     profile = load(profile_name)
     players = game.load_start().start.config.players
     name = next(p.name for p in players if p.identity == profile.public)
-    session = await resume_game(Seat(profile, name, interfaces=interfaces), game)
+    session = await resume_game(Seat(profile, name, interfaces=interfaces,
+                                     **internet.options(args)), game)
     await _drive(session, args, think)
 
 

@@ -23,7 +23,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from p2pclue.bots.protocol import BOT_NAMES
 from p2pclue.bots.registry import BOTS
+from p2pclue.cli import internet
 from p2pclue.cli.human import BotFailed, LocalBots
 from p2pclue.cli.narrate import Narrator
 from p2pclue.cli.result import result_object
@@ -32,12 +34,18 @@ from p2pclue.engine import events as ev
 from p2pclue.engine.config import MAX_NAME_CHARS, MIN_PLAYERS, table_check
 from p2pclue.i18n import (
     _,
+    card_word,
     check_words,
     default_table_name,
     ngettext,
+    os_error_line,
     outcome_word,
+    player_word,
+    roster_name,
     rules_label,
+    seats,
 )
+from p2pclue.i18n.players import bot_level, spectator_word
 from p2pclue.net import api, discovery, guesses, links
 from p2pclue.net.botplay import drive_bot, follow, is_private
 from p2pclue.net.gamedir import unfinished_games
@@ -63,7 +71,7 @@ from p2pclue.net.profile import (
 )
 from p2pclue.net.session import NetSession
 from p2pclue.net.store import StoreError, check_new
-from p2pclue.net.table import TableClosed, describe
+from p2pclue.net.table import TableClosed
 from p2pclue.rules.variants import preset
 from p2pclue.tui.text import wrap
 
@@ -85,6 +93,9 @@ class UsageError(Exception):
 
 def run_join(args: argparse.Namespace) -> int:
     def play() -> int:
+        wrong = internet.problem(args)
+        if wrong is not None:
+            raise UsageError(wrong)
         if args.resume is not None:
             return asyncio.run(_resume(args))
         _check_join(args)
@@ -97,6 +108,9 @@ def run_join(args: argparse.Namespace) -> int:
 
 def run_watch(args: argparse.Namespace) -> int:
     def watch() -> int:
+        wrong = internet.problem(args)
+        if wrong is not None:
+            raise UsageError(wrong)
         if args.peer and not args.table:
             raise UsageError(_("--peer needs --table NAME (the name on the opener's screen)"))
         _check_table(args)
@@ -119,7 +133,8 @@ def _guarded(command: str, run: Callable[[], int]) -> int:
             links.LinkError, discovery.DiscoveryError, OSError) as exc:
         line = (_("p2pclue join: {error}") if command == "join"
                 else _("p2pclue watch: {error}"))
-        print(line.format(error=exc), file=sys.stderr)
+        error = os_error_line(exc) if isinstance(exc, OSError) else exc
+        print(line.format(error=error), file=sys.stderr)
         return EXIT_USAGE
 
 
@@ -129,8 +144,10 @@ def _check_join(args: argparse.Namespace) -> None:
     if args.bots and not args.create:
         raise UsageError(_("--bots seats bots at a table you open: add --create"))
     if not 0 <= args.bots <= args.players - 1:
-        raise UsageError(_("--bots must be 0 to {most} for {players} players").format(
-            most=args.players - 1, players=args.players))
+        raise UsageError(ngettext("--bots must be 0 to {most} for {players} player",
+                                  "--bots must be 0 to {most} for {players} players",
+                                  args.players).format(most=args.players - 1,
+                                                       players=args.players))
     if args.no_code and args.code:
         raise UsageError(_("--code and --no-code exclude each other"))
     if args.peer and args.create:
@@ -171,11 +188,13 @@ def _check_table_and_profile(args: argparse.Namespace) -> None:
         try:
             check_profile_name(last)
         except ProfileError:
-            raise UsageError(_("--profile {name} is too long for its bots' profiles ({bot}): "
-                               "with --bots, use a profile name of at most {most} "
-                               "characters").format(
-                name=repr(args.profile), bot=repr(last),
-                most=MAX_PROFILE_CHARS - (len(last) - len(args.profile)))) from None
+            most = MAX_PROFILE_CHARS - (len(last) - len(args.profile))
+            raise UsageError(ngettext(
+                "--profile {name} is too long for its bots' profiles ({bot}): with --bots, "
+                "use a profile name of at most {most} character",
+                "--profile {name} is too long for its bots' profiles ({bot}): with --bots, "
+                "use a profile name of at most {most} characters", most).format(
+                name=repr(args.profile), bot=repr(last), most=most)) from None
 
 
 def _check_writable(path: Path, option: str) -> None:
@@ -214,9 +233,10 @@ class Printer:
 
     def __init__(self, quiet: bool, to_stderr: bool = False) -> None:
         self.quiet = quiet
-        self.away: set[str] = set()
-        """Who was seen leaving the links: their next arrival reads "is back"."""
-        self.here: set[str] = set()
+        self.away: set[tuple[str, bool]] = set()
+        """Who was seen leaving the links (name, spectator): their next arrival reads "is
+        back"."""
+        self.here: set[tuple[str, bool]] = set()
         """Who was told "is here" (each of their links comes up: one arrival to tell)."""
         self.stream = sys.stderr if to_stderr else sys.stdout
 
@@ -237,10 +257,11 @@ async def _join(args: argparse.Namespace) -> int:
     say = Printer(args.quiet, to_stderr=args.json)
     profile = load(args.profile)
     interfaces = discovery.interfaces(args.interface, _environ())
-    name = args.name or (f"{args.bot.title()} bot" if args.bot else profile.name)
-    seat = Seat(profile, name, interfaces=interfaces)
+    name = args.name or (roster_name(BOT_NAMES[0], bot_level(args.bot)) if args.bot
+                         else profile.name)
+    seat = Seat(profile, name, interfaces=interfaces, **internet.options(args))
     say(_("you are {name}; your key's fingerprint: {key}").format(
-        name=name, key=discovery.fingerprint(profile.public)))
+        name=player_word(name), key=discovery.fingerprint(profile.public)))
     _offer_resume(profile.games, say)
     views = _view_printer(say)
     bots = LocalBots()
@@ -251,6 +272,13 @@ async def _join(args: argparse.Namespace) -> int:
 
         def opened(o: Opened) -> None:
             opened_at.append(o)
+            if o.ticket is not None:
+                _say_ticket(o, say)
+            for k in range(args.bots if o.ticket is not None else 0):
+                bots.add(k, bot_profile_name(args.profile, k), _bot_guest(
+                    args, k, o.host, o.port, table_name, code, interfaces))
+            if o.ticket is not None:
+                return
             address = o.address
             say((_("table {name} open at {address}; table code: {code}") if o.code
                  else _("table {name} open at {address} (no code)")).format(
@@ -269,7 +297,8 @@ async def _join(args: argparse.Namespace) -> int:
 
         session = await bots.guard(open_table(
             seat, table_name, preset(args.rules), args.players, code, on_opened=opened,
-            on_view=views, transcript=args.transcript))
+            on_view=views, transcript=args.transcript, internet=args.internet,
+            on_code=lambda o: say(guesses.code_news(None if o.entry_closed else o.code))))
     else:
         table_name, host, port, opener = await _locate(args, interfaces, say)
         session = await join_table(seat, table_name, host, port, args.code, on_view=views,
@@ -310,7 +339,8 @@ async def _resume(args: argparse.Namespace) -> int:
     me = next((p for p in saved.start.config.players if p.identity == profile.public), None)
     if me is None:  # as for a person's seat (cli.human.resume_human)
         raise TableClosed(_("this game directory is not one of this profile's seats"))
-    seat = Seat(profile, args.name or me.name, interfaces=interfaces)
+    seat = Seat(profile, args.name or me.name, interfaces=interfaces,
+                **internet.options(args))
     say(_("resuming game {game} from {path}").format(game=chosen[0].name, path=chosen[0].path))
     session = await resume_game(seat, chosen[0])
     say(ngettext("replayed {count} message; reconnecting to the table",
@@ -337,23 +367,36 @@ async def _locate(args: argparse.Namespace, interfaces: list[str],
         except ValueError as exc:
             raise UsageError(str(exc)) from None
         return args.table, host, port, None
+    if args.ticket:
+        ticket = internet.ticket(args)
+        return ticket.table, ticket.reach.text(), 1, discovery.fingerprint(ticket.reach.key)
     from p2pclue.net.play import find_table
 
     say((_("looking for the table {name} on the LAN (up to {seconds} s)...") if args.table
          else _("looking for a table on the LAN (up to {seconds} s)...")).format(
         name=repr(args.table), seconds=f"{args.wait:g}"))
     ad = await find_table(interfaces, args.table, args.wait)
-    say(_("found {name} at {address} ({rules}, {taken}/{wanted} seats, opener's key "
-          "{key})").format(name=repr(ad.name), address=f"{ad.host}:{ad.port}",
-                           rules=rules_label(ad.preset),
-                           taken=ad.seats_taken, wanted=ad.seats_wanted, key=ad.fingerprint))
+    say(_("found {name} at {address} ({rules}, {seats}, opener's key {key})").format(
+        name=repr(ad.name), address=f"{ad.host}:{ad.port}", rules=rules_label(ad.preset),
+        seats=seats(ad.seats_taken, ad.seats_wanted), key=ad.fingerprint))
     return ad.name, ad.host, ad.port, ad.fingerprint
+
+
+def _say_ticket(o: Opened, say: Printer) -> None:
+    """An internet table: the ticket and the code, each on a line of its own."""
+    say(_("internet table {name} open; table code: {code}").format(
+        name=repr(o.name), code=o.code) if o.code
+        else _("internet table {name} open (no code)").format(name=repr(o.name)))
+    say(_("ticket: {ticket}").format(ticket=o.ticket))
+    say(_("others join with: {command}").format(
+        command=f"p2pclue join --ticket {o.ticket}" + (f" --code {o.code}" if o.code else "")))
 
 
 async def _bot_guest(args: argparse.Namespace, k: int, host: str, port: int, table_name: str,
                      code: str | None, interfaces: list[str]) -> tuple[NetSession, api.Ended]:
     profile = load(bot_profile_name(args.profile, k))
-    seat = Seat(profile, f"Bot {k + 1}", interfaces=interfaces)
+    seat = Seat(profile, roster_name(BOT_NAMES[(k + 1) % len(BOT_NAMES)], bot_level(args.bot)),
+                interfaces=interfaces, **internet.options(args))
     session = await join_table(seat, table_name, host, port, code, on_view=lambda v: None,
                                wait=10.0)
     run = asyncio.ensure_future(session.run())
@@ -362,11 +405,32 @@ async def _bot_guest(args: argparse.Namespace, k: int, host: str, port: int, tab
     return session, ended
 
 
+def lobby_lines(view: LobbyView) -> list[str]:
+    """The lobby as plain lines, each player with a bot's level in the reader's language."""
+    t = view.table
+    lines = [_("Table {name}: {rules} rules, {seats}").format(
+        name=repr(t.name), rules=rules_label(t.rules.name()),
+        seats=seats(len(view.players), t.wanted))]
+    for m in view.players:
+        if m.suspect is None:
+            line = (_("{player}, no suspect yet (ready)") if m.ready
+                    else _("{player}, no suspect yet"))
+        else:
+            line = _("{player} as {suspect} (ready)") if m.ready else _("{player} as {suspect}")
+        lines.append("  " + line.format(player=player_word(m.name),
+                                        suspect=card_word(m.suspect or 0)))
+    for m in view.spectators:
+        lines.append("  " + _("{player} watching").format(player=player_word(m.name)))
+    if view.failed_attempts:
+        lines.append("  " + guesses.describe(view.failed_attempts))
+    return lines
+
+
 def _view_printer(say: Printer) -> Any:
     last: list[list[str]] = []
 
     def show(view: LobbyView) -> None:
-        lines = describe(view)
+        lines = lobby_lines(view)
         if not last or last[-1] != lines:
             last.append(lines)
             for line in lines:
@@ -431,18 +495,18 @@ def _tell(narrator: Narrator, event: api.SessionEvent, say: Printer, private: bo
         for line in narrator.lines(event.event):
             say(line)
     elif isinstance(event, api.Presence):
-        who = event.name if event.seat is not None else _("{name} (spectator)").format(
-            name=event.name)
+        key = (event.name, event.seat is None)
+        who = player_word(event.name) if event.seat is not None else spectator_word(event.name)
         if not event.present:
-            say.away.add(who)
+            say.away.add(key)
             say(_("{player} is not answering (network?): reconnecting; the table waits for "
                   "them.").format(player=who) if event.silent
                 else _("{player} is away").format(player=who))
-        elif who in say.away:
-            say.away.discard(who)
+        elif key in say.away:
+            say.away.discard(key)
             say(_("{player} is back").format(player=who))
-        elif who not in say.here:
-            say.here.add(who)
+        elif key not in say.here:
+            say.here.add(key)
             say(_("{player} is here").format(player=who))
     elif isinstance(event, api.Guesses):
         say(guesses.describe(event.count))
@@ -491,7 +555,8 @@ async def _watch(args: argparse.Namespace) -> int:
     say = Printer(args.quiet)
     profile = load(args.profile)
     interfaces = discovery.interfaces(args.interface, _environ())
-    seat = Seat(profile, args.name or _("spectator"), interfaces=interfaces)
+    seat = Seat(profile, args.name or _("spectator"), interfaces=interfaces,
+                **internet.options(args))
     table_name, host, port, opener = await _locate(args, interfaces, say)
     code: str | None = args.code
     feed: LineFeed | None = None

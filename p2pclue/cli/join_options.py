@@ -26,6 +26,13 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--peer", type=argtypes.peer, metavar="HOST:PORT",
                    help=_("reach the table directly, without multicast discovery (needs "
                           "--table NAME)"))
+    p.add_argument("--ticket", metavar="TICKET",
+                   help=_("join an internet table by the ticket on the opener's screen"))
+    p.add_argument("--relay", action="append", metavar="URL", default=[],
+                   help=_("internet tables: use this self-hosted iroh relay (repeatable; "
+                          "default: n0's public relays)"))
+    p.add_argument("--no-relay", action="store_true",
+                   help=_("internet tables: direct links only, no relay"))
     p.add_argument("--code", metavar="CODE",
                    help=_("the table code shown on the opener's screen"))
     p.add_argument("--interface", action="append", metavar="ADDR", default=[],
@@ -60,6 +67,8 @@ def join_arguments(p: argparse.ArgumentParser) -> None:
 
     _common(p)
     p.add_argument("--create", action="store_true", help=_("open a new table"))
+    p.add_argument("--internet", action="store_true",
+                   help=_("with --create: open an internet table (iroh), joined by ticket"))
     p.add_argument("--resume", nargs="?", const="", metavar="GAME",
                    help=_("resume an unfinished game after a crash (the newest, or GAME as "
                           "listed by 'join --resume list')"))

@@ -17,7 +17,7 @@ from p2pclue.cli.terminal import Style
 from p2pclue.engine import events as ev
 from p2pclue.engine.config import GameConfig
 from p2pclue.engine.errors import Blame
-from p2pclue.i18n import card_phrase, listing
+from p2pclue.i18n import PlayerWord, card_phrase, listing
 from p2pclue.i18n.narrator import Line
 from p2pclue.i18n.narrator import Narrator as StoryNarrator
 from p2pclue.i18n.story_words import cards_text, dice_text, place
@@ -70,11 +70,11 @@ class Narrator:
         """How many turns the story has told so far."""
         return self.story.turn
 
-    def name(self, seat: int) -> str:
+    def name(self, seat: int) -> PlayerWord:
         """A player's name, in the colour of the suspect they play."""
         return self.story.name(seat)
 
-    def who(self, seat: int) -> str:
+    def who(self, seat: int) -> PlayerWord:
         """A player's name and suspect, for headings and the end of the game."""
         return self.story.who(seat)
 

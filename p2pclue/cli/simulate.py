@@ -26,7 +26,8 @@ from p2pclue.engine import events as ev
 from p2pclue.engine.cheats import CHEATS, PHASED, impossible
 from p2pclue.engine.config import GameConfig
 from p2pclue.engine.peer import Peer, Status
-from p2pclue.i18n import N_, _, listing, ngettext, rules_label
+from p2pclue.i18n import N_, _, listing, ngettext, player_word, rules_label
+from p2pclue.i18n.players import bot_level, level_word
 from p2pclue.net.store import StoreError, TranscriptFile, check_new
 from p2pclue.rules.variants import preset
 
@@ -110,14 +111,20 @@ def _play(args: argparse.Namespace, seed: int, cheater: int | None, config: Game
     quiet = args.quiet
     style = Style(wants_colour(sys.stdout))
     if not quiet:
-        fields = {"players": args.players, "rules": rules_label(args.rules), "bot": args.bot,
-                  "seed": seed,
-                  "cheater": config.players[cheater].name if cheater is not None else "",
+        fields = {"players": args.players, "rules": rules_label(args.rules),
+                  "bot": level_word(bot_level(args.bot)), "seed": seed,
+                  "cheater": player_word(config.players[cheater].name) if cheater is not None
+                  else "",
                   "seat": cheater, "kind": args.cheat}
-        print((_("p2pclue simulate: {players} players, rules {rules}, bots {bot}, seed {seed}; "
-                 "{cheater} (seat {seat}) will cheat ({kind})") if cheater is not None
-               else _("p2pclue simulate: {players} players, rules {rules}, bots {bot}, "
-                      "seed {seed}")).format(**fields))
+        print((ngettext("p2pclue simulate: {players} player, each a {bot}; rules {rules}; "
+                        "seed {seed}; {cheater} (seat {seat}) will cheat ({kind})",
+                        "p2pclue simulate: {players} players, each a {bot}; rules {rules}; "
+                        "seed {seed}; {cheater} (seat {seat}) will cheat ({kind})",
+                        args.players) if cheater is not None
+               else ngettext("p2pclue simulate: {players} player, each a {bot}; rules {rules}; "
+                             "seed {seed}",
+                             "p2pclue simulate: {players} players, each a {bot}; rules "
+                             "{rules}; seed {seed}", args.players)).format(**fields))
     narrator = Narrator(config, style=style)
     if not quiet:
         for line in narrator.introduction():
@@ -185,7 +192,7 @@ def _deal_progress(accepted: ev.Accepted, config: GameConfig) -> str:
     kind = DEAL_ROUNDS[min((step - 1) // n, rounds - 1)]
     seat = (step - 1) % n
     return _("Dealing the cards, step {step} of {steps}: {player} is {doing}...").format(
-        step=step, steps=n * rounds, player=config.players[seat].name,
+        step=step, steps=n * rounds, player=player_word(config.players[seat].name),
         doing=_(DEAL_WORDS[kind]))
 
 

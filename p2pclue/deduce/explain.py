@@ -16,7 +16,7 @@ from p2pclue.deduce.facts import Fact, describe
 from p2pclue.deduce.marks import Mark
 from p2pclue.deduce.propagate import NO, YES, Cell, Reason
 from p2pclue.deduce.table import Table
-from p2pclue.deduce.words import N_, CardV, Said, said
+from p2pclue.deduce.words import N_, CardV, Said, ShareV, counted, said
 
 
 class Notepad(Protocol):
@@ -66,10 +66,12 @@ def explanation(notepad: Notepad, card: int, owner: int) -> list[Line]:
             return [(0, said(N_("Not known whether {card} is {place:in}."), card=CardV(card),
                              place=place))]
         p = notepad.probability(card, owner)
-        return [(0, said(N_("Not known whether {card} is {place:in}: it is there in {count} of "
-                            "every {total} consistent deals ({odds})."), card=CardV(card),
-                         place=place, count=p.numerator, total=p.denominator,
-                         odds=f"{float(p):.0%}"))]
+        return [(0, counted("Not known whether {card} is {place:in}: it is there in {count} of "
+                            "every {total} consistent deal ({odds}).",
+                            "Not known whether {card} is {place:in}: it is there in {count} of "
+                            "every {total} consistent deals ({odds}).", p.denominator,
+                            card=CardV(card), place=place, count=p.numerator, total=p.denominator,
+                            odds=ShareV(float(p))))]
     value = YES if mark is Mark.YES else NO
     head = _headline(notepad, (card, owner), value)
     reason = notepad.propagation_reason(card, owner)

@@ -165,13 +165,15 @@ def _capacity_rules(grid: Grid) -> None:
         yes = [c for c in cards if grid.mark(c, owner) == YES]
         maybe = [c for c in cards if grid.mark(c, owner) == UNKNOWN]
         if len(yes) > cap:
-            raise Conflict(said(N_("{place} would hold {count} cards, more than {cap}"),
-                                place=label, count=len(yes), cap=cap),
+            raise Conflict(counted("{place} would hold {count} card, more than {cap}",
+                                   "{place} would hold {count} cards, more than {cap}", len(yes),
+                                   place=label, count=len(yes), cap=cap),
                            tuple(grid.reasons[(c, owner)] for c in yes))
         if len(yes) + len(maybe) < cap:
             no = [c for c in cards if grid.mark(c, owner) == NO]
-            raise Conflict(said(N_("{place} holds {cap} cards but only {count} remain possible"),
-                                place=label, cap=cap, count=len(yes) + len(maybe)),
+            raise Conflict(counted("{place} holds {cap} card but only {count} remain possible",
+                                   "{place} holds {cap} cards but only {count} remain possible",
+                                   cap, place=label, cap=cap, count=len(yes) + len(maybe)),
                            tuple(grid.reasons[(c, owner)] for c in no))
         if not maybe:
             continue
@@ -179,8 +181,9 @@ def _capacity_rules(grid: Grid) -> None:
             known = CardsV(tuple(yes))
             text = (said(N_("{place} is {cards}"), place=label, cards=known)
                     if owner == ENVELOPE else
-                    said(N_("all {cap} cards of {place} are known: {cards}"), place=label,
-                         cap=cap, cards=known) if cap else
+                    counted("the {cap} card of {place} is known: {cards}",
+                            "all {cap} cards of {place} are known: {cards}", cap, place=label,
+                            cap=cap, cards=known) if cap else
                     said(N_("{place} holds no cards"), place=label))
             for c in maybe:
                 grid.set(c, owner, NO, Reason(text, premises=tuple((y, owner) for y in yes)))

@@ -55,6 +55,17 @@ class SeatV:
         return "you" if self.me else self.name
 
 
+@dataclass(frozen=True, slots=True)
+class ShareV:
+    """A share of the consistent deals (0.42), for an ``{odds}`` field: each language
+    writes the percentage its own way ("42%", "42 %")."""
+
+    fraction: float
+
+    def __format__(self, spec: str) -> str:
+        return f"{self.fraction:.0%}"
+
+
 ENVELOPE_KIND, LEFTOVERS_KIND, MINE_KIND, THEIRS_KIND = "envelope", "leftovers", "mine", "theirs"
 CATEGORY_WORDS = ("suspect", "weapon", "room")
 
@@ -99,7 +110,7 @@ class Said:
         return str(self)
 
 
-Value = CardV | CardsV | SeatV | PlaceV | int | str | Said
+Value = CardV | CardsV | SeatV | PlaceV | ShareV | int | str | Said
 """What a sentence's field may hold."""
 
 

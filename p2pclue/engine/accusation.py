@@ -12,15 +12,16 @@ sending its step and withhold it, and only the accuser may know its own verdict 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from p2pclue.crypto import proofs as P
 from p2pclue.crypto.group import Point
 from p2pclue.engine import events as ev
 from p2pclue.engine.ending import OpenRound
+from p2pclue.engine.record import Play
 from p2pclue.engine.stage import (
     Body,
     Fields,
+    Host,
     Player,
     RoundStage,
     SeatRound,
@@ -29,21 +30,18 @@ from p2pclue.engine.stage import (
 )
 from p2pclue.rules import actions as ra
 
-if TYPE_CHECKING:
-    from p2pclue.engine.peer import Peer
-    from p2pclue.engine.turn import Play
 
-
-def on_accuse(peer: Peer, play: Play, index: int, sender: int, f: Fields) -> None:
+def on_accuse(peer: Host, play: Play, index: int, sender: int, f: Fields) -> None:
     """An accusation in play: the rules accept it, and its check begins."""
     triple = (f["suspect"], f["weapon"], f["room"])
     play.apply(ra.Accuse(sender, *triple))
-    peer._events.append(ev.Accused(sender, triple))
+    peer.announce(ev.Accused(sender, triple))
+    record = peer.record
     ctx = proof_context(play.game_id, index, sender, "accuse")
-    weights = P.pet_weights(ctx, triple, peer.envelope)
-    pair = P.pet_start(peer.envelope, triple, weights)
-    peer._enter(AccusationCheck(SeatRound.starting(peer.n, sender + 1, peer.left_hands), play,
-                                triple, pair))
+    weights = P.pet_weights(ctx, triple, record.envelope)
+    pair = P.pet_start(record.envelope, triple, weights)
+    peer.enter(AccusationCheck(SeatRound.starting(record.n, sender + 1, record.left_hands), play,
+                               triple, pair))
 
 
 @dataclass
@@ -64,24 +62,25 @@ class AccusationCheck(RoundStage):
     def accuser(self) -> int:
         return self.play.state.current_seat
 
-    def on_pet(self, peer: Peer, index: int, sender: int, f: Fields) -> None:
+    def on_pet(self, peer: Host, index: int, sender: int, f: Fields) -> None:
         q_prev, p_prev = self.qp
-        peer._verify(P.verify_pet_step, proof_context(self.play.game_id, index, sender, "pet"),
-                     q_prev, p_prev, f["Q"], f["P"], peer.Y[sender], f["proof"])
+        peer.verify(P.verify_pet_step, proof_context(self.play.game_id, index, sender, "pet"),
+                    q_prev, p_prev, f["Q"], f["P"], peer.record.Y[sender], f["proof"])
         self.qp = (f["Q"], f["P"])
         self.next_in_round(peer)
 
-    def finish(self, peer: Peer) -> None:
+    def finish(self, peer: Host) -> None:
         correct = P.pet_result(*self.qp)
         seat = self.accuser
         self.play.apply(ra.AccusationResult(seat, correct))
-        peer._events.append(ev.AccusationDecided(seat, self.triple, correct))
+        peer.announce(ev.AccusationDecided(seat, self.triple, correct))
         if self.play.state.result is not None:
-            peer._enter(OpenRound(SeatRound.starting(peer.n, 0, peer.left_hands), self.play))
+            record = peer.record
+            peer.enter(OpenRound(SeatRound.starting(record.n, 0, record.left_hands), self.play))
         else:
-            self.play.resume(peer)
+            peer.resume_play()
 
-    def build(self, peer: Peer, me: Player, index: int) -> Body:
+    def build(self, peer: Host, me: Player, index: int) -> Body:
         q, p, proof = P.pet_step(proof_context(self.play.game_id, index, me.seat, "pet"),
-                                 *self.qp, me.secrets.key(), peer.Y[me.seat], me.src)
+                                 *self.qp, me.secrets.key(), peer.record.Y[me.seat], me.src)
         return {"Q": bytes(q), "P": bytes(p), "proof": proof.to_wire()}

@@ -25,7 +25,7 @@ from typing import Any
 
 from p2pclue.engine import events as ev
 from p2pclue.engine.config import GameConfig
-from p2pclue.engine.errors import WireError
+from p2pclue.engine.errors import CardsNo, Note, Notes, SeatsNo, WireError, counted
 from p2pclue.engine.peer import (
     Peer,
     ShowRecord,
@@ -33,9 +33,11 @@ from p2pclue.engine.peer import (
     hands_from_secrets,
     shown_cards_from_secrets,
 )
+from p2pclue.engine.silence import FORFEIT_GRACE
 from p2pclue.engine.transcript import Footer, Transcript, entry_bytes, opening_bytes
 from p2pclue.engine.votes import read_vote
 from p2pclue.engine.wire import split_frame
+from p2pclue.rules.errors import N_
 from p2pclue.rules.state import GameState
 
 
@@ -176,9 +178,12 @@ def audit(transcript: Transcript, raw_bytes: bytes | None = None, *,
         # A message blamed after the game was decided (a bad reveal, a late second version)
         # costs its sender, not the winner: the result stands, as when the reveal is withheld.
         winner = decided.winner
-        notes.append(f"the game was decided before the blamed message ({decided.result}"
-                     + (f", seat {decided.winner} won" if decided.winner is not None else "")
-                     + "): the blame does not undo it")
+        notes.append(Note(N_("the game was decided before the blamed message ({result}, "
+                             "seat {winner} won): the blame does not undo it"),
+                          result=decided.result, winner=decided.winner)
+                     if decided.winner is not None else
+                     Note(N_("the game was decided before the blamed message ({result}): the "
+                             "blame does not undo it"), result=decided.result))
     digest = hashlib.sha256(raw_bytes if raw_bytes is not None else transcript.to_bytes())
     verdict = Verdict(
         valid=violation is None,
@@ -199,30 +204,40 @@ def audit(transcript: Transcript, raw_bytes: bytes | None = None, *,
         unfinished=not finished,
     )
     if observer.status is Status.COMPLETE:
-        hands = verdict.hands = hands_from_secrets(observer)
-        verdict.shown = shown_cards_from_secrets(observer)
+        hands = verdict.hands = hands_from_secrets(observer.record)
+        verdict.shown = shown_cards_from_secrets(observer.record)
         for rec, card in verdict.shown:  # binding and proof 4b make this hold; check anyway
             if card is not None and card not in hands.get(rec.refuter, ()):
-                notes.append(f"the card opened for the show at entry {rec.index} is not in "
-                             f"seat {rec.refuter}'s hand")
+                notes.append(Note(N_("the card opened for the show at entry {index} is not in "
+                                     "seat {seat}'s hand"), index=rec.index, seat=rec.refuter))
     for seat, hand in sorted(observer.left_hands.items()):
-        notes.append(f"seat {seat} left the table with its hand face up {list(hand)}"
-                     + _unopened_note(observer, seat))
+        notes.append(_left_note(observer, seat, CardsNo(hand)))
     return verdict
 
 
-def _unopened_note(observer: Peer, leaver: int) -> str:
-    """What the transcript says of the shows to a seat that left: none is opened in it, but
-    once the reveal published a refuter's k, its rho (``show_rho``) and so its card follow:
-    such a card is not secret after the end (docs/protocol.md, "Leaving the table")."""
+def _left_note(observer: Peer, leaver: int, hand: CardsNo) -> Note:
+    """A seat that left, with its hand, and what the transcript says of the shows to it: none
+    is opened in it, but once the reveal published a refuter's k, its rho (``show_rho``) and
+    so its card follow: such a card is not secret after the end (docs/protocol.md, "Leaving
+    the table")."""
     to_it = [rec for rec in observer.shows if rec.suggester == leaver]
     if not to_it:
-        return ""
+        return Note(N_("seat {seat} left the table with its hand face up {cards}"),
+                    seat=leaver, cards=hand)
     known = sum(1 for rec in to_it if rec.refuter in observer.revealed_k)
     if not known:
-        return f"; the {len(to_it)} card(s) shown to it are not opened in the transcript"
-    return (f"; the {len(to_it)} card(s) shown to it are not opened in the transcript, but "
-            f"{known} of them follow from their refuters' revealed keys")
+        return counted("seat {seat} left the table with its hand face up {cards}; the "
+                          "{count} card shown to it is not opened in the transcript",
+                       "seat {seat} left the table with its hand face up {cards}; the "
+                          "{count} cards shown to it are not opened in the transcript",
+                       len(to_it), seat=leaver, cards=hand, count=len(to_it))
+    return counted("seat {seat} left the table with its hand face up {cards}; the {count} "
+                      "card shown to it is not opened in the transcript, but {known} follows "
+                      "from its refuter's revealed key",
+                   "seat {seat} left the table with its hand face up {cards}; the {count} "
+                      "cards shown to it are not opened in the transcript, but {known} of "
+                      "them follow from their refuters' revealed keys",
+                   len(to_it), seat=leaver, cards=hand, count=len(to_it), known=known)
 
 
 def _result(state: GameState | None, violation: Violation | None, finished: bool) -> str:
@@ -235,13 +250,23 @@ def _result(state: GameState | None, violation: Violation | None, finished: bool
     return "abandoned" if finished else "unfinished"
 
 
-def _unfinished_note(observer: Peer, n: int) -> str:
+def _unfinished_note(observer: Peer, n: int) -> Note:
     """What a file with no footer says: how far it got, and who owed the next message."""
-    told = (f"unfinished: the file has no footer (its writer stopped between two messages: a "
-            f"quit to resume later, or a crash); its {n} entries verify")
     if observer.status is Status.COMPLETE:
-        return told + "; the game is complete, only the footer is missing"
-    return told + f"; seat {observer.expected_seat()} owed the next message"
+        return counted("unfinished: the file has no footer (its writer stopped between two "
+                          "messages: a quit to resume later, or a crash); its {count} entry "
+                          "verifies; the game is complete, only the footer is missing",
+                       "unfinished: the file has no footer (its writer stopped between two "
+                          "messages: a quit to resume later, or a crash); its {count} entries "
+                          "verify; the game is complete, only the footer is missing",
+                       n, count=n)
+    return counted("unfinished: the file has no footer (its writer stopped between two "
+                      "messages: a quit to resume later, or a crash); its {count} entry "
+                      "verifies; seat {seat} owed the next message",
+                   "unfinished: the file has no footer (its writer stopped between two "
+                      "messages: a quit to resume later, or a crash); its {count} entries "
+                      "verify; seat {seat} owed the next message",
+                   n, count=n, seat=observer.expected_seat())
 
 
 def _check_footer(
@@ -265,8 +290,14 @@ def _check_footer(
     decided = state is not None and state.result is not None
     if footer.votes:
         return _check_votes(observer, transcript, events, notes)
-    notes.append(f"{'the end-of-game reveal stopped' if decided else 'abandoned'} after "
-                 f"{n} entries: seat {observer.expected_seat()} owed the next message")
+    notes.append(counted("the end-of-game reveal stopped after {count} entry: seat {seat} "
+                            "owed the next message",
+                         "the end-of-game reveal stopped after {count} entries: seat "
+                            "{seat} owed the next message",
+                         n, count=n, seat=observer.expected_seat()) if decided else
+                 counted("abandoned after {count} entry: seat {seat} owed the next message",
+                         "abandoned after {count} entries: seat {seat} owed the next "
+                            "message", n, count=n, seat=observer.expected_seat()))
     return None
 
 
@@ -305,23 +336,28 @@ def _check_votes(observer: Peer, transcript: Transcript, events: list[ev.Event],
     needed = observer.abandon_quorum()
     if len(voters) < needed:
         return bad(f"{len(voters)} abandon votes; the quorum is {needed}")
-    notes.append(f"abandoned by the vote of seats {voters} (quorum {needed}) after {n} "
-                 f"entries, while seat {silent} owed the next message")
+    notes.append(counted("abandoned by the vote of seats {voters} (quorum {needed}) after "
+                            "{count} entry, while seat {silent} owed the next message",
+                         "abandoned by the vote of seats {voters} (quorum {needed}) after "
+                            "{count} entries, while seat {silent} owed the next message",
+                         n, voters=SeatsNo(voters), needed=needed, count=n, silent=silent))
     notes.append(_windows(windows))
     # Counted as a live peer counts them (the forfeit), by one whose own deadline for the
     # silent seat has passed: the file's writer counted them only then (it held any that
     # came earlier), and the file records no clock of its own.
-    observer.on_timeout(math.inf)
+    for _ in range(FORFEIT_GRACE):  # past the forfeit grace too
+        observer.on_timeout(math.inf)
     for raw in transcript.footer.votes:
         events += observer.receive_vote(raw, float(n))
     return None
 
 
-def _windows(windows: list[tuple[int, int, int]]) -> str:
+def _windows(windows: list[tuple[int, int, int]]) -> Note:
     """Each voter's signed observation window: the voter's word, not a proof."""
-    return "by their own signed word, " + "; ".join(
-        f"seat {seat} signed after waiting {waited / 1000:g} s (its own timeout "
-        f"{timeout / 1000:g} s)" for seat, waited, timeout in windows)
+    return Note(N_("by their own signed word, {windows}"), windows=Notes(
+        Note(N_("seat {seat} signed after waiting {waited} s (its own timeout {timeout} s)"),
+             seat=seat, waited=f"{waited / 1000:g}", timeout=f"{timeout / 1000:g}")
+        for seat, waited, timeout in windows))
 
 
 def _check_blame(observer: Peer, transcript: Transcript, events: list[ev.Event]
@@ -374,14 +410,21 @@ def _withheld_pet(owed: tuple[int | None, int | None], forfeit: dict[str, Any] |
         return None
     own = seat == accuser
     if forfeit is not None:
-        notes.append(f"seat {seat} withheld its own step of its accusation check: it counts "
-                     "as a wrong accusation (R27), a forfeit decided by the signed abandon "
-                     f"votes of seats {forfeit['voters']}")
+        notes.append(Note(N_("seat {seat} withheld its own step of its accusation check: it "
+                             "counts as a wrong accusation (R27), a forfeit decided by the "
+                             "signed abandon votes of seats {voters}"),
+                          seat=seat, voters=SeatsNo(forfeit["voters"])))
+        notes.append(Note(N_("this forfeit rests on the word of seats {voters} that seat {seat} "
+                             "was silent: the file records no clock, so it cannot show whether "
+                             "that step existed and was late or never came"),
+                          seat=seat, voters=SeatsNo(forfeit["voters"])))
     else:
         notes.append(
-            f"seat {seat} withheld its own step of its accusation check: the accusation "
-            "counts as wrong if it really withheld it (without a quorum of signed abandon "
-            "votes naming it, one file cannot tell that from a transcript cut short, so the "
-            "audit's result stays that of an abandoned game)" if own else
-            f"seat {seat} withheld its step of seat {accuser}'s accusation check")
+            Note(N_("seat {seat} withheld its own step of its accusation check: the accusation "
+                    "counts as wrong if it really withheld it (without a quorum of signed "
+                    "abandon votes naming it, one file cannot tell that from a transcript cut "
+                    "short, so the audit's result stays that of an abandoned game)"),
+                 seat=seat) if own else
+            Note(N_("seat {seat} withheld its step of seat {accuser}'s accusation check"),
+                 seat=seat, accuser=accuser))
     return {"seat": seat, "accuser": accuser, "counts_as_wrong": own}

@@ -29,8 +29,9 @@ from p2pclue.crypto.rand import random_scalar
 from p2pclue.engine import events as ev
 from p2pclue.engine.accusation import AccusationCheck
 from p2pclue.engine.peer import Peer
+from p2pclue.engine.record import ShowRecord
 from p2pclue.engine.reveals import RandomRound
-from p2pclue.engine.stage import Player, ShowRecord, Stage, Status, proof_context
+from p2pclue.engine.stage import Player, Stage, Status, proof_context
 from p2pclue.engine.turn import PlayStage, Refutation
 from p2pclue.engine.wire import Header, decode_payload, sign_frame, split_frame
 from p2pclue.rules.cards import CARDS, Category
@@ -202,7 +203,7 @@ class CheatingPeer(Peer):
             return None
         index = len(self.entries)
         proof = prove_none_unchecked(proof_context(asked.play.game_id, index, me.seat, "pass"),
-                                     asked.triple, self._hand_points(me.seat),
+                                     asked.triple, self.record.hand_points(me.seat),
                                      me.secrets.hand_key(), self.S[me.seat], me.src)
         return [(self._frame(me, "pass", {"proof": proof.to_wire()}), None)]
 
@@ -215,7 +216,7 @@ class CheatingPeer(Peer):
         entry = len(self.entries)
         proof = prove_commit_show_unchecked(
             proof_context(asked.play.game_id, entry, me.seat, "show"), triple,
-            self._hand_points(me.seat), me.secrets.hand_key(), self.S[me.seat], 0, index, rho,
+            self.record.hand_points(me.seat), me.secrets.hand_key(), self.S[me.seat], 0, index, rho,
             suggester_pub, c, me.src)
         return [(self._frame(me, "show", {"C": bytes(c), "proof": proof.to_wire()}), None)]
 
@@ -233,14 +234,14 @@ class CheatingPeer(Peer):
         unnamed = [c for c in self.hand if c not in asked.triple]
         return self._show_false_card(me, asked, unnamed[0]) if unnamed else None
 
-    def _send_opening(self, rec: ShowRecord) -> None:
+    def send_opening(self, rec: ShowRecord) -> None:
         """The private opening, as the cheat has it: to another card, or none at all."""
         if self.cheat == "no-opening":
             return
         if self.cheat == "wrong-opening":
             self._outbox.append((self._private_frame(rec, self._wrong_card(rec)), rec.suggester))
             return
-        super()._send_opening(rec)
+        super().send_opening(rec)
 
     def _wrong_card(self, rec: ShowRecord) -> P.Opening:
         """Another named card with this show's rho (``wrong-opening``)."""

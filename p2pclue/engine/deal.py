@@ -15,7 +15,6 @@ starts play.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from p2pclue.crypto import proofs as P
 from p2pclue.crypto import randomness
@@ -24,12 +23,13 @@ from p2pclue.crypto.group import G, Point, base_mul, mul
 from p2pclue.crypto.keys import prove_key
 from p2pclue.crypto.rand import random_scalar
 from p2pclue.engine import events as ev
+from p2pclue.engine.errors import Reject
 from p2pclue.engine.reveals import start_random
 from p2pclue.engine.stage import (
     Body,
     Fields,
+    Host,
     Player,
-    Reject,
     RoundStage,
     SeatRound,
     Stage,
@@ -38,9 +38,6 @@ from p2pclue.engine.stage import (
 from p2pclue.engine.turn import start_play
 from p2pclue.engine.wire import sha256
 from p2pclue.rules.cards import ROOMS, SUSPECTS, WEAPONS
-
-if TYPE_CHECKING:
-    from p2pclue.engine.peer import Peer
 
 CATEGORY_DECKS = (
     tuple(c.index for c in SUSPECTS),
@@ -65,8 +62,9 @@ def foreign_positions(owners: tuple[int | None, ...], seat: int) -> list[int]:
     return [p for p, o in enumerate(owners) if o != seat]
 
 
-def _next_round(peer: Peer) -> SeatRound:
-    return SeatRound.starting(peer.n, 0, peer.left_hands)
+def _next_round(peer: Host) -> SeatRound:
+    record = peer.record
+    return SeatRound.starting(record.n, 0, record.left_hands)
 
 
 @dataclass
@@ -80,17 +78,17 @@ class JoinRound(RoundStage):
     round: SeatRound
     nonces: list[bytes] = field(default_factory=list)
 
-    def on_join(self, peer: Peer, index: int, sender: int, f: Fields) -> None:
+    def on_join(self, peer: Host, index: int, sender: int, f: Fields) -> None:
         self.nonces.append(f["nonce"])
         self.next_in_round(peer)
 
-    def finish(self, peer: Peer) -> None:
-        game_id = sha256(b"p2pclue/v1/game-id\x00" + peer._config_digest
+    def finish(self, peer: Host) -> None:
+        game_id = sha256(b"p2pclue/v1/game-id\x00" + peer.record.config_digest
                          + b"".join(self.nonces))
-        peer.game_id = game_id
-        peer._enter(KeysRound(_next_round(peer), game_id))
+        peer.record.game_id = game_id
+        peer.enter(KeysRound(_next_round(peer), game_id))
 
-    def build(self, peer: Peer, me: Player, index: int) -> Body:
+    def build(self, peer: Host, me: Player, index: int) -> Body:
         return {"nonce": me.src.random_bytes(32)}
 
 
@@ -105,26 +103,27 @@ class KeysRound(RoundStage):
     round: SeatRound
     game_id: bytes
 
-    def on_keys(self, peer: Peer, index: int, sender: int, f: Fields) -> None:
-        peer._verify(P.verify_key, proof_context(self.game_id, index, sender, "keys"), f["Y"],
-                     f["proof"])
-        if f["Y"] in peer.Y:
+    def on_keys(self, peer: Host, index: int, sender: int, f: Fields) -> None:
+        record = peer.record
+        peer.verify(P.verify_key, proof_context(self.game_id, index, sender, "keys"), f["Y"],
+                    f["proof"])
+        if f["Y"] in record.Y:
             raise Reject("keys", "this group key is another player's")
-        peer.Y.append(f["Y"])
-        peer._chains.commit(f["chain"])
+        record.Y.append(f["Y"])
+        record.chains.commit(f["chain"])
         self.next_in_round(peer)
 
-    def finish(self, peer: Peer) -> None:
+    def finish(self, peer: Host) -> None:
         decks = [[card_point(c) for c in d] for d in CATEGORY_DECKS]
-        peer._enter(EnvelopeRound(_next_round(peer), self.game_id, decks))
+        peer.enter(EnvelopeRound(_next_round(peer), self.game_id, decks))
 
-    def build(self, peer: Peer, me: Player, index: int) -> Body:
+    def build(self, peer: Host, me: Player, index: int) -> Body:
         sec = me.secrets
         k = random_scalar(me.src)
-        chain = randomness.HashChain.create(me.src, peer._chains.length)
+        chain = randomness.HashChain.create(me.src, peer.record.chains.length)
         sec.k, sec.chain = k, chain
         sec.seeds.append(chain.reveal(chain.length))
-        peer.secrets_version += 1
+        sec.version += 1
         proof = prove_key(proof_context(self.game_id, index, me.seat, "keys"), k, me.src)
         return {"Y": bytes(base_mul(k)), "proof": proof.to_wire(), "chain": chain.head}
 
@@ -142,23 +141,23 @@ class EnvelopeRound(RoundStage):
     decks: list[list[Point]]
     """The suspect, weapon and room decks as the last seat left them."""
 
-    def on_envelope(self, peer: Peer, index: int, sender: int, f: Fields) -> None:
+    def on_envelope(self, peer: Host, index: int, sender: int, f: Fields) -> None:
         decks, proofs = f["decks"], f["proofs"]
         for d in range(3):
             if len(decks[d]) != len(self.decks[d]):
                 raise Reject("proof:shuffle", f"the {DECK_NAMES[d]} deck changed size")
-            peer._verify(P.verify_shuffle,
-                         proof_context(self.game_id, index, sender, f"envelope:{DECK_NAMES[d]}"),
-                         self.decks[d], decks[d], peer.Y[sender], proofs[d])
+            peer.verify(P.verify_shuffle,
+                        proof_context(self.game_id, index, sender, f"envelope:{DECK_NAMES[d]}"),
+                        self.decks[d], decks[d], peer.record.Y[sender], proofs[d])
         self.decks = decks
         self.next_in_round(peer)
 
-    def finish(self, peer: Peer) -> None:
-        peer.envelope = [d[0] for d in self.decks]
+    def finish(self, peer: Host) -> None:
+        peer.record.envelope = [d[0] for d in self.decks]
         deck = [p for d in self.decks for p in d[1:]]
-        peer._enter(DealRound(_next_round(peer), self.game_id, deck))
+        peer.enter(DealRound(_next_round(peer), self.game_id, deck))
 
-    def build(self, peer: Peer, me: Player, index: int) -> Body:
+    def build(self, peer: Host, me: Player, index: int) -> Body:
         k = me.secrets.key()
         decks, proofs = [], []
         for d in range(3):
@@ -183,28 +182,29 @@ class DealRound(RoundStage):
     deck: list[Point]
     """The cards to deal, as the last seat shuffled them."""
 
-    def on_deal(self, peer: Peer, index: int, sender: int, f: Fields) -> None:
-        peer._verify(P.verify_dleq, proof_context(self.game_id, index, sender, "deal:link"), G,
-                     f["R"], peer.Y[sender], f["S"], f["link"])
+    def on_deal(self, peer: Host, index: int, sender: int, f: Fields) -> None:
+        record = peer.record
+        peer.verify(P.verify_dleq, proof_context(self.game_id, index, sender, "deal:link"), G,
+                    f["R"], record.Y[sender], f["S"], f["link"])
         if len(f["deck"]) != len(self.deck):
             raise Reject("proof:shuffle", "the deal deck changed size")
-        peer._verify(P.verify_shuffle, proof_context(self.game_id, index, sender, "deal:shuffle"),
-                     self.deck, f["deck"], f["R"], f["proof"])
-        peer.R.append(f["R"])
-        peer.S.append(f["S"])
+        peer.verify(P.verify_shuffle, proof_context(self.game_id, index, sender, "deal:shuffle"),
+                    self.deck, f["deck"], f["R"], f["proof"])
+        record.R.append(f["R"])
+        record.S.append(f["S"])
         self.deck = f["deck"]
         self.next_in_round(peer)
 
-    def finish(self, peer: Peer) -> None:
-        peer.positions = list(self.deck)
-        peer._enter(UnlayerRound(_next_round(peer), self.game_id))
+    def finish(self, peer: Host) -> None:
+        peer.record.positions = list(self.deck)
+        peer.enter(UnlayerRound(_next_round(peer), self.game_id))
 
-    def build(self, peer: Peer, me: Player, index: int) -> Body:
+    def build(self, peer: Host, me: Player, index: int) -> Body:
         sec = me.secrets
         r = random_scalar(me.src)
         sec.r = r
-        peer.secrets_version += 1
-        y = peer.Y[me.seat]
+        sec.version += 1
+        y = peer.record.Y[me.seat]
         big_r, big_s = base_mul(r), mul(r, y)
         link = P.prove_dleq(proof_context(self.game_id, index, me.seat, "deal:link"), r, G,
                             big_r, y, big_s, me.src)
@@ -225,41 +225,44 @@ class UnlayerRound(RoundStage):
     round: SeatRound
     game_id: bytes
 
-    def on_unlayer(self, peer: Peer, index: int, sender: int, f: Fields) -> None:
-        targets = foreign_positions(peer.owners, sender)
+    def on_unlayer(self, peer: Host, index: int, sender: int, f: Fields) -> None:
+        record = peer.record
+        targets = foreign_positions(record.owners, sender)
         if len(f["points"]) != len(targets):
             raise Reject("proof:dleq-batch", f"expected {len(targets)} points")
-        before = [peer.positions[p] for p in targets]
-        peer._verify(P.verify_unlayer, proof_context(self.game_id, index, sender, "unlayer"),
-                     before, f["points"], peer.S[sender], f["proof"])
+        before = [record.positions[p] for p in targets]
+        peer.verify(P.verify_unlayer, proof_context(self.game_id, index, sender, "unlayer"),
+                    before, f["points"], record.S[sender], f["proof"])
         for p, point in zip(targets, f["points"], strict=True):
-            peer.positions[p] = point
+            record.positions[p] = point
         self.next_in_round(peer)
 
-    def finish(self, peer: Peer) -> None:
-        left = [p for p, o in enumerate(peer.owners) if o is None]
-        cards = [identify(peer.positions[p]) for p in left]
+    def finish(self, peer: Host) -> None:
+        record = peer.record
+        left = [p for p, o in enumerate(record.owners) if o is None]
+        cards = [identify(record.positions[p]) for p in left]
         if any(c is None for c in cards):
             raise Reject("open", "a leftover card did not open to a card")
-        peer.leftovers = tuple(c for c in cards if c is not None)
-        if peer.leftovers:
-            peer._events.append(ev.LeftoversShown(peer.leftovers))
-        me = peer._player
+        record.leftovers = tuple(c for c in cards if c is not None)
+        if record.leftovers:
+            peer.announce(ev.LeftoversShown(record.leftovers))
+        me = peer.player
         if me is not None:
-            mine = [p for p, o in enumerate(peer.owners) if o == me.seat]
+            mine = [p for p, o in enumerate(record.owners) if o == me.seat]
             s = me.secrets.hand_key()
-            peer._dealt = tuple(P.reveal_to_owner(peer.positions[p], s) for p in mine)
-            peer.hand = tuple(sorted(peer._dealt))
-            peer._events.append(ev.HandDealt(peer.hand))
+            me.dealt = tuple(P.reveal_to_owner(record.positions[p], s) for p in mine)
+            me.hand = tuple(sorted(me.dealt))
+            peer.announce(ev.HandDealt(me.hand))
         game_id = self.game_id
-        if peer.config.rules.weapons_random:
+        if record.config.rules.weapons_random:
             start_random(peer, lambda event, reveals: start_play(
                 peer, game_id, randomness.random_weapon_rooms(game_id, event, reveals)))
         else:
             start_play(peer, game_id, None)
 
-    def build(self, peer: Peer, me: Player, index: int) -> Body:
-        points = [peer.positions[p] for p in foreign_positions(peer.owners, me.seat)]
+    def build(self, peer: Host, me: Player, index: int) -> Body:
+        record = peer.record
+        points = [record.positions[p] for p in foreign_positions(record.owners, me.seat)]
         out, proof = P.unlayer(proof_context(self.game_id, index, me.seat, "unlayer"), points,
-                               me.secrets.hand_key(), peer.S[me.seat], me.src)
+                               me.secrets.hand_key(), record.S[me.seat], me.src)
         return {"points": [bytes(p) for p in out], "proof": proof.to_wire()}

@@ -10,38 +10,33 @@ game (``p2pclue audit``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from p2pclue.crypto import proofs as P
 from p2pclue.crypto.cards import identify
 from p2pclue.crypto.group import base_mul
 from p2pclue.engine import events as ev
+from p2pclue.engine.errors import Reject
+from p2pclue.engine.record import Play, PublicRecord, ShowRecord
 from p2pclue.engine.stage import (
     Body,
     Fields,
+    Host,
     Message,
     Player,
-    Reject,
     RoundStage,
     SeatRound,
-    ShowRecord,
     Stage,
     StageState,
-    Status,
     my_opening,
     proof_context,
 )
 
-if TYPE_CHECKING:
-    from p2pclue.engine.peer import Peer
-    from p2pclue.engine.turn import Play
 
-
-def shows_to_open(peer: Peer, refuter: int) -> list[ShowRecord]:
+def shows_to_open(record: PublicRecord, refuter: int) -> list[ShowRecord]:
     """A seat's shows its ``open`` message opens: to seats still at the table (a card
     shown to a seat that left is not opened: see "Leaving the table"), in transcript order."""
-    return [rec for rec in peer.shows
-            if rec.refuter == refuter and rec.suggester not in peer.left_hands]
+    return [rec for rec in record.shows
+            if rec.refuter == refuter and rec.suggester not in record.left_hands]
 
 
 @dataclass
@@ -55,38 +50,40 @@ class OpenRound(RoundStage):
     round: SeatRound
     play: Play
 
-    def on_open(self, peer: Peer, index: int, sender: int, f: Fields) -> None:
+    def on_open(self, peer: Host, index: int, sender: int, f: Fields) -> None:
         if len(f["points"]) != 3:
             raise Reject("proof:dleq-batch", "the envelope has three cards")
-        peer._verify(P.verify_unlayer, proof_context(self.play.game_id, index, sender, "open"),
-                     peer.envelope, f["points"], peer.Y[sender], f["proof"])
-        mine = shows_to_open(peer, sender)
+        record = peer.record
+        peer.verify(P.verify_unlayer, proof_context(self.play.game_id, index, sender, "open"),
+                    record.envelope, f["points"], record.Y[sender], f["proof"])
+        mine = shows_to_open(record, sender)
         if len(f["openings"]) != len(mine):
             raise Reject("proof:opening", f"seat {sender} made {len(mine)} show(s) to open")
-        cards = [P.check_opening(rec.triple, peer.Y[rec.suggester], rec.commitment, o)
+        cards = [P.check_opening(rec.triple, record.Y[rec.suggester], rec.commitment, o)
                  for rec, o in zip(mine, f["openings"], strict=True)]
-        peer.envelope = f["points"]
+        record.envelope = f["points"]
         for rec, card in zip(mine, cards, strict=True):
-            peer.opened[rec.index] = card
+            record.opened[rec.index] = card
         self.next_in_round(peer)
 
-    def finish(self, peer: Peer) -> None:
-        suspect, weapon, room = (identify(p) for p in peer.envelope)
+    def finish(self, peer: Host) -> None:
+        record = peer.record
+        suspect, weapon, room = (identify(p) for p in record.envelope)
         if suspect is None or weapon is None or room is None:
             raise Reject("open", "the envelope did not open to cards")
         cards = (suspect, weapon, room)
-        peer.envelope_cards = cards
+        record.envelope_cards = cards
         state = self.play.state
-        peer._events.append(ev.GameOver(state.result or "nobody", state.winner, cards))
-        peer._enter(SecretsRound(SeatRound.starting(peer.n, 0, peer.left_hands)))
+        peer.announce(ev.GameOver(state.result or "nobody", state.winner, cards))
+        peer.enter(SecretsRound(SeatRound.starting(record.n, 0, record.left_hands)))
 
-    def build(self, peer: Peer, me: Player, index: int) -> Body:
-        game_id = self.play.game_id
-        out, proof = P.unlayer(proof_context(game_id, index, me.seat, "open"), peer.envelope,
-                               me.secrets.key(), peer.Y[me.seat], me.src)
+    def build(self, peer: Host, me: Player, index: int) -> Body:
+        game_id, record = self.play.game_id, peer.record
+        out, proof = P.unlayer(proof_context(game_id, index, me.seat, "open"), record.envelope,
+                               me.secrets.key(), record.Y[me.seat], me.src)
         return {"points": [bytes(p) for p in out], "proof": proof.to_wire(),
-                "openings": [my_opening(peer, me, game_id, rec).to_wire()
-                             for rec in shows_to_open(peer, me.seat)]}
+                "openings": [my_opening(record, me, game_id, rec).to_wire()
+                             for rec in shows_to_open(record, me.seat)]}
 
 
 @dataclass
@@ -98,19 +95,19 @@ class SecretsRound(RoundStage):
 
     round: SeatRound
 
-    def on_secrets(self, peer: Peer, index: int, sender: int, f: Fields) -> None:
-        if base_mul(f["k"]) != peer.Y[sender] or base_mul(f["r"]) != peer.R[sender]:
+    def on_secrets(self, peer: Host, index: int, sender: int, f: Fields) -> None:
+        record = peer.record
+        if base_mul(f["k"]) != record.Y[sender] or base_mul(f["r"]) != record.R[sender]:
             raise Reject("secrets", "the revealed scalars do not match the public keys")
-        peer.revealed_k[sender] = f["k"]
-        peer.revealed_r[sender] = f["r"]
+        record.revealed_k[sender] = f["k"]
+        record.revealed_r[sender] = f["r"]
         self.next_in_round(peer)
 
-    def finish(self, peer: Peer) -> None:
-        peer._enter(Done())
-        peer.status = Status.COMPLETE
-        peer._events.append(ev.Finished())
+    def finish(self, peer: Host) -> None:
+        peer.enter(Done())
+        peer.announce(ev.Finished())
 
-    def build(self, peer: Peer, me: Player, index: int) -> Body:
+    def build(self, peer: Host, me: Player, index: int) -> Body:
         sec = me.secrets
         return {"k": bytes(sec.key()), "r": bytes(sec.hand_secret())}
 
@@ -129,24 +126,24 @@ class Done(StageState):
     def allowed(self) -> frozenset[str]:
         return frozenset()
 
-    def automatic(self, peer: Peer, me: Player) -> Message | None:
+    def automatic(self, peer: Host, me: Player) -> Message | None:
         return None
 
 
-def hands_from_secrets(peer: Peer) -> dict[int, tuple[int, ...]]:
+def hands_from_secrets(record: PublicRecord) -> dict[int, tuple[int, ...]]:
     """After the secrets round: every seat's hand, decrypted with the revealed scalars."""
-    hands: dict[int, list[int]] = {s: list(h) for s, h in peer.left_hands.items()}
-    for p, owner in enumerate(peer.owners):
-        if owner is None or owner in peer.left_hands:
+    hands: dict[int, list[int]] = {s: list(h) for s, h in record.left_hands.items()}
+    for p, owner in enumerate(record.owners):
+        if owner is None or owner in record.left_hands:
             continue
         hands.setdefault(owner, [])
-        s = peer.revealed_k[owner] * peer.revealed_r[owner]
-        hands[owner].append(P.reveal_to_owner(peer.positions[p], s))
+        s = record.revealed_k[owner] * record.revealed_r[owner]
+        hands[owner].append(P.reveal_to_owner(record.positions[p], s))
     return {seat: tuple(sorted(cards)) for seat, cards in sorted(hands.items())}
 
 
-def shown_cards_from_secrets(peer: Peer) -> list[tuple[ShowRecord, int | None]]:
+def shown_cards_from_secrets(record: PublicRecord) -> list[tuple[ShowRecord, int | None]]:
     """After the end-of-game reveal: every show with the card it showed, from the openings
     published (in ``open``, or after a complaint). A card shown to a seat that left, or by
     a seat that left, was never opened: None."""
-    return [(rec, peer.opened.get(rec.index)) for rec in peer.shows]
+    return [(rec, record.opened.get(rec.index)) for rec in record.shows]

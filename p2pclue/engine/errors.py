@@ -50,8 +50,85 @@ class LocalProtocolError(EngineError):
         return cls(error.template, rule=error.rule, **error.values)
 
 
+@dataclass(frozen=True)
+class Words:
+    """A phrase inside an error's message ("the length of entry 3"): an English template
+    marked ``N_`` and its values, said in English by ``str`` and in the reader's language
+    by ``p2pclue.i18n`` (the engine may not import the translations)."""
+
+    template: str
+    values: tuple[tuple[str, Any], ...] = ()
+
+    def __str__(self) -> str:
+        return self.template.format(**dict(self.values))
+
+
+def words(template: str, **values: Any) -> Words:
+    return Words(template, tuple(sorted(values.items())))
+
+
+class Note(str):
+    """One note of an audit: its English text (the JSON verdict, logs, tests read it as a
+    ``str``), which keeps its template (marked ``N_``, or ``counted`` for a count) and its
+    typed values, so a front end says it in the reader's language: cards by name
+    (``CardsNo``), lists of seats and nested notes as the language joins them."""
+
+    __slots__ = ("n", "plural", "template", "values")
+    template: str
+    plural: str | None
+    n: int | None
+    values: dict[str, Any]
+
+    def __new__(cls, template: str, /, plural: str | None = None, n: int | None = None,
+                **values: Any) -> Note:
+        text = (template if plural is None or n == 1 else plural).format(**values)
+        made = super().__new__(cls, text)
+        made.template, made.plural, made.n, made.values = template, plural, n, values
+        return made
+
+
+def counted(singular: str, plural: str, n: int, **values: Any) -> Note:
+    """A note whose words follow a count (marked for the catalogs like ``ngettext``)."""
+    return Note(singular, plural, n, **values)
+
+
+class CardsNo(tuple[int, ...]):
+    """Cards in a note: "[0, 2, 12]" in its English text (as it always was), their names
+    where a person reads it."""
+
+    def __str__(self) -> str:
+        return str(list(self))
+
+    def __format__(self, spec: str) -> str:
+        return str(self)
+
+
+class SeatsNo(CardsNo):
+    """Seats in a note: "[0, 2]" in its English text, a list in the reader's words."""
+
+
+class Notes(tuple[Note, ...]):
+    """Notes said one after the other ("seat 0 ...; seat 2 ...")."""
+
+    def __str__(self) -> str:
+        return "; ".join(self)
+
+    def __format__(self, spec: str) -> str:
+        return str(self)
+
+
 class TranscriptError(EngineError):
-    """Bytes that are not a readable transcript (as opposed to a readable one that cheats)."""
+    """Bytes that are not a readable transcript (as opposed to a readable one that cheats).
+
+    Its explanation reaches whoever audits the file, so it is kept translatable like a
+    ``LocalProtocolError``: an English ``template`` marked ``N_`` and ``values`` (numbers,
+    ``Words``); ``str()`` is the English sentence (the JSON verdict, logs).
+    """
+
+    def __init__(self, message: str, /, **values: Any) -> None:
+        self.template = message
+        self.values = values
+        super().__init__(message.format(**values) if values else message)
 
 
 class WireError(EngineError):
@@ -90,6 +167,15 @@ class Violation:
 
     check: str
     reason: str
+
+
+class Reject(Exception):
+    """A stage's own check on a message failed (the peer turns it into a
+    ``RemoteProtocolError`` against the sender)."""
+
+    def __init__(self, check: str, reason: str) -> None:
+        self.violation = Violation(check, reason)
+        super().__init__(reason)
 
 
 class RemoteProtocolError(EngineError):

@@ -18,11 +18,10 @@ from p2pclue.crypto import proofs as P
 from p2pclue.crypto.errors import CryptoError
 from p2pclue.crypto.group import current_owed, point_from_bytes, scalar_from_bytes
 from p2pclue.engine.errors import WireError
+from p2pclue.engine.wire import MAX_OPENINGS
 
 MAX_DECK = 21
 MAX_PATH = 13
-MAX_OPENINGS = 4096
-"""More shows than one seat can make in any game that fits a transcript file."""
 
 
 @dataclass(frozen=True)

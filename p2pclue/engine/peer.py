@@ -19,7 +19,9 @@ Stages, in order: join, keys, envelope, deal, unlayer, [random: weapons], play
 done. ``docs/protocol.md`` specifies each message. Each stage is an object of its own
 (``engine/stage.py``): the peer asks the current one who is due and what fits, and
 hands it each accepted message (``_dispatch``); the stages keep their own state and
-write the public record kept here (keys, points, shows, hands).
+write the public record (``engine/record.py``: keys, points, shows, hands), which the
+peer owns and shows under its own names. The peer is the stages' ``Host``: it alone
+verifies with blame, reports events and moves from stage to stage.
 """
 
 from __future__ import annotations
@@ -32,41 +34,36 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from p2pclue.crypto import proofs as P
 from p2pclue.crypto.errors import CryptoError, InvalidPointError
-from p2pclue.crypto.group import (
-    Owed,
-    Point,
-    Scalar,
-    current_owed,
-    owing,
-    own_points,
-    scalar_from_bytes,
-)
+from p2pclue.crypto.group import Owed, current_owed, owing, own_points, scalar_from_bytes
 from p2pclue.crypto.rand import ScalarSource
 from p2pclue.engine import events as ev
-from p2pclue.engine import leave
 from p2pclue.engine.accusation import AccusationCheck
+from p2pclue.engine.chains import ChainCommitments
 from p2pclue.engine.config import GameConfig
 from p2pclue.engine.deal import JoinRound, deal_owners
 from p2pclue.engine.ending import hands_from_secrets, shown_cards_from_secrets
 from p2pclue.engine.errors import (
     Blame,
     LocalProtocolError,
+    Reject,
     RemoteProtocolError,
     ReusedSessionError,
     Violation,
     WireError,
 )
+from p2pclue.engine.leave import build_leave
 from p2pclue.engine.messages import decode_body
+from p2pclue.engine.openings import is_private_opening, private_frame, take_private_opening
 from p2pclue.engine.peer_secrets import PeerSecrets, SeatSecrets, SecretsError
-from p2pclue.engine.reveals import ChainCommitments
+from p2pclue.engine.record import PublicRecord, RecordView, ShowRecord
+from p2pclue.engine.signed import late, misaddressed, read_signed
+from p2pclue.engine.silence import At, Silence
 from p2pclue.engine.stage import (
     Body,
     Choice,
     Message,
     Player,
-    Reject,
     SeatRound,
-    ShowRecord,
     Stage,
     StageState,
     Status,
@@ -74,28 +71,18 @@ from p2pclue.engine.stage import (
 )
 from p2pclue.engine.transcript import Transcript
 from p2pclue.engine.transcript import build as build_transcript
-from p2pclue.engine.turn import (
-    OPENING_WAIT,
-    Play,
-    Refutation,
-    ShowAnswer,
-    Turn,
-    private_frame,
-    read_private_opening,
-)
+from p2pclue.engine.turn import OPENING_WAIT, Refutation, ShowAnswer, Turn, play_stage
 from p2pclue.engine.verdicts import owed_fault, points_in, violation
+from p2pclue.engine.votes import Vote
 from p2pclue.engine.wire import (
     MAX_ENTRY_BYTES,
     Header,
-    names_game,
-    read_payload,
     sha256,
     sign_frame,
     split_frame,
     verify_signature,
 )
 from p2pclue.rules.errors import N_, RuleError, SeatNo
-from p2pclue.rules.state import GameState
 
 __all__ = [  # with the names the stage modules define that callers know from here
     "DEFAULT_TIMEOUT", "DROPPED_SAMPLE", "DROPPED_SAMPLE_BYTES", "HOLD_WINDOW", "OPENING_WAIT",
@@ -119,7 +106,7 @@ def verify_own_from(environ: Mapping[str, str]) -> bool:
     return environ.get(VERIFY_OWN_ENV, "") == "1"
 
 
-class Peer:
+class Peer(RecordView):
     """One participant (or, with ``seat=None``, an observer) of one game."""
 
     def __init__(
@@ -164,7 +151,6 @@ class Peer:
         self.seat = seat
         self._identity = identity
         self._src = src
-        self._timeout = timeout
         self._relay = relay
         self._verify_own = verify_own
         self._building = False
@@ -174,7 +160,6 @@ class Peer:
         self._keys = [p.public_key() for p in config.players]
         self.status = Status.RUNNING
         self.blame: Blame | None = None
-        self.entries: list[bytes] = []
         self._index_of: dict[bytes, int] = {}
         self._sent_by: list[list[bytes]] = [[] for _ in range(n)]
         self._held: dict[int, list[tuple[bytes, Header, dict[str, Any]]]] = {}
@@ -195,55 +180,18 @@ class Peer:
         self._events: list[ev.Event] = []
         self._config_digest = config.digest()
         self._head = sha256(b"p2pclue/v1/chain-start\x00" + self._config_digest)
-        self.game_id: bytes | None = None
-        """Fixed by the join round (the stages after it hold their own copy)."""
-        self._deadline = now + timeout
-        self._since = now
-        """When this peer reached the current point (its last entry chained, or it started):
-        the start of its own observation window for the seat that owes the next entry."""
+        self._silence = Silence(self._config_digest, self._keys, timeout, now)
         self._now = now
         # the stages
         self._current: StageState = JoinRound(SeatRound.starting(n, 0, ()))
         """The stage running now; it decides who is due and handles each message."""
-        self._play: Play | None = None
-        """The game of Clue, from the weapons' placement on (None while setting up)."""
         self._on_chained: list[Callable[[], None]] = []
-        self._chains = ChainCommitments(config.chain_length, [0] * n)
-        # the public record, written by the stages
-        self.Y: list[Point] = []
-        self.R: list[Point] = []
-        self.S: list[Point] = []
-        self.envelope: list[Point] = []
-        self.owners = deal_owners(n, config.rules.deal_equal)
-        self.positions: list[Point] = []
-        self.leftovers: tuple[int, ...] = ()
-        self.envelope_cards: tuple[int, int, int] | None = None
-        self.shows: list[ShowRecord] = []
-        self.opened: dict[int, int] = {}
-        """Publicly opened shows (after a complaint, or in the end-of-game ``open`` round):
-        transcript index of the show -> card."""
-        self.revealed_k: dict[int, Scalar] = {}
-        self.revealed_r: dict[int, Scalar] = {}
-        self.left_hands: dict[int, tuple[int, ...]] = {}
-        """Seats that left the table, with their hands (opened publicly by the leave)."""
-        self.dice_log: list[tuple[int, tuple[int, ...]]] = []
+        self.record = PublicRecord(config, self._config_digest,
+                                   ChainCommitments(config.chain_length, [0] * n),
+                                   deal_owners(n, config.rules.deal_equal))
+        """The public record of the game, written by the stages."""
         self._leave_queued = False
-        self.secrets_version = 0
-        """Bumped whenever this peer draws a new secret: a caller that persists secrets
-        (``export_secrets``) writes them before it sends any frame queued after the bump."""
-        self._ballots = leave.Ballots()
         self.abandon_votes: tuple[bytes, ...] = ()
-        # the local player's own
-        self.hand: tuple[int, ...] = ()
-        self._dealt: tuple[int, ...] = ()
-        """The hand in deal-position order (the order of ``_hand_points``), for the shows:
-        where a card sits is looked up, never searched for with secret-dependent work."""
-        self.shown_to_me: list[tuple[int, int]] = []
-        self._private: dict[int, tuple[int, P.Opening]] = {}
-        """Per refuter seat: the last private opening it sent us (show index, opening)."""
-        self._acked: dict[int, int] = {}
-        """Show index -> card, for the shows to this seat it acknowledged (a secret: the
-        card is nowhere in the transcript)."""
 
     # ---- public API ------------------------------------------------------------------
 
@@ -252,13 +200,21 @@ class Peer:
         return self._current.stage
 
     @property
-    def rules_state(self) -> GameState | None:
-        """The rules' view of the game (None before the cards are dealt)."""
-        return None if self._play is None else self._play.state
+    def hand(self) -> tuple[int, ...]:
+        """This player's cards, sorted (none before the deal, or for an observer)."""
+        return () if self._player is None else self._player.hand
 
     @property
-    def weapon_rooms(self) -> dict[int, int] | None:
-        return None if self._play is None else self._play.weapon_rooms
+    def shown_to_me(self) -> list[tuple[int, int]]:
+        """(refuter, card) for every card shown to this player."""
+        return [] if self._player is None else self._player.shown_to_me
+
+    @property
+    def secrets_version(self) -> int:
+        """Bumped whenever this peer draws or learns a new secret: a caller that persists
+        secrets (``export_secrets``) writes them before it sends any frame queued after the
+        bump."""
+        return self._secrets.version
 
     def start(self, now: float) -> list[ev.Event]:
         """Send whatever this peer owes first (seat 0's join)."""
@@ -272,7 +228,14 @@ class Peer:
         ``dropped_count`` and sampled in ``dropped``; a bad frame its signer's key signed for
         this game halts the game with that signer blamed. ``via`` is never evidence.
         """
-        if read_private_opening(self, raw, via):
+        if is_private_opening(raw):
+            try:
+                if not take_private_opening(raw, via, self.record, self._player,
+                                            self._open_record()):
+                    self.duplicate_count += 1
+            except WireError as exc:  # not a frame sample: the bytes may be a real opening
+                self.dropped_count += 1
+                self.dropped.append((b"", f"private opening: {exc}"))
             return self._run(now, lambda: None)
         return self._run(now, lambda: self._ingest(raw))
 
@@ -281,7 +244,7 @@ class Peer:
         if self.status is not Status.RUNNING:
             raise LocalProtocolError(N_("the game is over ({status})"), status=self.status.value)
         if isinstance(intent, ev.Leave):
-            return leave.queue_leave(self, now)
+            return self._queue_leave(now)
         me, choice = self._player, self.choice()
         if me is None or choice is None:
             raise LocalProtocolError(N_("nothing is awaiting this player's choice"))
@@ -297,9 +260,9 @@ class Peer:
         if self.status is not Status.RUNNING:
             return None
         current = self._current  # (a runner asks after every step: kept to the point)
-        if isinstance(current, ShowAnswer) and current.awaits_opening(self):
-            return min(self._deadline, current.deadline)
-        return self._deadline
+        if isinstance(current, ShowAnswer) and current.awaits_opening(self.seat):
+            return min(self._silence.deadline, current.deadline)
+        return self._silence.deadline
 
     def opening_deadline(self) -> float | None:
         """When this suggester stops waiting for a private opening and complains (None:
@@ -318,12 +281,17 @@ class Peer:
         if answer is not None and now >= answer.deadline:
             answer.expired = True
             return self._run(now, lambda: None)
-        if now < self._deadline:
-            return []
+        deadline = self._silence.overdue(now)
         seat = self.expected_seat()
-        deadline = self._deadline
-        self._deadline = now + self._timeout
-        return [] if seat is None else leave.report_silence(self, seat, deadline, now)
+        if deadline is None or seat is None:
+            return []
+        # ``seat`` owes the next entry past this peer's deadline: from now on, until it
+        # speaks, votes about it count, those held until now first.
+        out: list[ev.Event] = [ev.PeerSilent(seat, deadline)]
+        for checked, raw in self._silence.report(self._at()):
+            if self.status is Status.RUNNING:
+                out += self._count_vote(checked, raw, now)
+        return out
 
     @property
     def head(self) -> bytes:
@@ -343,7 +311,7 @@ class Peer:
         sec = self._secrets
         return PeerSecrets(self.seat, None if sec.k is None else bytes(sec.k),
                            None if sec.r is None else bytes(sec.r), tuple(sec.seeds),
-                           tuple(sorted(self._acked.items())))
+                           tuple(sorted(sec.acked.items())))
 
     def restore(self, secrets: PeerSecrets, entries: list[bytes], now: float) -> list[ev.Event]:
         """Rebuild a fresh peer's state after a crash: load the stored secrets, replay the
@@ -363,14 +331,14 @@ class Peer:
         except CryptoError:
             raise SecretsError("a stored secret is not a valid scalar") from None
         sec.seeds = list(secrets.seeds)
-        self._acked = dict(secrets.shown)
+        sec.acked = dict(secrets.shown)
         events: list[ev.Event] = []
         for i, raw in enumerate(entries):
             try:
                 self._ingest(raw)
                 self._drain_held()
                 # before a wrong secret could fail a later step:
-                me.secrets.check_fits(me.seat, self.Y, self.R, self._chains)
+                me.secrets.check_fits(me.seat, self.Y, self.R, self.record.chains)
             except RemoteProtocolError as exc:
                 raise LocalProtocolError(
                     N_("stored entry {number} does not verify: {check}"), number=i,
@@ -381,21 +349,25 @@ class Peer:
             events += self._events
             self._events = []
         self._outbox.clear()  # the stored frames go out by resync, not as new relays
-        me.secrets.check_fits(me.seat, self.Y, self.R, self._chains)
-        self._since, self._deadline = now, now + self._timeout  # it observes from now on
+        me.secrets.check_fits(me.seat, self.Y, self.R, self.record.chains)
+        self._silence.restart(now)  # it observes from now on
         answer = self._open_show()
         if answer is not None and answer.record.refuter == me.seat and not answer.complained:
-            self._send_opening(answer.record)  # it may have been lost in the crash
+            self.send_opening(answer.record)  # it may have been lost in the crash
         return events + self._run(now, lambda: None)
 
-    # ---- silence and leaving (engine/leave.py) ----------------------------------------
+    # ---- silence and votes (engine/silence.py) ----------------------------------------
 
     def vote(self, choice: str, now: float) -> tuple[bytes, list[ev.Event]]:
         """Sign this player's vote about the seat that is silent now (after ``PeerSilent``);
         the caller sends the returned bytes to every peer, which feed it to ``receive_vote``.
         ``LocalProtocolError`` if no silence was reported at this point or this player is
         the silent one or has left."""
-        return leave.vote(self, choice, now)
+        me = self._player
+        if self.status is not Status.RUNNING or me is None:
+            raise LocalProtocolError(N_("only a player of a running game votes"))
+        raw = self._silence.sign(me, choice, self._at(), now)
+        return raw, self.receive_vote(raw, now)
 
     def receive_vote(self, raw: bytes, now: float) -> list[ev.Event]:
         """Count a signed vote. A vote about another point of the game (stale, or from a
@@ -407,12 +379,19 @@ class Peer:
         A quorum of abandon votes ends the game as abandoned (and, when the silent seat is
         the accuser owing its own step of its accusation check, applies that accusation as
         wrong: the forfeit); of wait votes, restarts the silence clock."""
-        return leave.receive_vote(self, raw, now)
+        if self.status is not Status.RUNNING:
+            return []
+        try:
+            checked = self._silence.check(raw, self._at())
+        except WireError as exc:
+            self._drop(raw, str(exc))
+            return []
+        return [] if checked is None else self._count_vote(checked, raw, now)
 
     def abandon_quorum(self) -> int:
         """Abandon votes that end the game now: a strict majority of the seats still at the
         table other than the silent one."""
-        return leave.abandon_quorum(self)
+        return self._silence.quorum(self._at(), self.n)
 
     def abandon(self) -> None:
         """The caller gave up waiting: keep everything verified so far."""
@@ -478,21 +457,44 @@ class Peer:
         the card public (docs/protocol.md, "Deniable refutation")."""
         answer = self._open_show()
         if answer is None or self.status is not Status.RUNNING \
-                or not answer.owes_opening(self, seat):
+                or not answer.owes_opening(self.seat, seat):
             return []
         return [self._private_frame(answer.record)]
 
-    # ---- what the stages use ----------------------------------------------------------
+    # ---- the stages' host (``stage.Host``) ------------------------------------------
 
-    def _enter(self, stage: StageState) -> None:
+    @property
+    def player(self) -> Player | None:
+        """The local seat (None: an observer)."""
+        return self._player
+
+    @property
+    def now(self) -> float:
+        """The time of the step being run (as the driver gave it)."""
+        return self._now
+
+    def announce(self, event: ev.Event) -> None:
+        """Hand ``event`` back to the caller with the others of the step being run."""
+        self._events.append(event)
+
+    def enter(self, stage: StageState) -> None:
+        """Make ``stage`` the running one; the last one, ``Done``, completes the game."""
         self._current = stage
+        if stage.stage is Stage.DONE:
+            self.status = Status.COMPLETE
 
-    def _when_chained(self, action: Callable[[], None]) -> None:
+    def resume_play(self) -> None:
+        """Enter the play stage the rules state calls for now (``turn.play_stage``)."""
+        play = self.record.play
+        assert play is not None, "only a stage of play goes back to play"
+        self._current = play_stage(play)
+
+    def when_chained(self, action: Callable[[], None]) -> None:
         """Run ``action`` once the message being handled is chained (``_commit``): a round's
         end, whose checks can still fail that message."""
         self._on_chained.append(action)
 
-    def _verify(self, check: Callable[..., None], *args: Any) -> None:
+    def verify(self, check: Callable[..., None], *args: Any) -> None:
         """Run a proof check, unless the proof is this peer's own, just built (``verify_own``).
 
         A handler changes nothing before its checks pass, so the points the check was given
@@ -506,24 +508,55 @@ class Peer:
             raise InvalidPointError("point", "not in the main subgroup (the reader names it "
                                     "as read)")
 
-    def _hand_points(self, seat: int) -> list[Point]:
-        """The dealt positions of ``seat``'s hand, as the deal left them."""
-        return [self.positions[p] for p, o in enumerate(self.owners) if o == seat]
+    def send_opening(self, rec: ShowRecord) -> None:
+        """Queue the private opening of this seat's show, for the suggester only."""
+        self._outbox.append((self._private_frame(rec), rec.suggester))
+
+    # ---- what the stages leave to the peer -------------------------------------------
+
+    def _at(self) -> At:
+        """Where the game stands, as votes name it."""
+        current, silent = self._current, self.expected_seat()
+        forfeit = isinstance(current, AccusationCheck) and silent == current.accuser
+        return At(len(self.entries), self._head, silent, self.left_hands, forfeit)
+
+    def _count_vote(self, checked: Vote, raw: bytes, now: float) -> list[ev.Event]:
+        """Count a checked vote (``Silence.count``); a quorum to abandon ends the game."""
+        out, votes = self._silence.count(checked, raw, self._at(), self.n, self._current, now)
+        if votes is not None:
+            self.status, self.abandon_votes = Status.ABANDONED, votes
+        return out
+
+    def _queue_leave(self, now: float) -> list[ev.Event]:
+        """The player asked to leave: its ``leave`` goes out the next time the table awaits
+        it in play, never in the middle of a step it owes."""
+        if self.seat is None or self.seat in self.left_hands:
+            raise LocalProtocolError(N_("this player is not at the table"))
+        state = self.rules_state
+        if self.stage in (Stage.OPEN, Stage.SECRETS, Stage.DONE) or (
+                state is not None and state.result is not None):
+            raise LocalProtocolError(N_("the game is decided: stay for the end-of-game reveal"))
+        self._leave_queued = True
+        out = self._run(now, lambda: None)
+        if self._leave_queued:
+            out.append(ev.LeaveQueued())
+        return out
 
     def _open_show(self) -> ShowAnswer | None:
         """The show awaiting its answer, if one does."""
         current = self._current
         return current if isinstance(current, ShowAnswer) else None
 
+    def _open_record(self) -> ShowRecord | None:
+        answer = self._open_show()
+        return None if answer is None else answer.record
+
     def _awaited_show(self) -> ShowAnswer | None:
         """The show whose private opening this suggester is waiting for, if any."""
         answer = self._open_show()
         running = self.status is Status.RUNNING
-        return answer if answer is not None and running and answer.awaits_opening(self) else None
-
-    def _send_opening(self, rec: ShowRecord) -> None:
-        """Queue the private opening of this seat's show, for the suggester only."""
-        self._outbox.append((self._private_frame(rec), rec.suggester))
+        return answer if answer is not None and running and answer.awaits_opening(self.seat) \
+            else None
 
     def _private_frame(self, rec: ShowRecord, opening: P.Opening | None = None) -> bytes:
         """This seat's private opening of its show ``rec`` (``turn.private_frame``)."""
@@ -535,14 +568,14 @@ class Peer:
         me, game_id = self._player, self.game_id
         if me is None or game_id is None:
             raise LocalProtocolError(N_("this seat cannot open its own show"))
-        return my_opening(self, me, game_id, rec)
+        return my_opening(self.record, me, game_id, rec)
 
     def _build_leave(self, index: int) -> Body:
         """This seat's ``leave`` (``leave.build_leave``), to be the entry at ``index``."""
-        me, play = self._player, self._play
+        me, play = self._player, self.record.play
         if me is None or play is None:
             raise LocalProtocolError(N_("this player is not at the table"))
-        return leave.build_leave(self, play, me, index)
+        return build_leave(self.record, play, me, index)
 
     # ---- driving ---------------------------------------------------------------------
 
@@ -559,8 +592,7 @@ class Peer:
             except RemoteProtocolError as exc:
                 self._halt(exc)
         if len(self.entries) != before:
-            self._deadline = now + self._timeout
-            self._since = now
+            self._silence.restart(now)
         out, self._events = self._events, []
         return out
 
@@ -633,72 +665,16 @@ class Peer:
         except WireError as exc:
             self._drop(raw, f"unreadable frame: {exc}")
             return
+        game, complete = self._config_digest, self.status is Status.COMPLETE
         if sender >= self.n or not verify_signature(self._keys[sender], payload, signature):
-            self._misaddressed(raw, sender, payload, signature)
-            return
-        if self.status is Status.COMPLETE:
-            self._late(raw, sender, payload)
-            return
-        read = self._read(raw, sender, payload)
-        if read is not None:
+            self._drop(raw, misaddressed(raw, sender, payload, signature, self._keys, game,
+                                         complete))
+        elif complete:
+            self._drop(raw, late(raw, sender, payload, self._sent_by[sender], game))
+        elif isinstance(read := read_signed(raw, sender, payload, game), str):
+            self._drop(raw, read)
+        else:
             self._place(raw, *read)
-
-    def _read(self, raw: bytes, signer: int, payload: bytes
-              ) -> tuple[Header, dict[str, Any]] | None:
-        """The payload ``signer``'s key signed, if it is a message of this game (else None).
-
-        Blames ``signer`` only for a payload provably signed for this game: naming this
-        game's config digest (which covers the fresh session id) shows it was signed here,
-        so a replay of something ``signer`` signed in another game costs it nothing.
-        """
-        try:
-            header, body = read_payload(payload)
-        except WireError as exc:
-            if names_game(payload, self._config_digest):
-                raise RemoteProtocolError(signer, Violation("message", str(exc)),
-                                          (raw,)) from None
-            self._drop(raw, f"a signed payload of no known game: {exc}")
-            return None
-        if header.game != self._config_digest:
-            # Anyone can replay a frame signed for another game: it proves nothing
-            # against its signer here, so it is dropped, never blamed.
-            self._drop(raw, "the frame belongs to another game")
-            return None
-        if header.sender != signer:
-            raise RemoteProtocolError(signer, Violation(
-                "signature", f"seat {signer} signed a message in seat {header.sender}'s name"),
-                (raw,))
-        return header, body
-
-    def _misaddressed(self, raw: bytes, sender: int, payload: bytes, signature: bytes) -> None:
-        """A frame the seat it names did not sign. The outer ``sender`` is not signed: anyone
-        can rewrite it, so it is no evidence. If another seat's key signed the payload, what
-        counts is that payload: a message of this game naming another seat as its author is
-        signed evidence against the signer (the same verdict it gets under its own name); its
-        own message in a rewritten envelope is dropped (the original travels on its own)."""
-        for seat, key in enumerate(self._keys):
-            if seat != sender and verify_signature(key, payload, signature):
-                if self.status is Status.COMPLETE:
-                    break
-                if self._read(raw, seat, payload) is not None:
-                    self._drop(raw, f"seat {seat}'s message with seat {sender} written outside")
-                return
-        self._drop(raw, f"no seat {sender}" if sender >= self.n else f"not signed by seat {sender}")
-
-    def _late(self, raw: bytes, sender: int, payload: bytes) -> None:
-        """After completion only a second version of an accepted message matters."""
-        try:
-            header, _ = read_payload(payload)
-        except WireError:
-            self._drop(raw, "unreadable, after the end")
-            return
-        sent = self._sent_by[sender]
-        if header.game == self._config_digest and header.sender == sender \
-                and header.seq < len(sent) and sent[header.seq] != raw:
-            raise RemoteProtocolError(sender, Violation(
-                "equivocation", f"two different messages with sequence number {header.seq}"),
-                (sent[header.seq], raw))
-        self._drop(raw, "after the end")
 
     def _place(self, raw: bytes, header: Header, body: dict[str, Any]) -> None:
         sender = header.sender
@@ -789,7 +765,7 @@ class Peer:
         self._index_of[sha256(raw)] = index
         self._sent_by[sender].append(raw)
         self._head = sha256(raw)
-        self._ballots.lapse()  # votes are about one point of the game
+        self._silence.lapse()  # votes are about one point of the game
         self._events.append(ev.Accepted(index, sender, msg_type))
         if self._relay and sender != self.seat:
             self._outbox.append((raw, None))

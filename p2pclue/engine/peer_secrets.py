@@ -13,15 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from p2pclue.crypto.group import Point, Scalar, base_mul
 from p2pclue.crypto.randomness import HashChain
+from p2pclue.engine.chains import ChainCommitments
 from p2pclue.engine.errors import EngineError, WireError
 from p2pclue.engine.wire import is_int, pack, unpack_canonical
-
-if TYPE_CHECKING:
-    from p2pclue.engine.reveals import ChainCommitments
 
 SECRETS_VERSION = 2
 MAX_SEEDS = 4096
@@ -47,6 +45,13 @@ class SeatSecrets:
     """How many values of ``chain`` this seat has revealed."""
     seeds: list[bytes] = field(default_factory=list)
     """Every hash-chain seed drawn, oldest first (a resumed peer picks the committed one)."""
+    acked: dict[int, int] = field(default_factory=dict)
+    """Show index -> card, for the shows to this seat it acknowledged (a secret: the
+    card is nowhere in the transcript)."""
+    version: int = 0
+    """Bumped whenever this seat draws or learns a new secret: a caller that persists
+    secrets (``Peer.export_secrets``) writes them before it sends any frame queued after
+    the bump (``Peer.secrets_version``)."""
 
     def __repr__(self) -> str:
         return "SeatSecrets(<hidden>)"

@@ -30,8 +30,9 @@ from typing import Any
 
 from p2pclue import PROTOCOL_VERSION
 from p2pclue.engine.config import GameConfig
-from p2pclue.engine.errors import Blame, TranscriptError, WireError
+from p2pclue.engine.errors import Blame, TranscriptError, WireError, Words, words
 from p2pclue.engine.wire import MAX_FRAME_BYTES, is_int, pack, unpack_strict
+from p2pclue.rules.errors import N_
 
 MAGIC = b"P2PCLUE\x00"
 MAX_ENTRIES = 200_000
@@ -106,20 +107,26 @@ def _chunk(data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + data
 
 
+HEADER = words(N_("the header"))
+FOOTER = words(N_("the footer"))
+AN_ENTRY = words(N_("an entry"))
+
+
 class _Reader:
     def __init__(self, data: bytes) -> None:
         self.data = data
         self.pos = 0
 
-    def take(self, n: int, what: str) -> bytes:
+    def take(self, n: int, what: Words) -> bytes:
         if self.pos + n > len(self.data):
-            raise TranscriptError(f"truncated: the file ends inside {what} at byte {self.pos}")
+            raise TranscriptError(N_("truncated: the file ends inside {what} at byte {at}"),
+                                  what=what, at=self.pos)
         chunk = self.data[self.pos : self.pos + n]
         self.pos += n
         return chunk
 
-    def length(self, what: str) -> int:
-        (n,) = struct.unpack(">I", self.take(4, f"the length of {what}"))
+    def length(self, what: Words) -> int:
+        (n,) = struct.unpack(">I", self.take(4, words(N_("the length of {part}"), part=what)))
         return int(n)
 
 
@@ -130,23 +137,25 @@ def parse(data: bytes) -> Transcript:
     config = _opening(r)
     entries: list[bytes] = []
     while True:
-        n = r.length(f"entry {len(entries)}")
+        n = r.length(words(N_("entry {index}"), index=len(entries)))
         if n == 0:
             break
         _check_entry_length(n, len(entries))
-        entries.append(r.take(n, f"entry {len(entries)}"))
-    n = r.length("the footer")
-    footer = _footer(r.take(n, "the footer"))
+        entries.append(r.take(n, words(N_("entry {index}"), index=len(entries))))
+    n = r.length(FOOTER)
+    footer = _footer(r.take(n, FOOTER))
     culprit = footer.blame.culprit if footer.blame else None
     if culprit is not None and not 0 <= culprit < config.n_players:
-        raise TranscriptError(f"the blame names seat {culprit}, which is not in the game")
+        raise TranscriptError(N_("the blame names seat {seat}, which is not in the game"),
+                              seat=culprit)
     if r.pos != len(data):
-        raise TranscriptError(f"{len(data) - r.pos} stray bytes after the footer")
+        raise TranscriptError(N_("stray bytes after the footer: {count}"),
+                              count=len(data) - r.pos)
     transcript = Transcript(config, tuple(entries), footer)
     if transcript.to_bytes() != bytes(data):
         # Everything decoded, yet writing it back differs: the header or the footer is not
         # the canonical encoding of what it says (docs/protocol.md, "Canonical encodings").
-        raise TranscriptError("the header or footer is not in its canonical encoding")
+        raise TranscriptError(N_("the header or footer is not in its canonical encoding"))
     return transcript
 
 
@@ -163,13 +172,13 @@ def parse_unfinished(data: bytes) -> tuple[GameConfig, list[bytes]]:
     config = _opening(r)
     entries: list[bytes] = []
     while len(data) - r.pos >= 4:
-        n = r.length(f"entry {len(entries)}")
+        n = r.length(words(N_("entry {index}"), index=len(entries)))
         if n == 0:
             break
         _check_entry_length(n, len(entries))
         if len(data) - r.pos < n:
             break
-        entries.append(r.take(n, f"entry {len(entries)}"))
+        entries.append(r.take(n, words(N_("entry {index}"), index=len(entries))))
     return config, entries
 
 
@@ -187,12 +196,12 @@ def parse_open(data: bytes) -> tuple[GameConfig, list[bytes]]:
     config = _opening(r)
     entries: list[bytes] = []
     while r.pos < len(data):
-        n = r.length(f"entry {len(entries)}")
+        n = r.length(words(N_("entry {index}"), index=len(entries)))
         if n == 0:
-            raise TranscriptError("the file has an end marker: read it with parse")
+            raise TranscriptError(N_("the file has an end marker: read it with parse"))
         _check_entry_length(n, len(entries))
-        entries.append(r.take(n, f"entry {len(entries)} (a torn last entry; the ones "
-                                 "before it are whole)"))
+        entries.append(r.take(n, words(N_("entry {index} (a torn last entry; the ones before "
+                                          "it are whole)"), index=len(entries))))
     return config, entries
 
 
@@ -204,46 +213,47 @@ def has_end_marker(data: bytes) -> bool:
         r = _Reader(data)
         _opening(r)
         while True:
-            n = r.length("an entry")
+            n = r.length(AN_ENTRY)
             if n == 0:
                 return True
-            r.take(n, "an entry")
+            r.take(n, AN_ENTRY)
     except TranscriptError:
         return False
 
 
 def _check_size(data: bytes) -> None:
     if len(data) > MAX_TRANSCRIPT_BYTES:
-        raise TranscriptError(f"over {MAX_TRANSCRIPT_BYTES // 2**20} MiB: larger than any "
-                              "transcript")
+        raise TranscriptError(N_("over {size} MiB: larger than any transcript"),
+                              size=MAX_TRANSCRIPT_BYTES // 2**20)
 
 
 def _check_entry_length(n: int, index: int) -> None:
     if n > MAX_FRAME_BYTES:
-        raise TranscriptError(f"entry {index} claims {n} bytes (limit {MAX_FRAME_BYTES})")
+        raise TranscriptError(N_("entry {index} claims {size} bytes (limit {limit})"),
+                              index=index, size=n, limit=MAX_FRAME_BYTES)
     if index >= MAX_ENTRIES:
-        raise TranscriptError(f"more than {MAX_ENTRIES} entries")
+        raise TranscriptError(N_("more than {count} entries"), count=MAX_ENTRIES)
 
 
 def _opening(r: _Reader) -> GameConfig:
-    if r.take(len(MAGIC), "the magic") != MAGIC:
-        raise TranscriptError("not a p2pclue transcript (wrong magic bytes)")
-    (version,) = struct.unpack(">H", r.take(2, "the version"))
+    if r.take(len(MAGIC), words(N_("the magic"))) != MAGIC:
+        raise TranscriptError(N_("not a p2pclue transcript (wrong magic bytes)"))
+    (version,) = struct.unpack(">H", r.take(2, words(N_("the version"))))
     if version != PROTOCOL_VERSION:
-        raise TranscriptError(
-            f"transcript of protocol version {version}; this reads {PROTOCOL_VERSION}")
-    n = r.length("the header")
-    raw = r.take(n, "the header")
+        raise TranscriptError(N_("transcript of protocol version {version}; this reads "
+                                 "{supported}"), version=version, supported=PROTOCOL_VERSION)
+    n = r.length(HEADER)
+    raw = r.take(n, HEADER)
     try:
         header = unpack_strict(raw, MAX_META_BYTES)
         if not isinstance(header, dict) or set(header) != {"config"}:
             raise WireError("the header is a map with exactly one key, config")
         config = GameConfig.from_wire(header["config"])
     except WireError as exc:
-        raise TranscriptError(f"unreadable header: {exc}") from None
+        raise TranscriptError(N_("unreadable header: {detail}"), detail=exc) from None
     if pack({"config": config.to_wire()}) != raw:
         # An unfinished file has no footer to round-trip, so the header is checked here.
-        raise TranscriptError("the header is not in its canonical encoding")
+        raise TranscriptError(N_("the header is not in its canonical encoding"))
     return config
 
 
@@ -251,22 +261,22 @@ def _footer(raw: bytes) -> Footer:
     try:
         obj = unpack_strict(raw, MAX_META_BYTES)
     except WireError as exc:
-        raise TranscriptError(f"unreadable footer: {exc}") from None
+        raise TranscriptError(N_("unreadable footer: {detail}"), detail=exc) from None
     keys = {"status", "entries", "blame"}
     if not isinstance(obj, dict) or set(obj) not in (keys, keys | {"votes"}):
-        raise TranscriptError("unreadable footer: wrong keys")
+        raise TranscriptError(N_("unreadable footer: wrong keys"))
     status, entries, blame = obj["status"], obj["entries"], obj["blame"]
     if status not in STATUSES or not is_int(entries) or entries < 0:
-        raise TranscriptError("unreadable footer: bad status or entry count")
+        raise TranscriptError(N_("unreadable footer: bad status or entry count"))
     if (status == "halted") != (blame is not None):
-        raise TranscriptError("unreadable footer: a blame record comes with, and only with, "
-                              "the status halted")
+        raise TranscriptError(N_("unreadable footer: a blame record comes with, and only "
+                                 "with, the status halted"))
     votes = obj.get("votes", [])
     if "votes" in obj and (status != "abandoned" or not isinstance(votes, list) or not votes
                            or len(votes) > MAX_VOTES
                            or not all(isinstance(v, bytes) for v in votes)):
-        raise TranscriptError("unreadable footer: votes are 1 to 6 signed votes, only for the "
-                              "status abandoned")
+        raise TranscriptError(N_("unreadable footer: votes are 1 to 6 signed votes, only "
+                                 "for the status abandoned"))
     return Footer(status, entries, _blame(blame), tuple(votes))
 
 
@@ -275,7 +285,7 @@ def _blame(obj: Any) -> Blame | None:
         return None
     keys = {"culprit", "check", "reason", "index", "evidence"}
     if not isinstance(obj, dict) or set(obj) != keys:
-        raise TranscriptError("unreadable blame record: wrong keys")
+        raise TranscriptError(N_("unreadable blame record: wrong keys"))
     evidence = obj["evidence"]
     if (
         not (obj["culprit"] is None or is_int(obj["culprit"]))
@@ -286,7 +296,7 @@ def _blame(obj: Any) -> Blame | None:
         or not all(isinstance(e, bytes) for e in evidence)
         or len(evidence) > 4
     ):
-        raise TranscriptError("unreadable blame record: bad field types")
+        raise TranscriptError(N_("unreadable blame record: bad field types"))
     return Blame(obj["culprit"], obj["check"], obj["reason"], obj["index"], tuple(evidence))
 
 

@@ -16,9 +16,8 @@ from typing import Any
 
 from p2pclue.crypto.errors import CryptoError
 from p2pclue.crypto.group import Owed, Point
-from p2pclue.engine.errors import Violation, WireError
+from p2pclue.engine.errors import Reject, Violation, WireError
 from p2pclue.engine.messages import field_check
-from p2pclue.engine.stage import Reject
 from p2pclue.rules.errors import RuleError
 
 

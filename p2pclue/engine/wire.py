@@ -54,8 +54,13 @@ class Limits:
 
 FRAME_LIMITS = Limits(bin=MAX_ENTRY_BYTES, str=0, array=3, map=0)
 """The outer frame: ``[sender, payload, signature]``, no string, no map."""
-PAYLOAD_LIMITS = Limits(bin=64, str=64, array=64, map=32)
-"""A signed payload: 32-byte values, short names, at most 21 cards or 13 squares a list."""
+MAX_OPENINGS = 4096
+"""The longest list in a signed payload: ``open.openings``, one per show its sender made to
+a seat still at the table, which a long game can take past 64 (the 32 768-byte entry limit
+binds first: docs/protocol.md, "Canonical encodings")."""
+PAYLOAD_LIMITS = Limits(bin=64, str=64, array=MAX_OPENINGS, map=32)
+"""A signed payload: 32-byte values, short names, at most 21 cards or 13 squares a list but
+for the end-of-game openings."""
 
 
 def sha256(data: bytes) -> bytes:

@@ -18,6 +18,7 @@ from typing import Any
 
 from p2pclue.i18n.korean import korean_forms
 from p2pclue.i18n.languages import DEFAULT_LANGUAGE, LANGUAGES
+from p2pclue.i18n.pseudo import PSEUDO, accent
 from p2pclue.i18n.translate import _, current_language
 from p2pclue.rules.cards import CARDS, Card, CardNameError, Category
 
@@ -40,6 +41,9 @@ class LocalName:
     board: str | None = None
     """The card's label on the board where its name is too long: a short form that still
     names it ("Biliardo", "Clé angl.", 파이프), never a word that reads as something else."""
+    short: str | None = None
+    """The card in a narrow notepad (at most ``SHORT_CELLS``) where no other form is as
+    short (``initials.short_name``)."""
 
     def form(self, which: str) -> str:
         """The card in form ``which`` (the bare name for ``""``); ``CardFormError`` if absent."""
@@ -96,10 +100,10 @@ def _entry(card: Card, lang: str, spec: dict[str, Any]) -> LocalName:
         forms = korean_forms(name) | forms
     return LocalName(card.index, name, aliases, source, gender=spec.get("gender"),
                      forms=MappingProxyType(forms), quote=spec.get("quote"),
-                     note=spec.get("note"), board=spec.get("board"))
+                     note=spec.get("note"), board=spec.get("board"), short=spec.get("short"))
 
 
-_KEYS = {"name", "source", "quote", "note", "aliases", "gender", "forms", "board"}
+_KEYS = {"name", "source", "quote", "note", "aliases", "gender", "forms", "board", "short"}
 
 
 def _check_forms(lang: str, names: tuple[LocalName, ...]) -> None:
@@ -113,9 +117,20 @@ def _check_forms(lang: str, names: tuple[LocalName, ...]) -> None:
                                 f"their forms or gender: {sorted(map(str, shapes))}")
 
 
+def _pseudo(entry: LocalName) -> LocalName:
+    """A card of the pseudo-locale: the English card, every word of it accented."""
+    return LocalName(entry.index, accent(entry.name), tuple(map(accent, entry.aliases)),
+                     entry.source, entry.gender,
+                     MappingProxyType({k: accent(v) for k, v in entry.forms.items()}),
+                     board=accent(entry.board) if entry.board else None,
+                     short=accent(entry.short) if entry.short else None)
+
+
 @cache
 def local_names(lang: str) -> tuple[LocalName, ...]:
     """All 21 cards as ``lang`` names them, in index order."""
+    if lang == PSEUDO:
+        return tuple(map(_pseudo, local_names(DEFAULT_LANGUAGE)))
     if lang not in LANGUAGES:
         raise ValueError(f"no card names for language {lang!r}")
     table = _data().get(lang, {})

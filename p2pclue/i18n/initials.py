@@ -18,6 +18,8 @@ from p2pclue.i18n.width import text_width
 from p2pclue.rules.cards import SUSPECTS, WEAPONS
 
 _SUSPECTS = frozenset(c.index for c in SUSPECTS)
+SHORT_CELLS = 8
+"""The widest a card's short name may be (a notepad for six players at 80 columns)."""
 
 
 def _key_word(index: int, lang: str) -> str:
@@ -60,3 +62,16 @@ def token_codes(lang: str) -> tuple[str, ...]:
 def weapon_codes(lang: str) -> dict[int, str]:
     """The six weapons' codes in ``lang``, by card index."""
     return _codes(tuple(c.index for c in WEAPONS), lang)
+
+
+def short_name(index: int, lang: str, width: int = SHORT_CELLS) -> str:
+    """The card's name in ``width`` cells, for a notepad: its name if it fits, else a
+    suspect's surname or a thing's board label, else its ``short`` form (``cards.toml``),
+    each as the language writes it: never a name cut in the middle."""
+    entry = local_names(lang)[index]
+    candidates = [entry.name, _key_word(index, lang) if index in _SUSPECTS else entry.board,
+                  entry.short]
+    fits = [c for c in candidates if c and text_width(c) <= width]
+    if fits:
+        return fits[0]
+    return min((c for c in candidates if c), key=text_width)

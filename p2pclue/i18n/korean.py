@@ -69,6 +69,18 @@ def with_particle(word: str, particle: str) -> str:
     return word + (particle if final else PAIRS[particle])
 
 
+_PRONOUN = {("나", "이"): "내가", ("나", "의"): "내", ("저", "이"): "제가", ("저", "의"): "제"}
+"""The first person's own forms: I (나) as a subject is 내가, "my" is 내."""
+
+
+def pronoun_with(word: str, particle: str) -> str:
+    """A word that is not a name (나, 아무도) with its particle: the first person's own
+    forms, else the particle by the word's sound; no particle: the word."""
+    if not particle:
+        return word
+    return _PRONOUN.get((word, particle)) or with_particle(word, particle)
+
+
 def korean_forms(word: str) -> dict[str, str]:
     """Every particle form of a card name, keyed by the particle's after-a-consonant shape."""
     return {p: with_particle(word, p) for p in (*PAIRS, *FIXED)}

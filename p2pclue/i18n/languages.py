@@ -11,6 +11,8 @@ import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from p2pclue.i18n.pseudo import PSEUDO
+
 DEFAULT_LANGUAGE = "en"
 LANGUAGES: dict[str, str] = {
     "cs": "čeština",
@@ -32,7 +34,10 @@ _ALIASES = {
     "italian": "it", "italiano": "it",
     "korean": "ko", "kr": "ko", "한국어": "ko",
     "albanian": "sq", "shqip": "sq",
+    "pseudo": PSEUDO, PSEUDO: PSEUDO,
 }
+"""Other names people give a language; ``qps`` (also ``pseudo``) is the pseudo-locale, which
+``--lang`` accepts but no list of languages offers (``p2pclue.i18n.pseudo``)."""
 _NEUTRAL = {"c", "posix"}
 """Locale names that mean "no particular language": English, without a notice."""
 

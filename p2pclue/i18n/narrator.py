@@ -29,8 +29,9 @@ from typing import Any, Protocol
 from p2pclue.engine import events as ev
 from p2pclue.engine.config import GameConfig
 from p2pclue.i18n.phrases import card_word, triple_word
+from p2pclue.i18n.players import PlayerWord, player_word
 from p2pclue.i18n.story_words import OTHER_STAGE, STAGE_WORDS, cards_text, dice_text, place
-from p2pclue.i18n.text import check_words, listing, rules_label
+from p2pclue.i18n.text import check_words, clauses, listing, rules_label
 from p2pclue.i18n.translate import N_, _, ngettext, pgettext
 from p2pclue.rules.board import classic_board
 from p2pclue.rules.movement import Position
@@ -97,24 +98,23 @@ class Narrator:
 
     # ---- names ------------------------------------------------------------------------
 
-    def name(self, seat: int) -> str:
-        """A player's name, in the colour of the suspect they play."""
+    def name(self, seat: int) -> PlayerWord:
+        """A player (with a bot's level), in the colour of the suspect they play."""
         p = self.config.players[seat]
-        return self.paint.suspect(p.name, p.suspect)
+        return player_word(p.name, wrap=lambda text: self.paint.suspect(text, p.suspect))
 
-    def who(self, seat: int) -> str:
-        """A player's name and suspect, for headings and the end of the game."""
+    def who(self, seat: int) -> PlayerWord:
+        """A player and their suspect, for headings and the end of the game."""
         p = self.config.players[seat]
-        # Translators: a player and the suspect they play: "Alice (Miss Scarlett)".
-        return self.paint.suspect(_("{player} ({suspect})").format(
-            player=p.name, suspect=card_word(p.suspect)), p.suspect)
+        return player_word(p.name, suspect=p.suspect,
+                           wrap=lambda text: self.paint.suspect(text, p.suspect))
 
     def _signer(self, seat: int) -> str:
         """A player in the list of those who signed an end: a name, or "you"."""
         if seat == self.me:
             # Translators: the local player among those who signed ("signed by Ada and you").
             return pgettext("one of those who signed", "you")
-        return self.name(seat)
+        return str(self.name(seat))
 
     def _say(self, seat: int, mine: str, theirs: str, **fields: object) -> str:
         """``mine`` when the reader is the subject, else ``theirs`` with {player}."""
@@ -142,7 +142,7 @@ class Narrator:
 
     def introduction(self) -> list[Line]:
         """Who plays whom and the house rules, before the deal starts."""
-        out = [Line(_("Around the table: {players}.").format(players=listing([
+        out = [Line(_("Around the table: {players}.").format(players=clauses([
             _("{player} plays {suspect}").format(player=self.name(i),
                                                  suspect=card_word(p.suspect))
             for i, p in enumerate(self.config.players)])))]
@@ -156,7 +156,7 @@ class Narrator:
         ) if on]
         if notes:
             out.append(Line(_("House rules ({preset}): {notes}.").format(
-                preset=rules_label(rules.name()), notes=listing(notes))))
+                preset=rules_label(rules.name()), notes=clauses(notes))))
         return out
 
     def progress(self, stage: str, seat: int, step: int, steps: int) -> str:
@@ -177,7 +177,7 @@ class Narrator:
     def _weapons(self, e: ev.WeaponsPlaced) -> Iterator[Line]:
         yield Line(_("The weapons are hidden around the house: {places}.").format(
             # Translators: one item of the list of where the weapons lie.
-            places=listing([_("{weapon:the} in {room:the}").format(
+            places=clauses([_("{weapon:the} in {room:the}").format(
                 weapon=card_word(w), room=card_word(r)) for w, r in e.rooms])))
         for seat, hand in sorted((self._hands or {}).items()):
             yield Line(_("{player} was dealt {cards}.").format(
@@ -404,7 +404,7 @@ class Narrator:
             yield Line(self.paint.event(text, "halt"))
             return
         culprit = (self.who(blame.culprit) if blame.culprit is not None
-                   else _("a player who cannot be identified"))
+                   else PlayerWord(_("a player who cannot be identified"), honorific=False))
         # Translators: {check} and {reason} come from the protocol checks, in English
         # (a developer's words); {what} says what they mean.
         yield Line(_("{halted} {culprit} broke the protocol: {what} ({check}: {reason})").format(

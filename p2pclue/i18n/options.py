@@ -18,7 +18,7 @@ from typing import Any, NoReturn
 
 from p2pclue.i18n.languages import LANGUAGES, resolve_language
 from p2pclue.i18n.translate import N_, _, install, ngettext
-from p2pclue.i18n.width import wrap
+from p2pclue.i18n.width import words, wrap
 
 LANG_DEST = "lang"
 
@@ -32,11 +32,21 @@ class ColumnsHelpFormatter(argparse.HelpFormatter):
                   prefix: str | None = None) -> None:
         super().add_usage(usage, actions, groups, _("usage: ") if prefix is None else prefix)
 
+    def start_section(self, heading: str | None) -> None:
+        """argparse glues ":" to a section's title ("options:"); French puts a narrow
+        no-break space before it, so the title is punctuated as the language's own
+        "{label}: {text}" says and argparse's colon follows that space."""
+        if heading:
+            punctuated = _("{label}: {text}").format(label=heading, text="").rstrip()
+            if punctuated.endswith(":"):
+                heading = punctuated[:-1]
+        super().start_section(heading)
+
     def _split_lines(self, text: str, width: int) -> list[str]:
-        return wrap(" ".join(text.split()), width)
+        return wrap(" ".join(words(text)), width)
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
-        return "\n".join(indent + line for line in wrap(" ".join(text.split()), width))
+        return "\n".join(indent + line for line in wrap(" ".join(words(text)), width))
 
 
 ARGPARSE_ERRORS = (

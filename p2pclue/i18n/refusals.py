@@ -12,17 +12,28 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from p2pclue.engine.errors import LocalProtocolError
+from p2pclue.engine.errors import (
+    CardsNo,
+    LocalProtocolError,
+    Note,
+    Notes,
+    SeatsNo,
+    TranscriptError,
+    WireError,
+    Words,
+)
 from p2pclue.i18n.phrases import card_word
-from p2pclue.i18n.text import labelled, outcome_word
-from p2pclue.i18n.translate import _, pgettext
+from p2pclue.i18n.players import player_word
+from p2pclue.i18n.story_words import cards_text
+from p2pclue.i18n.text import clauses, labelled, listing, outcome_word
+from p2pclue.i18n.translate import _, ngettext, pgettext
 from p2pclue.rules.errors import CardNo, RuleError, SeatNo
 
 
 def _value(key: str, value: object, names: Sequence[str]) -> object:
     if isinstance(value, SeatNo):
         if 0 <= value < len(names):
-            return names[value]
+            return player_word(names[value])
         # Translators: a seat where a refusal cannot name its player ("seat 2").
         return pgettext("a seat in a refusal", "seat {number}").format(number=int(value))
     if isinstance(value, CardNo):
@@ -41,3 +52,42 @@ def refusal_text(error: RuleError | LocalProtocolError, names: Sequence[str] = (
         text = _(error.template).format(
             **{k: _value(k, v, names) for k, v in error.values.items()})
     return labelled(error.rule, text) if error.rule else text
+
+
+def _words(value: object) -> object:
+    if isinstance(value, Words):
+        return _(value.template).format(**{k: _words(v) for k, v in value.values})
+    if isinstance(value, WireError):  # its reason is the engine's English: the field alone
+        return (pgettext("what cannot be read", "the field {field}").format(field=value.field)
+                if value.field else pgettext("what cannot be read", "its encoding"))
+    return value
+
+
+def transcript_error_text(error: TranscriptError) -> str:
+    """Why a file is not a readable transcript, in the reader's language (``str(error)`` is
+    the English the JSON verdict keeps)."""
+    return _(error.template).format(**{k: _words(v) for k, v in error.values.items()})
+
+
+def _note_value(key: str, value: object) -> object:
+    if isinstance(value, Note):
+        return note_text(value)
+    if isinstance(value, Notes):
+        return clauses([note_text(n) for n in value])
+    if isinstance(value, SeatsNo):
+        return listing([str(seat) for seat in value])
+    if isinstance(value, CardsNo):
+        return cards_text(list(value))
+    if key == "result" and isinstance(value, str):
+        return outcome_word(value)
+    return value
+
+
+def note_text(note: str) -> str:
+    """An audit's note in the reader's language: cards by name, lists joined as the language
+    joins them (``str(note)`` stays the English the JSON verdict keeps)."""
+    if not isinstance(note, Note):
+        return note
+    template = (_(note.template) if note.plural is None or note.n is None
+                else ngettext(note.template, note.plural, note.n))
+    return template.format(**{k: _note_value(k, v) for k, v in note.values.items()})

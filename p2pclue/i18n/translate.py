@@ -17,8 +17,9 @@ from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
 
-from p2pclue.i18n.french import FrenchTemplate
 from p2pclue.i18n.languages import DEFAULT_LANGUAGE, LANGUAGES
+from p2pclue.i18n.pseudo import PSEUDO
+from p2pclue.i18n.shaping import shaped
 
 DOMAIN = "p2pclue"
 
@@ -34,7 +35,7 @@ def catalog_resource(lang: str) -> Traversable:
 @cache
 def load(lang: str) -> gettext.NullTranslations:
     """The compiled catalog of ``lang`` (cached: catalogs never change while we run)."""
-    if lang not in LANGUAGES:
+    if lang not in LANGUAGES and lang != PSEUDO:
         raise ValueError(f"no catalog for language {lang!r}")
     try:
         data = catalog_resource(lang).read_bytes()
@@ -61,8 +62,9 @@ def current_language() -> str:
 
 
 def _shaped(text: str) -> str:
-    """French text elides "de" before a name that starts with a vowel when formatted."""
-    return FrenchTemplate(text) if _Active.lang == "fr" and "{" in text else text
+    """French elides "de" before a name that starts with a vowel, Italian says "ed Emma":
+    the message's words before a value follow the value (``shaping``)."""
+    return shaped(text, _Active.lang)
 
 
 def _(message: str) -> str:

@@ -9,6 +9,7 @@ between clusters (a character with the zero-width marks that follow it).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Literal
 
@@ -81,11 +82,21 @@ def fit(text: str, width: int, align: Literal["left", "right", "center"] = "left
     return pad(truncate(text, width, ellipsis), width, align)
 
 
+BREAKS = re.compile(r"[ \t\n\r\f\v]+")
+"""Where a line may break: ordinary spaces only. A no-break space (U+00A0, U+202F) holds
+what it joins together: French "42 %" and "Où ?", Czech "a Ema" never break apart."""
+
+
+def words(text: str) -> list[str]:
+    """``text`` split where a line may break (``BREAKS``), never at a no-break space."""
+    return [w for w in BREAKS.split(text) if w]
+
+
 def wrap(text: str, width: int) -> list[str]:
     """Greedy word wrap by columns; a word wider than ``width`` is cut between clusters."""
     lines: list[str] = []
     line = ""
-    for word in text.split():
+    for word in words(text):
         candidate = f"{line} {word}" if line else word
         if text_width(candidate) <= width:
             line = candidate

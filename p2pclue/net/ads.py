@@ -64,12 +64,12 @@ class TableAd:
     host: str
     port: int
     needs_code: bool = True
-    taken: tuple[int, ...] | None = None
-    """The suspects already sat as, ascending (None: the record did not say). A hint for
-    the last seat's question, like the rest of the record; the lobby decides."""
     failed: bool = False
     """This browser's handshake with it failed (a wrong code, or not the opener's key):
     shown as such and never dialled again by itself. Not part of the record."""
+    taken: tuple[int, ...] | None = None
+    """The suspects already sat as, ascending (None: the record did not say). A hint for
+    the last seat's question, like the rest of the record; the lobby decides."""
 
     @property
     def place(self) -> tuple[bytes, str, str, int]:

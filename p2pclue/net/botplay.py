@@ -9,7 +9,10 @@ milliseconds) runs on a helper thread whose OS priority is below even the slow l
 (``net.lanes``), while the session's loop goes on. On a machine shared by several
 seats it therefore never holds a core that another seat needs to check the show the
 bot has just been given: the table's "refutation known by all" waited 2-4 ms for it.
-Which card to show stays on the loop thread, at once: the whole table waits for it.
+Which card to show stays on the loop thread, at once: the whole table waits for it. The
+bot works out its answer to the next suggester ahead, on the same thread
+(``BotSeat.think_ahead``); a choice waits for that work in every case, so that how long
+a show takes never depends on the cards held.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ async def drive_bot(session: api.Session, factory: BotFactory, rng: random.Rando
         raise ValueError("a spectator has no seat for a bot")
     bot = BotSeat(factory(seat, rng), session.config.n_players)
     loop = asyncio.get_running_loop()
+    ahead: asyncio.Future[Callable[[], None]] | None = None
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="p2pclue-bot",
                             initializer=lowered(THINK_NICE)) as thinker:
         while True:
@@ -45,7 +49,18 @@ async def drive_bot(session: api.Session, factory: BotFactory, rng: random.Rando
                 on_event(event)
             if isinstance(event, api.Engine):
                 bot.feed(event.event)
+                if ahead is not None and ahead.done():
+                    ahead.result()()  # hand the work's result to the bot, here between events
+                    ahead = None
+                work = bot.think_ahead(session.state)
+                if work is not None:
+                    if ahead is not None:
+                        ahead.cancel()  # superseded: the bot learned more since
+                    ahead = loop.run_in_executor(thinker, work)
             elif isinstance(event, api.YourChoice):
+                if ahead is not None:
+                    (await ahead)()
+                    ahead = None
                 state = session.state
                 if state is None or session.choice() != event.choice:
                     continue

@@ -35,7 +35,7 @@ from p2pclue.engine import events as ev
 from p2pclue.engine.errors import EngineError, WireError
 from p2pclue.engine.peer import Choice, Peer, Status
 from p2pclue.engine.peer_secrets import PeerSecrets
-from p2pclue.engine.wire import pack, split_frame
+from p2pclue.engine.wire import pack, split_frame, unpack_canonical
 from p2pclue.i18n import _
 from p2pclue.net import api, redial
 from p2pclue.net.actions import (
@@ -83,6 +83,9 @@ COPIES_PER_ENTRY = 3
 """Copies of accepted (or held) frames one link may deliver for free, per entry: an honest
 link sends each entry once as a relay and once per catch-up it was asked for (at most two
 ``have`` messages are free); more copies than that are charged."""
+PRIVATE_OPENING_HEAD = b"\x94"
+"""A private opening is a msgpack array of 4 (a frame, of 3): ``engine.turn``."""
+MAX_PRIVATE_OPENING = 256
 COPIES_FREE = 64
 HUMAN_PASS_DELAY = (1.0, 3.0)
 """How long a person's seat holds its automatic "cannot refute" (as ``net.local.Pace``)."""
@@ -118,7 +121,9 @@ class SessionCore:
                  guesses: Guesses | None = None) -> None:
         """``src``: this seat's secret randomness (None only for a spectator); ``rng``: the
         pacing delays; ``host_addr``: where the host was reached, for re-dialling it;
-        ``guesses``: the table's wrong codes counted in the lobby (copied)."""
+        ``guesses``: the table's wrong codes, the very object the member's transport
+        reserves guesses in and counts them (shared, not copied: the count shown during
+        play is the table's, and the listeners' budget sees what the others report)."""
         self.start_record = start
         self.config = start.config
         self.me = identity.public_key().public_bytes_raw()
@@ -135,7 +140,7 @@ class SessionCore:
         else:
             self.peer = Peer(self.config, self.seat, identity, src, now=now,
                              timeout=settings.timeout, verify_own=settings.verify_own)
-        self.guesses = Guesses(guesses.own, dict(guesses.reported)) if guesses else Guesses()
+        self.guesses = guesses if guesses is not None else Guesses()
         self._names = {p.identity: p.name for p in self.config.players}
         self._out: list[Action] = []
         self._links: dict[bytes, None] = {}
@@ -144,6 +149,8 @@ class SessionCore:
         """Per link: the ``have`` messages it sent. Frames go only to a link that sent one
         (after the catch-up it asked for), so an honest link delivers entries in order."""
         self._copies: dict[bytes, int] = {}
+        self._openings: dict[bytes, tuple[int, bytes]] = {}
+        """The last private opening each link brought, with its show's index."""
         """Per link: copies of accepted or held frames it delivered (``COPIES_PER_ENTRY``)."""
         self._dones: set[bytes] = set()
         """Links that said ``done`` (a second one is junk)."""
@@ -326,10 +333,11 @@ class SessionCore:
         return self._done(now)
 
     def refused(self, now: float) -> list[Action]:
-        """One of this member's listeners or dials met a wrong code: tell the table."""
+        """One of this member's listeners or dials met a wrong code: tell the table. The
+        transport's report already counted it in ``guesses`` (in the same step as its
+        reservation ended: ``net.guesses``)."""
         if self._idle():
             return []
-        self.guesses.own += 1
         self._send(tuple(self._links), TAG_SYNC, self.guesses.message())
         self._guesses_changed()
         return self._done(now)
@@ -443,8 +451,25 @@ class SessionCore:
             self._copies[key] = self._copies.get(key, 0) + 1
             if self._copies[key] > COPIES_FREE + COPIES_PER_ENTRY * len(peer.entries):
                 junk += 1
+        elif not junk:
+            junk += self._another_opening(key, raw)
         self._charge(key, junk, now, len(raw))
         self._after_engine(events, now)
+
+    def _another_opening(self, key: bytes, raw: bytes) -> int:
+        """1 when ``raw``, a private opening the engine just kept, is a different one for
+        the index of the last one this link brought: an honest refuter's re-send is the
+        same bytes (its opening is a function of its key and the show), so only a flood of
+        replacements pays (docs/protocol.md, "Deniable refutation")."""
+        if raw[:1] != PRIVATE_OPENING_HEAD:
+            return 0
+        try:
+            index = unpack_canonical(raw, MAX_PRIVATE_OPENING)[2]
+        except (WireError, IndexError, TypeError):
+            return 0  # the engine kept it, so it reads; this is no more than a guard
+        last = self._openings.get(key)
+        self._openings[key] = (index, raw)
+        return 1 if last is not None and last[0] == index and last[1] != raw else 0
 
     def _charge(self, key: bytes, junk: int, now: float, size: int = 0) -> None:
         """Charge junk to the link it came on (``size``: the bytes of that message, one

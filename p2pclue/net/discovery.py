@@ -46,7 +46,7 @@ from zeroconf import (
 )
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
-from p2pclue.i18n import _
+from p2pclue.i18n import _, os_error_text
 from p2pclue.net.ads import MAX_TABLE_NAME_BYTES as MAX_TABLE_NAME_BYTES
 from p2pclue.net.ads import MAX_TXT_ITEM as MAX_TXT_ITEM
 from p2pclue.net.ads import DiscoveryError as DiscoveryError
@@ -145,7 +145,8 @@ async def _zeroconf(addresses: list[str]) -> tuple[AsyncZeroconf, str | None]:
     except (OSError, RuntimeError) as exc:
         raise DiscoveryError((_("cannot start mDNS on {addresses}: {error}") if addresses
                               else _("cannot start mDNS on all interfaces: {error}")).format(
-            addresses=addresses, error=exc)) from None
+            addresses=addresses,
+            error=os_error_text(exc) if isinstance(exc, OSError) else exc)) from None
     device = _confine(aiozc.zeroconf, addresses) if addresses else None
     return aiozc, device
 

@@ -36,7 +36,7 @@ from typing import Any
 from p2pclue.engine.errors import WireError
 from p2pclue.engine.peer_secrets import MAX_SECRETS_BYTES, PeerSecrets, SecretsError
 from p2pclue.engine.wire import pack, unpack_canonical
-from p2pclue.i18n import _
+from p2pclue.i18n import _, os_error_line, os_error_text
 from p2pclue.net.lobby import LobbyError, Start, verify_start
 from p2pclue.net.store import StoreError, read_regular
 
@@ -97,7 +97,7 @@ def write_atomic(path: Path, data: bytes, mode: int = 0o600) -> None:
 
 
 def _os_error(path: Path, exc: OSError) -> str:
-    reason = _("the disk is full") if exc.errno == 28 else (exc.strerror or str(exc))
+    reason = os_error_text(exc)
     return _("cannot write {path}: {error}").format(path=path, error=reason)
 
 
@@ -178,7 +178,7 @@ class GameDir:
             raise StoreError(_("{path} holds no started game").format(path=self.path)) from None
         except OSError as exc:
             raise StoreError(_("cannot read {path}: {error}").format(
-                path=path, error=exc.strerror)) from None
+                path=path, error=os_error_text(exc))) from None
         except (WireError, LobbyError) as exc:
             raise StoreError(_("{path} is damaged: {error}").format(path=path,
                                                                     error=exc)) from None
@@ -246,7 +246,7 @@ class GameDir:
                 path=self.path)) from None
         except OSError as exc:
             raise StoreError(_("cannot read {path}: {error}").format(
-                path=path, error=exc.strerror)) from None
+                path=path, error=os_error_text(exc))) from None
         except SecretsError as exc:
             raise StoreError(f"{path}: {exc}") from None
 
@@ -287,7 +287,7 @@ def unfinished_games(games: Path, skipped: list[str] | None = None) -> list[Game
             found.append((transcript.stat().st_mtime, gd))
         except (StoreError, OSError) as exc:
             if skipped is not None:
-                skipped.append(_("game {game} left out: {error}").format(game=gd.name,
-                                                                         error=exc))
+                skipped.append(_("game {game} left out: {error}").format(
+                    game=gd.name, error=os_error_line(exc) if isinstance(exc, OSError) else exc))
     found.sort(key=lambda g: g[0], reverse=True)
     return [gd for _mtime, gd in found]

@@ -33,11 +33,12 @@ import logging
 import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
+from typing import Protocol
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from p2pclue.engine.wire import MAX_FRAME_BYTES
-from p2pclue.i18n import _
+from p2pclue.i18n import _, os_error_text
 from p2pclue.net import hosts
 from p2pclue.net.framing import FrameDecoder, FramingError
 from p2pclue.net.pairing import (
@@ -76,6 +77,36 @@ BACKOFF_MEMORY = 1024
 """Addresses remembered for back-off; the oldest is forgotten first."""
 
 
+class ByteReader(Protocol):
+    """What a link reads records from: a TCP stream, or a QUIC stream (``net.iroh_link``)."""
+
+    async def read(self, n: int, /) -> bytes: ...
+
+
+class Abortable(Protocol):
+    def abort(self) -> None: ...
+
+
+class ByteWriter(Protocol):
+    """What a link writes records to (``asyncio.StreamWriter``'s shape)."""
+
+    def write(self, data: bytes, /) -> None: ...
+
+    async def drain(self) -> None: ...
+
+    def close(self) -> None: ...
+
+    async def wait_closed(self) -> None: ...
+
+    @property
+    def transport(self) -> Abortable: ...
+
+
+MakeLink = Callable[
+    [ByteReader, ByteWriter, "Established", tuple[str, int], FrameDecoder, list[bytes]],
+    "Link | None"]
+
+
 def _bad_address(host: str) -> BadAddress:
     return BadAddress(_("{host} is not a host name or IP address that can be dialled")
                       .format(host=repr(host)))
@@ -86,8 +117,8 @@ class Link:
 
     def __init__(
         self,
-        reader: asyncio.StreamReader,
-        writer: asyncio.StreamWriter,
+        reader: ByteReader,
+        writer: ByteWriter,
         established: Established,
         remote_addr: tuple[str, int],
         decoder: FrameDecoder,
@@ -181,7 +212,7 @@ class Link:
         await self._fail("closed by this side")
 
 
-async def _close_writer(writer: asyncio.StreamWriter) -> None:
+async def _close_writer(writer: ByteWriter) -> None:
     """Close, giving unsent bytes a moment; a peer that stopped reading is cut off."""
     writer.close()
     try:
@@ -192,8 +223,7 @@ async def _close_writer(writer: asyncio.StreamWriter) -> None:
 
 
 async def _run_handshake(
-    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, hs: Handshake,
-    decoder: FrameDecoder,
+    reader: ByteReader, writer: ByteWriter, hs: Handshake, decoder: FrameDecoder,
 ) -> tuple[Established, list[bytes]]:
     """Drive ``hs`` to the end; returns the result and records that arrived after it."""
     for first in hs.start():
@@ -250,7 +280,7 @@ async def dial(
     mode: both sides prove identity keys of that start). A code-mode dial that fails after
     this side let the other test the code raises ``WrongCode``, whatever the other side
     said (it may just hang up): that was a guess spent, and the caller counts it."""
-    _check_code(code)
+    check_code(code)
     if not hosts.dialable(host):
         raise _bad_address(host)
     hs = Handshake(Role.DIALER, identity, table_id, code, MAX_FRAME_BYTES, game=game)
@@ -260,39 +290,51 @@ async def dial(
             reader, writer = await asyncio.open_connection(
                 host, port, local_addr=None if local_host is None else (local_host, 0))
     except (OSError, TimeoutError) as exc:
-        why = "no answer" if isinstance(exc, TimeoutError) else exc.strerror or str(exc)
-        raise Unreachable(f"cannot reach {host}:{port}: {why}") from None
+        raise Unreachable(_("cannot reach {address}: {error}").format(
+            address=f"{host}:{port}", error=os_error_text(exc))) from None
     except ValueError:  # the resolver refused the text (what dialable() does not foresee)
         raise _bad_address(host) from None
+    where = f"{host}:{port}"
+    established, pending = await pair_dialled(reader, writer, hs, decoder, where, timeout,
+                                              expect_identity)
+    peer = writer.get_extra_info("peername")
+    return Link(reader, writer, established, (str(peer[0]), int(peer[1])), decoder, pending)
+
+
+async def pair_dialled(
+    reader: ByteReader, writer: ByteWriter, hs: Handshake, decoder: FrameDecoder, where: str,
+    timeout: float, expect_identity: bytes | None,
+) -> tuple[Established, list[bytes]]:
+    """The dialler's handshake on an open connection (TCP here, QUIC in ``net.iroh_link``):
+    every failure closes the connection and becomes the ``LinkError`` the caller raises."""
     try:
         async with asyncio.timeout(timeout):
             established, pending = await _run_handshake(reader, writer, hs, decoder)
     except TimeoutError:
         await _close_writer(writer)
         if hs.guess_spent:
-            raise WrongCode(f"{host}:{port} tested the code and did not answer") from None
-        raise HandshakeTimeout(
-            f"{host}:{port} did not finish the handshake in {timeout:g} s") from None
+            raise WrongCode(f"{where} tested the code and did not answer") from None
+        raise HandshakeTimeout(_("{address} did not finish the handshake in {seconds} s").format(
+            address=where, seconds=f"{timeout:g}")) from None
     except (PairingError, FramingError, OSError, RuntimeError) as exc:
         await _close_writer(writer)
         if hs.guess_spent and not (isinstance(exc, PairingError) and exc.reason in (
                 "wrong-code", "identity")):
-            raise WrongCode(f"{host}:{port} tested the code, then hung up") from None
+            raise WrongCode(f"{where} tested the code, then hung up") from None
         if isinstance(exc, PairingError):
             raise _link_error(exc) from None
-        raise LinkClosed(f"{host}:{port}: handshake failed ({exc.__class__.__name__})") from None
+        raise LinkClosed(f"{where}: handshake failed ({exc.__class__.__name__})") from None
     except BaseException:
         writer.transport.abort()  # cancelled: leave no socket behind
         raise
     if expect_identity is not None and established.remote_identity != expect_identity:
         await _close_writer(writer)
         raise LinkError(_("{address} answered with another identity key than expected").format(
-            address=f"{host}:{port}"))
-    peer = writer.get_extra_info("peername")
-    return Link(reader, writer, established, (str(peer[0]), int(peer[1])), decoder, pending)
+            address=where))
+    return established, pending
 
 
-def _check_code(code: str | None) -> None:
+def check_code(code: str | None) -> None:
     """A code that normalises to nothing (spaces, dashes) is refused up front: otherwise
     every connection's handshake would fail on it, and a listener would leak its slot."""
     if code is not None:
@@ -367,20 +409,28 @@ class Listener:
         self._tasks: set[asyncio.Task[None]] = set()
         self._server: asyncio.Server | None = None
         self.gate = gate
+        self.make_link: MakeLink = Link
+        """Builds the link of a finished handshake; None refuses it (another transport's
+        check, such as a QUIC peer key that is not the identity the handshake proved)."""
 
-    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def accept(self, reader: ByteReader, writer: ByteWriter, peer: tuple[str, int],
+                     ) -> None:
+        """Serve one new connection from ``peer`` (its address: what back-off counts)."""
         task = asyncio.current_task()
         if task is not None:
             self._tasks.add(task)
         try:
-            await self._serve(reader, writer)
+            await self._serve(reader, writer, peer)
         finally:
             if task is not None:
                 self._tasks.discard(task)
 
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def _tcp(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         peer = writer.get_extra_info("peername")
-        address = (str(peer[0]), int(peer[1]))
+        await self.accept(reader, writer, (str(peer[0]), int(peer[1])))
+
+    async def _serve(self, reader: ByteReader, writer: ByteWriter, address: tuple[str, int],
+                     ) -> None:
         busy = self._backoff.blocked(address[0], time.monotonic())
         per_address = self._max_per_address
         if per_address is None:  # every local process shares 127.0.0.1: no cap there
@@ -396,15 +446,17 @@ class Listener:
         self._pending += 1
         self._per_address[address[0]] = self._per_address.get(address[0], 0) + 1
         gate = self.gate
-        hs = Handshake(Role.LISTENER, self._identity, self._table_id, self._code, MAX_FRAME_BYTES,
-                       game=gate.game, members=gate.members, code_dead=gate.code_dead)
+        code = gate.code if gate.code is not None else self._code
+        hs = Handshake(Role.LISTENER, self._identity, self._table_id, code, MAX_FRAME_BYTES,
+                       game=gate.game, members=gate.members, code_dead=gate.code_dead,
+                       budget=gate.guesses, source=address[0], code_entry=gate.code_entry)
         decoder = FrameDecoder(MAX_HANDSHAKE_RECORD, min_frame=1)
         try:
             async with asyncio.timeout(self._handshake_timeout):
                 established, pending = await _run_handshake(reader, writer, hs, decoder)
         except PairingError as exc:
             await _close_writer(writer)
-            self._refused(address[0], exc, hs.expensive)
+            self._refused(address[0], exc, hs)
             return
         except (TimeoutError, FramingError, OSError, RuntimeError) as exc:
             self.dropped += 1
@@ -412,6 +464,9 @@ class Listener:
             if hs.expensive:  # made this side run public-key work, then gave up
                 self._backoff.failed(address[0], time.monotonic())
             await _close_writer(writer)
+            if self._settle(hs):  # it tested a code, then went silent or broke
+                self._report(f"refused {address[0]}: the code was tested, then the "
+                             f"connection broke ({exc.__class__.__name__})")
             return
         except BaseException:
             writer.transport.abort()  # the listener is closing
@@ -421,8 +476,13 @@ class Listener:
             left = self._per_address.pop(address[0]) - 1
             if left:
                 self._per_address[address[0]] = left
+            self._settle(hs)  # a link, or a handshake that never tested the code: given back
+        link = self.make_link(reader, writer, established, address, decoder, pending)
+        if link is None:
+            self.dropped += 1
+            await _close_writer(writer)
+            return
         self._backoff.succeeded(address[0])
-        link = Link(reader, writer, established, address, decoder, pending)
         task = asyncio.current_task()
         if task is not None:
             self._tasks.discard(task)  # the link is on_link's now: close() leaves it alone
@@ -432,18 +492,33 @@ class Listener:
             log.exception("on_link failed for %r", link)
             await link.close()
 
-    def _refused(self, address: str, exc: PairingError, expensive: bool) -> None:
+    def _refused(self, address: str, exc: PairingError, hs: Handshake) -> None:
         guessed = exc.reason in ("wrong-code", "identity") and not exc.by_remote
-        if guessed or expensive:  # a guess, or public-key work for nothing: slow it down
+        if guessed or hs.expensive:  # a guess, or public-key work for nothing: slow it down
             self._backoff.failed(address, time.monotonic())
+        counted = self._settle(hs)
         if not guessed:
             self.dropped += 1
             log.debug("dropped %s: %s", address, exc)
-            return
-        if exc.reason == "wrong-code":
+        elif exc.reason == "wrong-code":
             self.failed_attempts += 1
+        if counted:
+            self._report(f"refused {address}: {exc}")
+
+    def _settle(self, hs: Handshake) -> bool:
+        """End the guess ``hs`` held: spent if it tested the code and made no link (the
+        wrong code, or a failure right after the test). True: one guess to report now;
+        the caller's report grows the count in the same step as the reservation ends, so
+        at no moment is the guess missing from the budget."""
+        held, hs.reservation = hs.reservation, None
+        if held is None:
+            return False
+        spent = hs.code_tested and hs.result is None
+        return self.gate.guesses.release(held, spent) and spent
+
+    def _report(self, reason: str) -> None:
         if self._on_refused is not None:
-            self._on_refused(f"refused {address}: {exc}")
+            self._on_refused(reason)
 
     async def close(self) -> None:
         """Stop accepting and abort handshakes in progress; safe to call twice."""
@@ -477,14 +552,14 @@ async def listen(
     ``MAX_PENDING_PER_ADDRESS`` except from loopback, 0 means no per-address cap.
     ``gate``: read at every connection (game-mode members, a dead code); shared with the mesh.
     """
-    _check_code(code)
+    check_code(code)
     listener = Listener(identity, table_id, code, on_link, on_refused, handshake_timeout,
                         backoff_base, max_pending, max_pending_per_address, gate or Gate())
     try:
-        server = await asyncio.start_server(listener._accept, host, port, reuse_address=True)
+        server = await asyncio.start_server(listener._tcp, host, port, reuse_address=True)
     except OSError as exc:
         raise LinkError(_("cannot listen on {address}: {error}").format(
-            address=f"{host}:{port}", error=exc.strerror or exc)) from None
+            address=f"{host}:{port}", error=os_error_text(exc))) from None
     listener._server = server
     sockname = server.sockets[0].getsockname()
     listener.host, listener.port = str(sockname[0]), int(sockname[1])
@@ -493,21 +568,21 @@ async def listen(
 
 class TcpTransport:
     """``net.transport.Transport`` over TCP: the pairing handshake (PAKE on the table code,
-    then Noise) for one member of one table."""
+    then Noise) for one member of one table. The code is the gate's (``Gate.code``): a
+    fresh code the opener turns to applies to the next connection."""
 
     def __init__(self, identity: Ed25519PrivateKey, table_id: bytes, code: str | None,
                  on_refused: Callable[[str], None] | None = None) -> None:
         self.identity = identity
         self.public = identity.public_key().public_bytes_raw()
         self.table_id = table_id
-        self.code = code
-        self.gate = Gate()
+        self.gate = Gate(code=code)
         self.on_refused = on_refused
         self._listeners: list[Listener] = []
 
     async def listen(self, host: str, port: int, on_link: OnLink) -> Listening:
         listener = await listen(host, port, identity=self.identity, table_id=self.table_id,
-                                code=self.code, on_link=on_link, on_refused=self._refused,
+                                code=self.gate.code, on_link=on_link, on_refused=self._refused,
                                 gate=self.gate)
         self._listeners.append(listener)
         return listener
@@ -525,4 +600,5 @@ class TcpTransport:
         """A member of a started game dials in game mode (no code)."""
         game = self.gate.game if self.public in self.gate.members else None
         return await dial(host, port, identity=self.identity, table_id=self.table_id,
-                          code=self.code, timeout=timeout, game=game, expect_identity=expect)
+                          code=self.gate.code, timeout=timeout, game=game,
+                          expect_identity=expect)

@@ -36,6 +36,7 @@ from p2pclue.engine.config import (
 )
 from p2pclue.engine.errors import WireError
 from p2pclue.net import hosts
+from p2pclue.net.reach import ReachError, is_reach, parse_reach
 from p2pclue.rules.cards import SUSPECTS
 from p2pclue.rules.variants import Rules
 
@@ -197,12 +198,25 @@ class Address:
         ident, role, host, port = obj["id"], obj["role"], obj["host"], obj["port"]
         if not isinstance(ident, bytes) or len(ident) != 32 or role not in ROLES:
             raise LobbyError("bad address entry")
-        if not isinstance(host, str) or len(host) > 64 or not isinstance(port, int) \
+        if not isinstance(host, str) or not isinstance(port, int) \
                 or isinstance(port, bool) or not 0 < port < 65536:
             raise LobbyError("bad address")
-        if host and not hosts.ip_literal(host):  # the host wrote what a socket reported
+        if is_reach(host):  # an internet table: the member's own iroh reach
+            check_via(host, ident)
+        elif len(host) > 64 or (host and not hosts.ip_literal(host)):  # what a socket reported
             raise LobbyError(f"bad address: {host!r} is not an IP address")
         return cls(ident, role, host, port)
+
+
+def check_via(text: Any, identity: bytes) -> str:
+    """An internet member's reach text (``net.reach``): well formed, naming its own key."""
+    try:
+        reach = parse_reach(text)
+    except ReachError as exc:
+        raise LobbyError(f"bad endpoint address: {exc}") from None
+    if reach.key != identity:
+        raise LobbyError("an endpoint address names another key than its member's")
+    return str(text)
 
 
 @dataclass(frozen=True)
@@ -387,8 +401,13 @@ class HostLobby:
     # -- internals
 
     def _hello(self, identity: bytes, host: str, msg: dict[str, Any]) -> list[Out]:
-        _keys(msg, {"t", "role", "name", "suspect", "port", "nonce"}, "hello")
+        plain = {"t", "role", "name", "suspect", "port", "nonce"}
+        _keys(msg, plain | {"via"} if "via" in msg else plain, "hello")
         role, name, port, nonce = msg["role"], msg["name"], msg["port"], msg["nonce"]
+        if "via" in msg:  # an internet table: where this guest is reached over iroh
+            host = check_via(msg["via"], identity)
+        elif host and not hosts.ip_literal(host):
+            raise LobbyError("a hello over iroh says where its sender is reached (via)")
         if identity == self.identity or identity in self.guests:
             raise LobbyError("this key is already at the table")
         if role not in ROLES:
@@ -503,6 +522,8 @@ class GuestLobby:
     view: LobbyView | None = None
     signed: GameConfig | None = None
     started: Start | None = None
+    via: str | None = None
+    """This member's iroh reach text (``net.reach``) at an internet table; None on a LAN."""
     ask_last_seat: bool = False
     """A person sits here: if this seat turns out to fill the table (the record said more
     seats were free) without a wish, the start is not signed until they chose a suspect."""
@@ -522,8 +543,11 @@ class GuestLobby:
         self.identity = self.key.public_key().public_bytes_raw()
 
     def hello(self) -> dict[str, Any]:
-        return {"t": "hello", "role": self.role, "name": self.name, "suspect": self.wish,
-                "port": self.port, "nonce": self.nonce}
+        msg: dict[str, Any] = {"t": "hello", "role": self.role, "name": self.name,
+                               "suspect": self.wish, "port": self.port, "nonce": self.nonce}
+        if self.via is not None:
+            msg["via"] = self.via
+        return msg
 
     def pick(self, suspect: int) -> dict[str, Any]:
         return {"t": "pick", "suspect": suspect}

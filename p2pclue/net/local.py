@@ -32,7 +32,7 @@ from p2pclue.engine.config import GameConfig
 from p2pclue.engine.errors import LocalProtocolError
 from p2pclue.engine.peer import Choice, Peer, Stage, Status, verify_own_from
 from p2pclue.engine.transcript import parse
-from p2pclue.i18n import N_, _
+from p2pclue.i18n import N_, _, os_error_line
 from p2pclue.net.api import Ended, Engine, Progress, SessionEvent, Waiting, YourChoice
 from p2pclue.net.store import StoreError, TranscriptFile
 from p2pclue.rules.errors import SeatNo
@@ -301,7 +301,8 @@ class LocalSession:
             self._store = TranscriptFile.create(path, self.config)
             self.transcript_path = path
         except (OSError, StoreError) as exc:
-            self._store_error = _("the transcript cannot be saved: {error}").format(error=exc)
+            self._store_error = _("the transcript cannot be saved: {error}").format(
+                error=os_error_line(exc) if isinstance(exc, OSError) else exc)
 
     def _append_entries(self) -> None:
         store = self._store

@@ -191,6 +191,23 @@ class MemoryTable:
             self.execute(member, member.core.receive(msg.src, msg.tag, msg.body, self.now))
         return msg
 
+    def drop(self, index: int) -> InFlight:
+        """Lose the message at ``index`` on the way (its link stays up: whether it breaks
+        too, as a stream link that cannot deliver does, is the caller's to say)."""
+        return self.wire.pop(index)
+
+    def heads(self) -> list[int]:
+        """The wire's indices that each hold the oldest message of one direction of one
+        link: delivering any of these reorders across links and keeps every link in
+        order, as independent stream links do."""
+        seen: set[tuple[int, bytes]] = set()
+        out = []
+        for i, msg in enumerate(self.wire):
+            if (msg.link, msg.src) not in seen:
+                seen.add((msg.link, msg.src))
+                out.append(i)
+        return out
+
     def copy(self, index: int) -> None:
         """Put a second copy of the message at ``index`` at the end of the wire."""
         self.wire.append(self.wire[index])

@@ -115,15 +115,17 @@ class Mesh:
         self.identity = identity
         self.public = identity.public_key().public_bytes_raw()
         self.table_id = table_id
-        self.code = code
         self.accept = accept
         """Who may link to us (None: anyone who passed the handshake)."""
         self.transport: Transport = transport or links.TcpTransport(identity, table_id, code)
         self.transport.on_refused = self._on_refused
         self.gate = self.transport.gate
-        """What our listeners admit; ``enter_game`` and ``code_used_up`` change it."""
-        self.guesses = Guesses()
-        """Wrong codes this member met and what the others reported: the table's budget."""
+        """What our listeners admit; ``enter_game``, ``turn_code`` and ``code_used_up``
+        change it."""
+        self.gate.code = code
+        self.guesses: Guesses = self.gate.guesses
+        """Wrong codes this member met and what the others reported: the table's budget,
+        the one the transport reserves guesses in, and the one the session core shows."""
         self.inbox: Inbox = Inbox(INBOX_LIMIT)
         self._links: dict[bytes, _Handle] = {}
         self._listeners: list[Listening] = []
@@ -138,10 +140,28 @@ class Mesh:
         self._listeners.append(listener)
         return listener
 
+    @property
+    def code(self) -> str | None:
+        """The table's code now (a fresh one once the opener turned it), or None."""
+        return self.gate.code
+
     def enter_game(self, members: frozenset[bytes], session: bytes) -> None:
         """The start is signed: links between its members use no code from now on (game
-        mode, ``pairing``); a code still admits a newcomer, who can only watch."""
+        mode, ``pairing``); a code still admits a newcomer, who can only watch (at any
+        member's listener: it links to every player)."""
         self.gate.game, self.gate.members = session, members
+        self.gate.code_entry = True
+
+    def only_through_opener(self) -> None:
+        """A joiner in the lobby: its listeners admit no newcomer with the code (they
+        join through the opener), so the opener's listener holds the table's budget."""
+        self.gate.code_entry = False
+
+    def turn_code(self, code: str, turn: int | None = None) -> None:
+        """The opener turned the table to a fresh code (a fresh budget): the next
+        code-mode connection needs it; links already up need no code."""
+        self.gate.code = code
+        self.guesses.turn_code(turn)
 
     def code_used_up(self) -> None:
         """The table's wrong-code budget is spent: no listener of ours runs the code again."""

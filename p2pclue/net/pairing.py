@@ -52,6 +52,7 @@ from spake2 import SPAKE2_A, SPAKE2_B
 
 from p2pclue.crypto.group import is_valid_point_bytes
 from p2pclue.net.framing import FrameDecoder, encode_frame
+from p2pclue.net.guesses import CODE_DIGITS, Guesses, Reservation
 
 LINK_VERSION = 1
 NOISE_PROTOCOL = b"Noise_XXpsk3_25519_ChaChaPoly_SHA256"
@@ -66,7 +67,6 @@ MAX_HANDSHAKE_RECORD = 512
 """Every handshake record is far smaller; a longer one is garbage."""
 IDENTITY_CONTEXT = b"p2pclue/v1/link-identity\x00"
 PROOF_BYTES = 32 + 64
-CODE_DIGITS = 6
 
 
 class Kind(IntEnum):
@@ -101,6 +101,7 @@ REFUSALS = {
     "busy": "too many failed attempts from this address: wait and retry",
     "full": "the table accepts no more connections now",
     "code-dead": "too many wrong codes at this table: its code no longer opens it",
+    "no-entry": "this member admits nobody new: join through the table's opener",
     "not-member": "this key is not a member of the game",
 }
 """The reasons a side may give in ``REFUSE``; anything else is reported as garbage."""
@@ -234,10 +235,16 @@ class Handshake:
         game: bytes | None = None,
         members: frozenset[bytes] = frozenset(),
         code_dead: bool = False,
+        budget: Guesses | None = None,
+        source: str = "",
+        code_entry: bool = True,
     ) -> None:
         """``game``: the session id of a signed start. A dialler with it links in game mode
         (no code); a listener with it also admits game-mode links, from ``members`` only.
-        ``code_dead``: a listener refuses code-mode links (the table's budget is spent)."""
+        ``code_dead``: a listener refuses code-mode links (the table's budget is spent).
+        ``budget``: a listener reserves one guess there for a code-mode dialler at
+        ``source`` (its address) before the PAKE runs (``reservation``; the caller ends it).
+        ``code_entry``: False, a listener refuses code-mode links (``no-entry``)."""
         if not 1 <= len(table_id) <= MAX_TABLE_ID:
             raise ValueError(f"a table id is 1..{MAX_TABLE_ID} bytes")
         self.role = role
@@ -253,6 +260,13 @@ class Handshake:
         self._game = game
         self._members = members
         self._code_dead = code_dead
+        self._budget = budget
+        self._source = source
+        self._code_entry = code_entry
+        self.reservation: Reservation | None = None
+        """The guess this listener holds for the dialler (its caller releases it)."""
+        self.code_tested = False
+        """A listener tried the dialler's code (it read the third Noise message)."""
         self._identity = identity
         self._max_frame = max_frame
         self._hello_mine = _hello(self.mode, table_id)
@@ -340,8 +354,8 @@ class Handshake:
                 raise PairingError("not-member" if self.role is Role.LISTENER else "garbage",
                                    "a game-mode link")
             raise PairingError("needs-code" if self.mode is Mode.CODE else "no-code")
-        elif self.mode is Mode.CODE and self.role is Role.LISTENER and self._code_dead:
-            raise PairingError("code-dead")
+        elif self.mode is Mode.CODE and self.role is Role.LISTENER:
+            self._reserve()
         self._hello_theirs = body
         out: list[bytes] = []
         if self.role is Role.LISTENER:
@@ -349,6 +363,18 @@ class Handshake:
         if self.mode is not Mode.CODE:
             out += self._noise_start()
         return out
+
+    def _reserve(self) -> None:
+        """Refuse a code-mode dialler before any PAKE, or hold a guess for it."""
+        if self._code_dead:
+            raise PairingError("code-dead")
+        if not self._code_entry:
+            raise PairingError("no-entry")
+        if self._budget is not None:
+            held = self._budget.reserve(self._source)
+            if isinstance(held, str):
+                raise PairingError(held)
+            self.reservation = held
 
     def _pake_start(self) -> list[bytes]:
         if self._password is None:
@@ -395,6 +421,8 @@ class Handshake:
         return []
 
     def _on_noise(self, body: bytes) -> list[bytes]:
+        if self.role is Role.LISTENER and self._noise_reads == 1 and self.mode is Mode.CODE:
+            self.code_tested = True
         try:
             payload = self._noise.read_message(body)
         except Exception:

@@ -18,13 +18,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from p2pclue import PROTOCOL_VERSION
-from p2pclue.i18n import _
+from p2pclue.i18n import _, os_error_line
 from p2pclue.net import discovery, hosts
 from p2pclue.net.ads import SameName, TableAd, fingerprint
 from p2pclue.net.gamedir import GameDir, SavedStart
 from p2pclue.net.lobby import GuestLobby, HostLobby, LobbyView, TableInfo
 from p2pclue.net.mesh import Mesh
 from p2pclue.net.profile import Profile
+from p2pclue.net.reach import Ticket, is_reach, parse_reach
 from p2pclue.net.session import DEFAULT_TIMEOUT, NetSession
 from p2pclue.net.table import (
     LobbyAction,
@@ -101,11 +102,20 @@ class Opened:
     fingerprint: str
     announced: bool
     announce_error: str | None = None
+    code_turns: int = 0
+    """Fresh codes the table turned to after too many wrong codes (``code`` is the last)."""
+    entry_closed: bool = False
+    """The last code is used up too: nobody new can join (the seated play on)."""
+    ticket: str | None = None
+    """An internet table's ticket (``net.reach``): what others paste to join."""
 
     @property
     def address(self) -> str:
         """HOST:PORT others can dial (``--peer``): the machine's real addresses when the
-        table listens on all of them, up to three, separated by " / "."""
+        table listens on all of them, up to three, separated by " / " (an internet
+        table: its ticket)."""
+        if self.ticket is not None:
+            return self.ticket
         return " / ".join(f"{a}:{self.port}" for a in discovery.dial_addresses(self.host)[:3])
 
 
@@ -120,10 +130,27 @@ class Seat:
     timeout: float = DEFAULT_TIMEOUT
     pass_delay: tuple[float, float] = (0.0, 0.0)
     """A person plays this seat: its "cannot refute" is paced (``HUMAN_PASS_DELAY``)."""
+    relays: tuple[str, ...] | None = None
+    """Internet tables: the relays' URLs (None: n0's public relays; empty: direct only)."""
+    port: int = 0
+    """Internet tables: the UDP port to listen on (0: any), e.g. one a router forwards."""
+    external: tuple[str, ...] = ()
+    """Internet tables: ``IP:PORT`` addresses that reach this seat from outside (a port
+    forward), told to the others beside the ones it listens on."""
 
     @property
     def listen_host(self) -> str:
         return self.interfaces[0] if self.interfaces else "0.0.0.0"
+
+
+def internet_transport(seat: Seat, table_name: str | bytes, code: str | None) -> Transport:
+    """The iroh transport of ``seat`` at an internet table (``MissingExtra`` without the
+    ``internet`` extra); ``table_name``: the name, or the table id itself."""
+    from p2pclue.net.iroh_link import IrohTransport
+
+    tid = table_name if isinstance(table_name, bytes) else table_id(table_name)
+    return IrohTransport(seat.profile.identity, tid, code, relays=seat.relays,
+                         port=seat.port, external=seat.external)
 
 
 def _transcript_path(seat: Seat, seated: Seated, path: Path | None) -> Path:
@@ -161,8 +188,11 @@ async def resume_game(seat: Seat, game: GameDir) -> NetSession:
     mine = next((a for a in start.addresses if a.identity == me), None)
     if mine is None or me not in {p.identity for p in start.config.players}:
         raise TableClosed(_("this game directory is not one of this profile's seats"))
+    internet = is_reach(saved.host) or any(is_reach(a.host) for a in start.addresses)
     mesh = Mesh(seat.profile.identity, saved.table_id, saved.code,
-                accept=lambda ident: ident in {a.identity for a in start.addresses})
+                accept=lambda ident: ident in {a.identity for a in start.addresses},
+                transport=internet_transport(seat, saved.table_id, saved.code)
+                if internet else None)
     mesh.enter_game(start_members(start), start.config.session)
     try:
         await mesh.listen(seat.listen_host, mine.port)
@@ -194,14 +224,22 @@ async def open_table(
     on_opened: Callable[[Opened], None], on_view: Callable[[LobbyView], None],
     actions: asyncio.Queue[LobbyAction] | None = None, announce: bool = True,
     transcript: Path | None = None, finder: Discovery | None = None,
-    transport: Transport | None = None, port: int = 0, after: bytes | None = None,
+    transport: Transport | None = None, internet: bool = False,
+    on_code: Callable[[Opened], None] | None = None, port: int = 0,
+    after: bytes | None = None,
 ) -> NetSession:
     """Open a table, keep its lobby until the signed start, and return the session.
     ``finder``: how the table is announced (mDNS by default); ``transport``: what makes
-    its links (TCP with the table code by default). Playing again: ``port``, where the
-    table listened for its last game (its players dial it there again), and ``after``,
-    that game's session id, named in the table's view."""
+    its links (TCP with the table code by default); ``internet``: over iroh, not
+    announced, with a ticket to show (``Opened.ticket``). ``on_code``: told when too many
+    wrong codes turned the table to a fresh code (``Opened.code``, ``code_turns``) or closed
+    its entry (``entry_closed``); the lobby view changes at the same time. Playing again:
+    ``port``, where the table listened for its last game (its players dial it there
+    again), and ``after``, that game's session id, named in the table's view."""
     tid = table_id(table_name)
+    if internet:
+        transport = transport or internet_transport(seat, table_name, code)
+        announce = False
     mesh = Mesh(seat.profile.identity, tid, code, transport=transport)
     announcer: Announcement | None = None
     updates: list[asyncio.Task[None]] = []
@@ -209,6 +247,8 @@ async def open_table(
         listener = await mesh.listen(seat.listen_host, port)
         fp = fingerprint(seat.profile.public)
         opened = Opened(table_name, code, listener.host, listener.port, fp, False)
+        if is_reach(listener.host):
+            opened.ticket = Ticket(table_name, parse_reach(listener.host)).text()
         lobby = HostLobby(seat.profile.identity, TableInfo(table_name, rules, players, after),
                           seat.name, listener.port, secrets.token_bytes(32),
                           seen=seat.profile.seen, suspect=seat.suspect)
@@ -227,7 +267,15 @@ async def open_table(
                 updates.append(asyncio.ensure_future(
                     announcer.update(_ad(opened, tid, rules, view, players, False))))
 
-        seated = await host_lobby(lobby, mesh, view_changed, actions)
+        def code_turned(code: str | None) -> None:
+            if code is None:
+                opened.entry_closed = True
+            else:
+                opened.code, opened.code_turns = code, opened.code_turns + 1
+            if on_code is not None:
+                on_code(opened)
+
+        seated = await host_lobby(lobby, mesh, view_changed, actions, on_code=code_turned)
         session = _session(seat, seated, transcript)
     except BaseException:
         await mesh.close()
@@ -319,12 +367,15 @@ async def join_table(
     ``TableClosed``): a front end asks for the code again. ``after``: playing again, the
     session id of the game just played here; another table is left (``LobbyError``).
     """
+    if transport is None and is_reach(host):  # an internet table's opener (its ticket)
+        transport = internet_transport(seat, table_name, code)
     mesh = Mesh(seat.profile.identity, table_id(table_name), code, transport=transport)
     try:
         listener = await mesh.listen(seat.listen_host, 0)
         lobby = GuestLobby(seat.profile.identity, seat.name, listener.port,
                            secrets.token_bytes(32), role=role, wish=seat.suspect,
                            seen=seat.profile.seen, ask_last_seat=ask_last_seat,
+                           via=listener.host if is_reach(listener.host) else None,
                            after=after)
         loop = asyncio.get_running_loop()
         end = loop.time() + wait
@@ -339,8 +390,10 @@ async def join_table(
                 if isinstance(exc, Busy):  # it slows this address after a wrong
                     end = max(end, loop.time() + BUSY_PATIENCE)  # code: wait it out once
                 if isinstance(exc, BadAddress) or loop.time() + delay > end:
+                    where = "iroh" if is_reach(host) else f"{host}:{port}"
                     raise NoTable(_("cannot reach the table at {address}: {error}").format(
-                        address=f"{host}:{port}", error=exc)) from None
+                        address=where,
+                        error=os_error_line(exc) if isinstance(exc, OSError) else exc)) from None
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 2.0)
             except WrongCode:

@@ -25,7 +25,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from p2pclue.engine.config import MAX_NAME_CHARS
-from p2pclue.i18n import _
+from p2pclue.i18n import _, os_error_text
 
 MAX_PROFILE_CHARS = 40
 PROFILE_NAME = re.compile(rf"^[A-Za-z0-9_.-]{{1,{MAX_PROFILE_CHARS}}}$")
@@ -67,7 +67,7 @@ def file_error(path: Path, exc: OSError) -> ProfileError:
         text = _("{path} cannot be written: the disk is full; free some space")
     else:
         return ProfileError(_("{path} cannot be used ({error}); check it, or use another "
-                              "--profile").format(path=path, error=exc.strerror or exc))
+                              "--profile").format(path=path, error=os_error_text(exc)))
     return ProfileError(text.format(path=path))
 
 

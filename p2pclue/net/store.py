@@ -14,7 +14,6 @@ the path is checked before anything is written, so a bad path costs nothing.
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
 import stat
 from pathlib import Path
@@ -25,7 +24,7 @@ import msgpack
 
 from p2pclue.engine.audit import audit
 from p2pclue.engine.config import GameConfig
-from p2pclue.engine.errors import EngineError, TranscriptError
+from p2pclue.engine.errors import TranscriptError
 from p2pclue.engine.transcript import (
     MAX_TRANSCRIPT_BYTES,
     Footer,
@@ -36,7 +35,7 @@ from p2pclue.engine.transcript import (
     parse_unfinished,
 )
 from p2pclue.engine.wire import MAX_FRAME_BYTES
-from p2pclue.i18n import _, ngettext, outcome_word
+from p2pclue.i18n import _, ngettext, os_error_text, outcome_word, transcript_error_text
 
 NAME_MAX_BYTES = 255
 """The longest file name (in bytes) on the usual file systems (ext4, btrfs, APFS, NTFS)."""
@@ -335,7 +334,7 @@ def _read_open(path: Path) -> tuple[GameConfig, list[bytes], int, int, bool]:
         config, entries = parse_unfinished(data)
     except TranscriptError as exc:
         raise StoreError(_("{path} is not a readable transcript: {error}").format(
-            path=path, error=exc)) from None
+            path=path, error=transcript_error_text(exc))) from None
     whole = len(opening_bytes(config)) + sum(len(entry_bytes(e)) for e in entries)
     tail = data[whole:]
     ended = tail.startswith(b"\x00" * 4)
@@ -374,9 +373,7 @@ def torn_tail(tail: bytes) -> bool:
 
 
 def _os_message(path: Path, exc: OSError, verb: str = "write") -> str:
-    reason = exc.strerror or str(exc)
-    if exc.errno == errno.ENOSPC:
-        reason = _("the disk is full")
+    reason = os_error_text(exc)
     template = _("cannot read {path}: {error}") if verb == "read" \
         else _("cannot write {path}: {error}")
     return template.format(path=path, error=reason)
@@ -387,8 +384,12 @@ def audit_file(path: Path) -> tuple[bool | None, str]:
     try:
         raw = path.read_bytes()
         verdict = audit(parse(raw), raw)
-    except (OSError, EngineError) as exc:
-        return False, _("the saved transcript cannot be read: {error}").format(error=exc)
+    except OSError as exc:
+        return False, _("the saved transcript cannot be read: {error}").format(
+            error=os_error_text(exc))
+    except TranscriptError as exc:
+        return False, _("the saved transcript cannot be read: {error}").format(
+            error=transcript_error_text(exc))
     if verdict.valid:
         return True, ngettext("valid ({result}, {count} message)",
                               "valid ({result}, {count} messages)", verdict.entries).format(

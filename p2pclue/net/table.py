@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from p2pclue.i18n import _, card_word, rules_label
-from p2pclue.net import guesses
+from p2pclue.i18n import _
 from p2pclue.net.ads import fingerprint
-from p2pclue.net.guesses import CODE_BUDGET
+from p2pclue.net.guesses import CODE_BUDGET, CODE_DIGITS, CODE_TURNS, is_fresh_code
 from p2pclue.net.lobby import (
     GuestLobby,
     HostLobby,
@@ -71,6 +71,8 @@ class Seated:
 
 
 ViewSink = Callable[[LobbyView], None]
+CodeSink = Callable[[str | None], None]
+"""Told the opener's fresh code when the table turns to one (None: nobody new can join)."""
 
 
 def _keep(pending: list[Item], item: Item) -> None:
@@ -121,8 +123,10 @@ async def _next(mesh: Mesh, actions: asyncio.Queue[LobbyAction] | None,
 
 async def host_lobby(lobby: HostLobby, mesh: Mesh, on_view: ViewSink,
                      actions: asyncio.Queue[LobbyAction] | None = None,
-                     on_error: Callable[[str], None] | None = None) -> Seated:
-    """Keep the table until every player signed the start; returns with the mesh ready."""
+                     on_error: Callable[[str], None] | None = None,
+                     on_code: CodeSink | None = None) -> Seated:
+    """Keep the table until every player signed the start; returns with the mesh ready.
+    ``on_code``: the opener's screen, told each fresh code (``_count_guesses``)."""
     hosts: dict[bytes, str] = {}
     pending: list[Item] = []
     on_view(lobby.view())
@@ -140,14 +144,14 @@ async def host_lobby(lobby: HostLobby, mesh: Mesh, on_view: ViewSink,
             elif isinstance(item, LinkDown):
                 outs = lobby.disconnected(item.identity)
             elif isinstance(item, Refused):
-                outs = _count_guesses(lobby, mesh)
+                outs = _count_guesses(lobby, mesh, on_code)
             elif item.tag == TAG_LOBBY:
                 msg = decode_meta(item.body)
                 try:
                     if msg is not None and msg.get("t") == "attempts":
                         if not mesh.guesses.report(item.identity, msg.get("n")):
                             raise LobbyError("bad attempt count")
-                        outs = _count_guesses(lobby, mesh)
+                        outs = _count_guesses(lobby, mesh, on_code)
                     else:
                         outs = lobby.receive(item.identity, hosts.get(item.identity, ""), msg)
                 except LobbyError as exc:
@@ -168,11 +172,24 @@ async def host_lobby(lobby: HostLobby, mesh: Mesh, on_view: ViewSink,
     return Seated(start, mesh, pending)
 
 
-def _count_guesses(lobby: HostLobby, mesh: Mesh) -> list[Out]:
-    """The table's wrong codes changed: show every member, and stop the code when spent."""
-    if mesh.guesses.dead:
+def _count_guesses(lobby: HostLobby, mesh: Mesh, on_code: CodeSink | None) -> list[Out]:
+    """The table's wrong codes changed: show every member. A used-up code turns to a fresh
+    one (a fresh budget; links already up need no code), told to the opener's screen and
+    to every member (``code``: their listeners admit late spectators with it); after
+    ``CODE_TURNS`` turns the code stops for good."""
+    outs: list[Out] = []
+    guesses = mesh.guesses
+    if guesses.dead and guesses.turn < CODE_TURNS and mesh.code is not None:
+        code = fresh_code()
+        mesh.turn_code(code)
+        outs.append((None, {"t": "code", "code": code, "turn": guesses.turn}))
+        if on_code is not None:
+            on_code(code)
+    elif guesses.dead and not mesh.gate.code_dead:
         mesh.code_used_up()
-    return lobby.set_attempts(mesh.guesses.total)
+        if on_code is not None:
+            on_code(None)
+    return outs + lobby.set_attempts(guesses.total)
 
 
 def _route(mesh: Mesh, lobby: HostLobby, outs: list[Out]) -> None:
@@ -191,6 +208,7 @@ async def guest_lobby(lobby: GuestLobby, mesh: Mesh, host: str, port: int, on_vi
 
     ``opener``: the key fingerprint the table's record showed: a table is its opener's key,
     so another key answering there is refused (a stranger's record with the same name)."""
+    mesh.only_through_opener()
     host_ident = await mesh.dial(host, port, timeout=timeout)
     if opener is not None and fingerprint(host_ident) != opener:
         await mesh.drop(host_ident)
@@ -225,8 +243,12 @@ async def guest_lobby(lobby: GuestLobby, mesh: Mesh, host: str, port: int, on_vi
             raise TableClosed(_("the table closed before the game started"))
         elif isinstance(item, Received) and item.tag == TAG_LOBBY \
                 and item.identity == host_ident:
+            msg = decode_meta(item.body)
             try:
-                replies = lobby.receive(decode_meta(item.body))
+                if isinstance(msg, dict) and msg.get("t") == "code":
+                    _take_code(mesh, msg)
+                    continue
+                replies = lobby.receive(msg)
             except LobbyError as exc:
                 raise TableClosed(str(exc)) from None
             for reply in replies:
@@ -243,6 +265,23 @@ async def guest_lobby(lobby: GuestLobby, mesh: Mesh, host: str, port: int, on_vi
             hold_until = loop.time() + LAST_SEAT_PATIENCE
     await complete_mesh(lobby.started, mesh, host_addr=(host, port))
     return Seated(lobby.started, mesh, pending)
+
+
+def fresh_code() -> str:
+    """A new random code for a table whose code is used up (six digits, as at its opening)."""
+    return "".join(secrets.choice("0123456789") for _ in range(CODE_DIGITS))
+
+
+def _take_code(mesh: Mesh, msg: dict[str, object]) -> None:
+    """The opener turned the table to a fresh code: our listeners admit late spectators
+    with it once the game starts. ``LobbyError`` for anything but the next turn's code."""
+    code, turn = msg.get("code"), msg.get("turn")
+    if set(msg) != {"t", "code", "turn"} or not is_fresh_code(code) \
+            or not isinstance(turn, int) or isinstance(turn, bool) \
+            or not mesh.guesses.turn < turn <= CODE_TURNS:
+        raise LobbyError("bad code message")
+    assert isinstance(code, str)
+    mesh.turn_code(code, turn)
 
 
 async def complete_mesh(start: Start, mesh: Mesh, host_addr: tuple[str, int] | None) -> None:
@@ -283,24 +322,4 @@ def start_members(start: Start) -> frozenset[bytes]:
     """Every key the signed start names (players, and spectators present at the start)."""
     return frozenset({p.identity for p in start.config.players}
                      | {a.identity for a in start.addresses})
-
-
-def describe(view: LobbyView) -> list[str]:
-    """The lobby as plain lines (the plain front end; the TUI draws its own)."""
-    t = view.table
-    lines = [_("Table {name}: {rules} rules, {taken}/{wanted} seats").format(
-        name=repr(t.name), rules=rules_label(t.rules.name()), taken=len(view.players),
-        wanted=t.wanted)]
-    for m in view.players:
-        if m.suspect is None:
-            line = (_("{player}, no suspect yet (ready)") if m.ready
-                    else _("{player}, no suspect yet"))
-        else:
-            line = _("{player} as {suspect} (ready)") if m.ready else _("{player} as {suspect}")
-        lines.append("  " + line.format(player=m.name, suspect=card_word(m.suspect or 0)))
-    for m in view.spectators:
-        lines.append("  " + _("{player} watching").format(player=m.name))
-    if view.failed_attempts:
-        lines.append("  " + guesses.describe(view.failed_attempts))
-    return lines
 

@@ -17,10 +17,11 @@ the ``LinkError`` kinds below, so callers never depend on a particular transport
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from p2pclue.net.ads import TableAd, TableNotFound
+from p2pclue.net.guesses import Guesses
 
 # ---- what can go wrong with a link (every transport raises these) ---------------------
 
@@ -73,14 +74,23 @@ class FrameTooLarge(LinkError):
 @dataclass
 class Gate:
     """What a table member's listeners admit, read at every new connection: the mesh
-    changes it when the game starts (``game``, ``members``) and when the table's wrong-code
-    budget is spent (``code_dead``)."""
+    changes it when the game starts (``game``, ``members``), when the opener turns the
+    table to a fresh code (``code``), and when the table's last code is used up
+    (``code_dead``). Every transport reserves a guess in ``guesses`` before it lets a
+    code-mode dialler test the code, and reports each wrong one (``on_refused``)."""
 
     game: bytes | None = None
     """The session id of the signed start: links between its members need no code."""
     members: frozenset[bytes] = frozenset()
     """The identity keys named in the signed start."""
     code_dead: bool = False
+    code: str | None = None
+    """The table's code now (None: the code the transport was made with, or no code)."""
+    code_entry: bool = True
+    """Whether a code admits a newcomer here (a joiner's listeners admit none in the lobby:
+    newcomers join through the opener, so one listener holds the whole budget)."""
+    guesses: Guesses = field(default_factory=Guesses)
+    """The table's wrong codes: the budget a code-mode handshake reserves a guess in."""
 
 
 @dataclass(frozen=True)
@@ -91,6 +101,8 @@ class LinkInfo:
     port: int
     path: str = "direct"
     """"direct", or "relayed" when a relay carries the link (a QUIC transport's)."""
+    rtt_ms: int | None = None
+    """The link's round-trip time as its transport measures it (QUIC does; TCP: None)."""
 
 
 class Link(Protocol):

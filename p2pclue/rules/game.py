@@ -250,8 +250,8 @@ def _roll(state: GameState, action: Roll) -> GameState:
         raise RuleError("R11", N_("a turn starts with one roll, passage or suggestion"))
     n_dice = 2 if state.rules.two_dice else 1
     if len(action.dice) != n_dice:
-        raise RuleError("R12", N_("this game rolls {number} dice, not {count}"), number=n_dice,
-                        count=len(action.dice))
+        raise RuleError("R12", N_("dice per roll in this game: {number}, not {count}"),
+                        number=n_dice, count=len(action.dice))
     if not all(isinstance(d, int) and 1 <= d <= 6 for d in action.dice):
         raise RuleError("R12", N_("dice show 1 to 6, not {dice}"), dice=list(action.dice))
     return dataclasses.replace(state, phase=Phase.AWAIT_MOVE, roll=sum(action.dice))

@@ -74,7 +74,7 @@ def check_path(
     if not path:
         raise RuleError("R12", N_("a move must take at least one step"))
     if len(path) > roll:
-        raise RuleError("R12", N_("the path has {count} steps but the roll is {roll}"),
+        raise RuleError("R12", N_("steps on the path: {count}, more than the roll ({roll})"),
                         count=len(path), roll=roll)
     start_room = start if isinstance(start, int) else None
     previous: Square | None = None if start_room is not None else _as_square(start)

@@ -27,7 +27,7 @@ from prompt_toolkit.styles import Style
 from p2pclue.engine.audit import audit
 from p2pclue.engine.errors import LocalProtocolError, TranscriptError
 from p2pclue.engine.transcript import parse
-from p2pclue.i18n import _, outcome_word, refusal_text, triple_word
+from p2pclue.i18n import _, outcome_word, refusal_text
 from p2pclue.net.api import Ended, Session
 from p2pclue.rules.board import Square
 from p2pclue.tui import knowledge as kn
@@ -222,16 +222,7 @@ class TableApp:
         best = await asyncio.to_thread(kn.best_suggestion, self.model.view.notepad, room)
         if not self.model.hint_offered():  # the suggestion went by while it was thought
             return
-        if best is None:
-            self.model.hint = _("no hint yet: the notepad is still starting")
-        else:
-            s, w = best
-            self.model.hint_pick = best
-            self.model.hint = _("suggest {triple} (teaches you most)").format(
-                triple=triple_word((s, w, room)))
-            p = self.model.picker
-            if p is not None and p.purpose == "suggest":
-                p.cursor = p.options.index(best[len(p.chosen)])
+        self.model.hint_found(best, room)
         self.app.invalidate()
 
     async def _quiet(self, options: tuple[int, ...], suggester: int) -> None:

@@ -4,11 +4,11 @@ what that message decides. Pure: the screen and ``--plain`` both read it."""
 
 from __future__ import annotations
 
-from p2pclue.i18n import _
+from p2pclue.i18n import PlayerWord, _
 from p2pclue.rules.state import GameState, Phase
 
 
-def awaited_doing(state: GameState | None, seat: int, name: str) -> str:
+def awaited_doing(state: GameState | None, seat: int, name: PlayerWord) -> str:
     """What ``seat`` (named ``name``) is doing while the table waits for its message."""
     if state is not None and seat == state.awaiting_seat:
         if state.phase is Phase.AWAIT_REFUTATION:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from p2pclue.engine.config import GameConfig
-from p2pclue.i18n import ngettext
+from p2pclue.i18n import display_name, ngettext
 from p2pclue.rules.state import GameState
 
 
@@ -44,7 +44,7 @@ class Evening:
         if not self.games:
             return ""
         order = sorted(self.names, key=lambda k: -self.wins.get(k, 0))
-        scores = ", ".join(f"{self.names[k]} {self.wins.get(k, 0)}" for k in order)
+        scores = ", ".join(f"{display_name(self.names[k])} {self.wins.get(k, 0)}" for k in order)
         # Translators: {scores} is "Name 2, Name 1, ..." (games won); {games}: games played.
         return ngettext("Games won this evening (of {games} game): {scores}",
                         "Games won this evening (of {games} games): {scores}",

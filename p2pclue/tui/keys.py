@@ -8,7 +8,7 @@ It never touches the terminal or the session, so tests drive it through ``UIMode
 from __future__ import annotations
 
 from p2pclue.engine import events as ev
-from p2pclue.i18n import _, card_name, card_phrase, fold, listing
+from p2pclue.i18n import _, card_name, card_phrase, fold, is_no, is_yes, listing
 from p2pclue.rules import game as rg
 from p2pclue.rules.board import Square, classic_board
 from p2pclue.rules.cards import CARDS, ROOMS
@@ -40,7 +40,7 @@ def press(model: UIState, key: str) -> list[Command]:
         return []
     if model.overlay is Overlay.QUIT:
         model.overlay = None
-        if key in ("y", "q"):
+        if is_yes(key) or key == "q":
             model.left = True
             return [Leave()]
         if key == "l" and model.leave_offered():
@@ -270,12 +270,12 @@ def _picked(model: UIState, p: Picker) -> list[Command]:
 
 
 def _key_confirm(model: UIState, key: str) -> list[Command]:
-    if key == "y" and model.accusation is not None:
+    if is_yes(key) and model.accusation is not None:
         s, w, r = model.accusation
         model.accusation = None
         model.mode = Mode.WATCH
         return [Submit(ev.MakeAccusation(s, w, r))]
-    if key in ("n", "escape"):
+    if is_no(key) or key == "escape":
         model.accusation = None
         model.mode = Mode.MOVE if _move_pending(model) else Mode.TURN
     return []

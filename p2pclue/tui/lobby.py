@@ -29,7 +29,19 @@ from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import ColorDepth
 
 from p2pclue.engine.config import MIN_PLAYERS
-from p2pclue.i18n import N_, _, card_name, card_word, ngettext, pad, rules_label, text_width
+from p2pclue.i18n import (
+    N_,
+    _,
+    card_name,
+    card_word,
+    display_name,
+    ngettext,
+    pad,
+    player_word,
+    rules_label,
+    seats,
+    text_width,
+)
 from p2pclue.net import guesses
 from p2pclue.net.discovery import TableAd, fingerprint
 from p2pclue.net.lobby import LobbyView, Member
@@ -39,7 +51,7 @@ from p2pclue.rules.cards import SUSPECTS, card
 from p2pclue.tui.app import MONO_STYLE, STYLE, wants_color
 from p2pclue.tui.evening import Evening
 from p2pclue.tui.keys import small_number
-from p2pclue.tui.text import centre, fit, wrap
+from p2pclue.tui.text import centre, wrap
 
 _T = TypeVar("_T")
 MAX_CODE_TYPED = 32
@@ -307,13 +319,13 @@ class LobbyModel:
                                     "NAME)"))]
         out = [("", _("Tables found:"))]
         for i, ad in enumerate(self.tables):
-            line = (_("{name}  {rules}, {taken}/{wanted} seats, playing, opener's key {key}")
+            line = (_("{name}  {rules}, {seats}, playing, opener's key {key}")
                     if ad.playing else
-                    _("{name}  {rules}, {taken}/{wanted} seats, lobby, opener's key {key}"))
+                    _("{name}  {rules}, {seats}, lobby, opener's key {key}"))
             mark = ">" if i == self.table_cursor else " "
             text = f"{mark} {i + 1}. " + line.format(
-                name=ad.name, rules=rules_label(ad.preset), taken=ad.seats_taken,
-                wanted=ad.seats_wanted, key=ad.fingerprint)
+                name=ad.name, rules=rules_label(ad.preset),
+                seats=seats(ad.seats_taken, ad.seats_wanted), key=ad.fingerprint)
             if ad.failed:
                 text += "  " + _("(the code failed here)")
             out.append(("class:cursor" if i == self.table_cursor else "", text))
@@ -325,31 +337,42 @@ class LobbyModel:
     def _seat_lines(self) -> list[tuple[str, str]]:
         out: list[tuple[str, str]] = []
         o = self.opened
-        if o is not None:
+        if o is not None and o.entry_closed:
+            out.append(("class:warn", guesses.code_news(None)))
+        elif o is not None:
+            if o.code_turns:
+                out.append(("class:warn", guesses.code_news(o.code)))
             if o.code:
                 out.append(("class:good", _("Table code: {code}   (read it out to the "
                                             "players)").format(code=o.code)))
             else:
                 out.append(("", _("This table has no code (trusted network).")))
-            command = f"p2pclue join --table {o.name!r}" + (f" --code {o.code}" if o.code
-                                                             else "")
-            out.append(("class:dim", _("Others join with: {command}   (or --peer "
-                                       "{address})").format(command=command,
-                                                            address=o.address)))
+            if o.ticket is not None:  # an internet table: the ticket is the address
+                command = f"p2pclue join --ticket {o.ticket}" + (f" --code {o.code}" if o.code
+                                                                  else "")
+                out.append(("class:dim", _("Others join with: {command}").format(
+                    command=command)))
+            else:
+                command = f"p2pclue join --table {o.name!r}" + (f" --code {o.code}" if o.code
+                                                                 else "")
+                out.append(("class:dim", _("Others join with: {command}   (or --peer "
+                                           "{address})").format(command=command,
+                                                                address=o.address)))
         v = self.view
         if v is None:
             out.append(("", _("Reaching the table...")))
             return out
         t = v.table
-        out.append(("class:title", _("Table {name}: {rules} rules, {taken}/{wanted} seats")
+        out.append(("class:title", _("Table {name}: {rules} rules, {seats}")
                     .format(name=repr(t.name), rules=rules_label(t.rules.name()),
-                            taken=len(v.players), wanted=t.wanted)))
+                            seats=seats(len(v.players), t.wanted))))
         score = self.evening.line() if self.evening is not None else ""
         if score:
             out.append(("class:good", score))
         out.append(("", _("Players:")))
-        names = {m.identity: (_("{player} (you)").format(player=m.name)
-                              if m.identity == self.me else m.name) for m in v.players}
+        names = {m.identity: (_("{player} (you)").format(player=player_word(m.name))
+                              if m.identity == self.me else display_name(m.name))
+                 for m in v.players}
         who_w = max([18, *(text_width(n) for n in names.values())])  # "Chiara (medium bot)"
         for m in v.players:
             sus = card_name(m.suspect) if m.suspect is not None else _("no suspect yet")
@@ -362,7 +385,7 @@ class LobbyModel:
             out.append(("class:warn", waiting))
         if v.spectators:
             out.append(("", _("Watching: {players}").format(
-                players=", ".join(m.name for m in v.spectators))))
+                players=", ".join(display_name(m.name) for m in v.spectators))))
         if v.failed_attempts:
             out.append(("class:warn", guesses.describe(v.failed_attempts)))
         if self.phase == "started":
@@ -398,7 +421,7 @@ class LobbyModel:
             return ""
         if waiting[0].identity == self.me:
             return _("You are not ready yet: press r when you are.")
-        return _("{player} is not ready yet.").format(player=waiting[0].name)
+        return _("{player} is not ready yet.").format(player=player_word(waiting[0].name))
 
 
 def code_tries(count: int) -> str:
@@ -406,6 +429,26 @@ def code_tries(count: int) -> str:
     return ngettext("So far you tried {count} wrong code at this table.",
                     "So far you tried {count} wrong codes at this table.",
                     count).format(count=count)
+
+
+def lobby_layout(model: LobbyModel, width: Callable[[], int]) -> HSplit:
+    """The lobby's screen: its lines, and the keys of the step on the bottom line."""
+
+    def body() -> StyleAndTextTuples:
+        out: StyleAndTextTuples = []
+        for style, text in model.lines(width()):
+            out += [(style, text), ("", "\n")]
+        return out
+
+    def keys() -> list[str]:  # wrapped, never cut: a long language takes two lines
+        return wrap(_(KEYS_HELP[model.phase]), width()) or [""]
+
+    def bar() -> StyleAndTextTuples:
+        return [("class:bar", "\n".join(pad(ln, width()) for ln in keys()))]
+
+    return HSplit([Window(FormattedTextControl(body)),
+                   Window(FormattedTextControl(bar), height=lambda: len(keys()),
+                          style="class:bar")])
 
 
 class LobbyScreen:
@@ -422,25 +465,13 @@ class LobbyScreen:
             kb.add(key, eager=True)(self._key)
         kb.add("<any>")(self._any)
         self.app: Application[None] = Application(
-            layout=Layout(HSplit([
-                Window(FormattedTextControl(self._body)),
-                Window(FormattedTextControl(self._bar), height=1, style="class:bar"),
-            ])),
+            layout=Layout(lobby_layout(model, self._width)),
             key_bindings=kb, style=STYLE if color else MONO_STYLE, full_screen=True,
             refresh_interval=0.5, color_depth=None if color else ColorDepth.DEPTH_1_BIT)
         self._running: asyncio.Task[None] | None = None
 
     def _width(self) -> int:
         return self.app.output.get_size().columns
-
-    def _body(self) -> StyleAndTextTuples:
-        out: StyleAndTextTuples = []
-        for style, text in self.model.lines(self._width()):
-            out += [(style, text), ("", "\n")]
-        return out
-
-    def _bar(self) -> StyleAndTextTuples:
-        return [("class:bar", fit(_(KEYS_HELP[self.model.phase]), self._width()))]
 
     def _key(self, event: KeyPressEvent) -> None:
         key = event.key_sequence[0].key

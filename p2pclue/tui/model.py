@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from p2pclue.engine import events as ev
 from p2pclue.engine.peer import Choice
-from p2pclue.i18n import _
+from p2pclue.i18n import PlayerWord, _, player_word
+from p2pclue.i18n.players import spectator_word
 from p2pclue.net import guesses
 from p2pclue.net.api import (
     Ended,
@@ -101,8 +102,8 @@ class UIModel(UIState):
             if who not in self._away:
                 self._away.add(who)
                 self._tell(_("{player} is not answering (network?): reconnecting; the table "
-                             "waits for them.").format(player=who[1]) if silent
-                           else _("{player} is away.").format(player=who[1]))
+                             "waits for them.").format(player=self._present(who)) if silent
+                           else _("{player} is away.").format(player=self._present(who)))
                 others = {s for s in range(self.n) if s != self.seat}
                 if silent and self.seat is not None and len(others) > 1 \
                         and others <= {s for s, _name in self._away}:
@@ -110,7 +111,12 @@ class UIModel(UIState):
                                  "network. Reconnecting; the game waits."))
         elif who in self._away:
             self._away.discard(who)
-            self._tell(_("{player} is back.").format(player=who[1]))
+            self._tell(_("{player} is back.").format(player=self._present(who)))
+
+    @staticmethod
+    def _present(who: tuple[int | None, str]) -> PlayerWord:
+        seat, name = who
+        return player_word(name) if seat is not None else spectator_word(name)
 
     def _engine_event(self, e: ev.Event) -> list[Command]:
         out: list[Command] = []
@@ -130,6 +136,8 @@ class UIModel(UIState):
             self._accusing = told
         elif isinstance(e, ev.AccusationDecided) and e.correct:
             self.end.why = [*self._accusing, *(ln.strip() for ln in told)]
+        elif isinstance(e, ev.Halted):
+            self.end.why = [ln.strip() for ln in told]  # who broke the protocol, and how
         if self.state is not None:
             self.knowledge.game_turn = self.state.turn_number
         if isinstance(e, ev.Accepted) or (isinstance(e, ev.PlayerLeft)
@@ -142,7 +150,7 @@ class UIModel(UIState):
             self.screen = Screen.GAME
             if self.seat is not None:  # the first screen says what the game is about
                 self._tell(_("Find the three cards in the envelope: who, with which weapon, "
-                             "in which room. ? shows the keys and rules."))
+                             "in which room. ?\u00a0shows the keys and rules."))
             if self.state is not None:
                 self.knowledge.hand_sizes = self.state.hand_sizes
                 out.append(NeedNotepad())

@@ -13,12 +13,20 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.utils import get_cwidth
 
 from p2pclue.i18n import (
+    PlayerWord,
     _,
+    capital,
     card_name,
     card_word,
+    key_name,
     labelled,
+    no_key,
+    percent,
+    pgettext,
     triple_word,
+    yes_key,
 )
+from p2pclue.i18n import pad as pad_to
 from p2pclue.rules.cards import ROOMS
 from p2pclue.tui import board as bd
 from p2pclue.tui.awaiting import awaited_doing
@@ -27,21 +35,31 @@ from p2pclue.tui.text import fit, line_fragments, pad, wrap
 
 
 def quit_question(graceful: bool) -> tuple[str, list[str]]:
-    """How to go, as one line of keys that fits 80 columns, then what each key does in full.
+    """How to go, as one line of keys that fits 80 columns (each with a word), then what
+    each key does in full.
 
     ``graceful``: the seat may leave for good with its hand face up (``l``), besides
-    quitting now and coming back later.
+    quitting now and coming back later. Yes and no are the language's own keys.
     """
+    yes, no = yes_key(), no_key()
+    # Translators: the quit question's keys, one word each, three different words: leave
+    # for good (hand face up), quit now and come back later, stay.
+    leave, quit_now = pgettext("quit question", "leave"), pgettext("quit question", "quit")
+    stay = pgettext("quit question", "stay")
     if graceful:
-        return (_("l: leave, cards face up · y: quit, resume later · n: stay"),
-                [_("l: leave gracefully: your cards are laid face up for everybody and the "
-                   "game goes on without you."),
-                 _("y: quit now: the table waits for you; come back with p2pclue join "
-                   "--resume."),
-                 _("n: stay at the table.")])
-    return (_("y: leave · n: stay · the game ends for everyone"),
-            [_("y: leave: the game ends for everyone; the transcript is kept."),
-             _("n: stay at the table.")])
+        keys = [("l", leave), (yes, quit_now), (no, stay)]
+        meanings = [
+            _("{key}: leave gracefully: your cards are laid face up for everybody and the "
+              "game goes on without you.").format(key="l"),
+            _("{key}: quit now: the table waits for you; come back with p2pclue join "
+              "--resume.").format(key=yes),
+            _("{key}: stay at the table.").format(key=no)]
+    else:
+        keys = [(yes, leave), (no, stay)]
+        meanings = [_("{key}: leave: the game ends for everyone; the transcript is "
+                      "kept.").format(key=yes),
+                    _("{key}: stay at the table.").format(key=no)]
+    return " ".join(f"{key}:{label}" for key, label in keys), meanings
 
 
 def quit_lines(model: UIModel, width: int, height: int) -> list[tuple[str, str]]:
@@ -113,8 +131,9 @@ def story_lines(model: UIModel, width: int, height: int, *, with_story: bool = T
     doing = _doing(model) if not waiting and model.mode is Mode.WATCH else ""
     head += [("class:dim", ln) for ln in wrap(doing, width) if doing]
     if model.mode is Mode.TURN:
+        # "key:label", as the key bar writes them: a bare key letter reads as a word ("a").
         head += [("class:title", ln) for ln in wrap(_("Your turn: {actions}").format(
-            actions=", ".join(f"{a.key} {a.label}" for a in model.actions()
+            actions=", ".join(f"{a.key}:{a.label}" for a in model.actions()
                               if a.key not in ("n", "h"))), width)]
     elif model.mode is Mode.MOVE:
         head += [("class:title", ln) for ln in wrap(
@@ -140,20 +159,29 @@ def story_lines(model: UIModel, width: int, height: int, *, with_story: bool = T
 def story_page(model: UIModel, width: int, height: int) -> list[tuple[str, str]]:
     """The story entries that fill ``height`` lines: the newest, or while reading back
     (PgUp, Home) the page ``model.story_back`` entries from the end, under a line that says
-    how much more there is above and below. The oldest page is always a full one, and
-    ``model.story_rows`` learns how many entries a page holds (what PgUp turns)."""
+    how much more there is above and below. Entries are shown whole: one that does not fit
+    waits for a page of its own (an entry taller than the whole pane, read back, shows its
+    end). The oldest page is always a full one, and ``model.story_rows`` learns how many
+    entries a page holds (what PgUp turns)."""
     story = model.story
     back = min(model.story_back, max(0, len(story) - 1))
     reading = back > 0 and height > 1
-    room = height - 1 if reading else height
+    keys = " ".join(key_name(k) for k in ("PgUp", "PgDn", "Home", "End"))
     end = len(story) - back
+
+    def header(start: int, stop: int) -> list[str]:
+        # Translators: story entries above and below the page read back, and the keys.
+        return wrap(_("↑ {older} more · ↓ {newer} more · {keys}").format(
+            older=start, newer=len(story) - stop, keys=keys), width) if reading else []
+
+    room = height - len(header(end, end))
     start = end
     body: list[str] = []
     while start > 0:
         wrapped = wrap(story[start - 1], width, "    ")
         if len(body) + len(wrapped) > room:
-            if not body:  # one long entry: show its end rather than nothing
-                body, start = wrapped[len(wrapped) - room:] if room else [], start - 1
+            if not body and reading:  # one entry taller than the pane: its end, not nothing
+                body, start = wrapped[len(wrapped) - room:] if room > 0 else [], start - 1
             break
         body, start = wrapped + body, start - 1
     while start == 0 and end < len(story):  # Home: the first page, full
@@ -163,13 +191,7 @@ def story_page(model: UIModel, width: int, height: int) -> list[tuple[str, str]]
         body, end = body + wrapped, end + 1
     model.story_back = len(story) - end
     model.story_rows = max(1, end - start)
-    out = [("", ln) for ln in body]
-    if reading:
-        # Translators: story entries above and below the page read back, and the keys.
-        out.insert(0, ("class:dim", fit(_("↑ {older} more · ↓ {newer} more · PgUp PgDn Home "
-                                          "End").format(older=start, newer=len(story) - end),
-                                        width)))
-    return out
+    return [*(("class:dim", ln) for ln in header(start, end)), *(("", ln) for ln in body)]
 
 
 def _doing(model: UIModel) -> str:
@@ -185,8 +207,8 @@ def waiting_words(model: UIModel) -> str:
     """What to do about the player the table waits for: nothing yet while they are only
     away (the table waits; a vote comes when their time is up), then the vote's keys."""
     if model.vote_offered() and model.waiting is not None:
-        return _("{player} is silent: w to wait more, x to end the game as "
-                 "abandoned.").format(player=model.name(model.waiting.seat).capitalize())
+        return capital(_("{player} is silent: w to wait more, x to end the game as "
+                         "abandoned.").format(player=model.name(model.waiting.seat)))
     aw = model.awaited
     if aw is not None and aw[0] != model.seat and model.is_away(aw[0]) \
             and model.screen is Screen.GAME:
@@ -197,7 +219,7 @@ def waiting_words(model: UIModel) -> str:
 
 def _odds(model: UIModel, c: int) -> str:
     p = model.view.envelope.get(c)
-    return "" if p is None else f"{p:4.0%}"
+    return "" if p is None else pad_to(percent(p), 5, "right")
 
 
 LIST_GAP = 1
@@ -327,25 +349,31 @@ def last_suggestion_lines(model: UIModel, width: int, room: int) -> list[str]:
     s = model.last_suggested
     if s is not None:
         # Translators: the latest suggestion in short, while a list is picked.
-        asked = _("{player}: {suspect}, {weapon}, {room}").format(
-            player=model.name(s.seat).capitalize(), suspect=card_word(s.suspect),
-            weapon=card_word(s.weapon), room=card_word(s.room))
+        asked = capital(_("{player}: {suspect}, {weapon}, {room}").format(
+            player=model.name(s.seat), suspect=card_word(s.suspect),
+            weapon=card_word(s.weapon), room=card_word(s.room)))
     short = [asked, *answer] if room > 1 else [" · ".join([asked, *answer])]
     return [fit(ln, width) for ln in short][:room]
 
 
 def confirm_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
+    """The accusation to confirm: what it names, what the notepad thinks of it and what a
+    wrong one costs, then the keys; short of lines, the notepad's odds are said in short,
+    never cut."""
     assert model.accusation is not None
-    s, w, r = model.accusation
-    lines = [("class:title", ln) for ln in wrap(
-        _("Accuse {triple}?").format(triple=triple_word((s, w, r))), width)]
-    warning = model.accusation_warning()
-    if warning:
-        lines += [("class:warn", ln) for ln in wrap(warning, width)]
+    title = [("class:title", ln) for ln in wrap(
+        _("Accuse {triple}?").format(triple=triple_word(model.accusation)), width)]
+    keys = ("class:title", _("{yes}: accuse   {no}: back").format(yes=yes_key(), no=no_key()))
+    parts = model.warning_parts()
+    if parts is None:
+        body = [("class:good", ln) for ln in wrap(_("Your notepad is certain of all three."),
+                                                   width)]
     else:
-        lines.append(("class:good", _("Your notepad is certain of all three.")))
-    keys = ("class:title", _("y: accuse   n: back"))  # kept whatever the warning's length
-    return line_fragments([*lines[:max(0, height - 1)], keys][:height], width)
+        full, short, cost = parts
+        body = [("class:warn", ln) for text in (full, cost) for ln in wrap(text, width)]
+        if len(title) + len(body) + 1 > height:
+            body = [("class:warn", ln) for text in (short, cost) for ln in wrap(text, width)]
+    return line_fragments([*title, *body, keys][-height:] if height else [], width)
 
 
 def show_hint(model: UIModel) -> str:
@@ -369,13 +397,14 @@ def show_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
         s = st.pending_suggestion
         suggester = s.suggester
         title += [("class:title", ln) for ln in wrap(
-            _("{player} suggests {suspect}, {weapon}, {room}. Show which card?").format(
-                player=model.name(s.suggester).capitalize(), suspect=card_word(s.suspect),
-                weapon=card_word(s.weapon), room=card_word(s.room)), width)]
+            capital(_("{player} suggests {suspect}, {weapon}, {room}. Show which card?").format(
+                player=model.name(s.suggester), suspect=card_word(s.suspect),
+                weapon=card_word(s.weapon), room=card_word(s.room))), width)]
     if model.show_hint:
         title += [("class:hint", ln) for ln in wrap(_("Hint: {hint}").format(
             hint=show_hint(model)), width, "  ")]
-    who = model.name(suggester) if suggester is not None else _("them")
+    who = (model.name(suggester) if suggester is not None
+           else PlayerWord(_("them"), honorific=False))
     items = [_("{card}  (tells {player} least)").format(card=card_word(c), player=who)
              if c == model.quiet_card and len(model.show_options) > 1 else card_name(c)
              for c in model.show_options]

@@ -21,7 +21,18 @@ from typing import Any, TextIO
 
 from p2pclue.engine import events as ev
 from p2pclue.engine.errors import LocalProtocolError
-from p2pclue.i18n import _, card_name, card_word, parse_card, refusal_text
+from p2pclue.i18n import (
+    _,
+    capital,
+    card_name,
+    card_word,
+    is_yes,
+    no_key,
+    parse_card,
+    percent,
+    refusal_text,
+    yes_key,
+)
 from p2pclue.net.api import Ended, Progress, Session, SessionEvent, Waiting, YourChoice
 from p2pclue.rules import game as rg
 from p2pclue.rules.board import classic_board
@@ -161,7 +172,7 @@ class PlainUI:
         for meaning in meanings:
             self.say("  " + meaning)
         answer = await self.ask(keys + " ")
-        if answer == "y":
+        if is_yes(answer):
             raise _Leave()
         if graceful and answer in ("l", "leave"):
             try:
@@ -265,7 +276,10 @@ class PlainUI:
         for group, cards in ((_("Suspects (odds in the envelope): {odds}"), SUSPECTS),
                              (_("Weapons (odds in the envelope): {odds}"), WEAPONS),
                              (_("Rooms (odds in the envelope): {odds}"), ROOMS)):
-            parts = [f"{card_name(c.index)} {env.get(c.index, 0):.0%}" for c in cards]
+            # Translators: a card and its odds in the envelope, in the plain notepad.
+            parts = [_("{card} {odds}").format(card=card_word(c.index),
+                                               odds=percent(env.get(c.index, 0)))
+                     for c in cards]
             self.say(group.format(odds=", ".join(parts)))
 
     async def hint(self) -> None:
@@ -366,8 +380,9 @@ class PlainUI:
             who = self.model.name(s.suggester)
             labels = [_("{card}  (tells {player} least)").format(card=card_word(c), player=who)
                       if c == quiet else card_name(c) for c in choice.options]
-            k = await self.choose(_("{player} asks you to refute. Show which card?").format(
-                player=who.capitalize()), labels, cards=list(choice.options))
+            k = await self.choose(capital(_("{player} asks you to refute. Show which card?")
+                                          .format(player=who)), labels,
+                                  cards=list(choice.options))
             self.model.i_show(choice.options[k])
             return ev.ShowCard(choice.options[k])
         return await self.turn(st)
@@ -429,7 +444,8 @@ class PlainUI:
         self.model.accusation = None
         if warning:
             self.say(warning)
-        if (await self.ask(_("Accuse? y/n: "))) != "y":
+        if not is_yes(await self.ask(_("Accuse? {yes}/{no}: ").format(yes=yes_key(),
+                                                                       no=no_key()))):
             self.say(_("Not accused."))
             return None
         return ev.MakeAccusation(SUSPECTS[s].index, WEAPONS[w].index, ROOMS[r].index)

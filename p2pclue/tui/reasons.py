@@ -19,8 +19,9 @@ from p2pclue.deduce.words import (
     PlaceV,
     Said,
     SeatV,
+    ShareV,
 )
-from p2pclue.i18n import _, card_name, card_word, ngettext, pgettext
+from p2pclue.i18n import _, card_name, card_word, ngettext, percent, pgettext, player_word
 
 
 class PlaceWord:
@@ -41,7 +42,7 @@ class PlaceWord:
                      LEFTOVERS_KIND: pgettext("where a card is", "in the leftovers"),
                      MINE_KIND: pgettext("where a card is", "in your hand")}
             return where.get(p.kind) or pgettext("where a card is", "in {player}'s hand").format(
-                player=p.name)
+                player=player_word(p.name))
         if p.category is not None:
             return (pgettext("a place in the notepad", "the envelope's suspect"),
                     pgettext("a place in the notepad", "the envelope's weapon"),
@@ -51,7 +52,7 @@ class PlaceWord:
                 LEFTOVERS_KIND: pgettext("a place in the notepad", "the leftovers"),
                 MINE_KIND: pgettext("a place in the notepad", "your hand")}
         return what.get(p.kind) or pgettext("a place in the notepad", "{player}'s hand").format(
-            player=p.name)
+            player=player_word(p.name))
 
 
 def _value(value: object) -> object:
@@ -62,9 +63,11 @@ def _value(value: object) -> object:
             return ", ".join(card_name(c) for c in indices)
         case SeatV(name, me):
             # Translators: the notepad's owner where a sentence names a player.
-            return pgettext("the notepad's owner", "you") if me else name
+            return pgettext("the notepad's owner", "you") if me else player_word(name)
         case PlaceV():
             return PlaceWord(value)
+        case ShareV(fraction):
+            return percent(fraction)
         case Said():
             return render(value)
     return value

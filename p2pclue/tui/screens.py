@@ -10,10 +10,14 @@ from prompt_toolkit.utils import get_cwidth
 
 from p2pclue.engine.config import table_check
 from p2pclue.i18n import (
+    PlayerWord,
     _,
     card_name,
-    card_word,
+    key_name,
+    labelled,
     outcome_word,
+    percent,
+    player_word,
     triple_word,
 )
 from p2pclue.i18n import rules_summary as rules_in_short
@@ -33,21 +37,22 @@ def dealing(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     bar_w = min(60, width - 10)
     filled = int(frac * bar_w)
     spin = SPINNER[int(time.monotonic() * 8) % len(SPINNER)]
+    def centred(style: str, text: str) -> list[tuple[str, str]]:
+        return [(style, centre(ln, width)) for ln in wrap(text, width)]  # wrapped, never cut
+
     lines: list[tuple[str, str]] = [
-        ("class:title", centre(_("Dealing the cards: nobody sees them, everybody checks"),
-                               width)),
+        *centred("class:title", _("Dealing the cards: nobody sees them, everybody checks")),
         ("", ""),
-        ("", centre(f"{spin} {model.progress_text}", width)),
+        *centred("", f"{spin} {model.progress_text}"),
         ("", ""),
-        ("class:bar", centre("[" + "█" * filled + "·" * (bar_w - filled) + f"] {frac:4.0%}",
-                             width)),
+        ("class:bar", centre("[" + "█" * filled + "·" * (bar_w - filled) + "] "
+                             + percent(frac), width)),
         ("", ""),
-        *[("class:dim", centre(ln, width)) for ln in wrap(
-            _("Each player shuffles and locks the deck in turn, with a proof the others check."),
-            width)],
+        *centred("class:dim", _("Each player shuffles and locks the deck in turn, with a "
+                                "proof the others check.")),
     ]
-    for line in model.story[-3:]:
-        lines.append(("class:dim", centre(line, width)))
+    for line in model.story[-3:]:  # the table check, the first news: whole, wrapped
+        lines += centred("class:dim", line)
     if model.overlay is Overlay.QUIT:
         lines += [("", ""), *quit_lines(model, width, height - len(lines) - 1)]
     top = max(0, min(height // 2 - 6, height - len(lines)))  # the quit question pushes up
@@ -65,16 +70,17 @@ def end_screen(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
         lines += [("", ln) for ln in wrap(_("Your cards were laid face up for everybody; "
                                             "the game goes on without you."), width)]
     if end.envelope is not None:
-        lines.append(("class:good", _("The envelope: {triple}.").format(
-            triple=triple_word(end.envelope))))
+        lines += [("class:good", ln) for ln in wrap(_("The envelope: {triple}.").format(
+            triple=triple_word(end.envelope)), width, "  ")]
     if end.result == "won" and end.winner is not None:
         winner = model.config.players[end.winner]
         who = _("You win!") if end.winner == model.seat else \
-            _("{player} ({suspect}) wins.").format(player=winner.name,
-                                                   suspect=card_word(winner.suspect))
-        lines.append(("class:title", who))
+            _("{player} wins.").format(player=player_word(winner.name,
+                                                          suspect=winner.suspect))
+        lines += [("class:title", ln) for ln in wrap(who, width, "  ")]
     elif end.result == "nobody":
-        lines.append(("", _("Nobody wins: every accusation was wrong.")))
+        lines += [("", ln) for ln in wrap(_("Nobody wins: every accusation was wrong."),
+                                          width, "  ")]
     lines += [("", ln) for why in end.why for ln in wrap(why.strip(), width, "  ")]
     score = model.evening.line() if model.evening is not None else ""
     lines += [("class:title", ln) for ln in wrap(score, width, "  ") if score]
@@ -88,20 +94,25 @@ def end_screen(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
             _("Anyone can check it again: p2pclue audit <transcript>"), width)]
     lines.append(("", ""))
     if end.hands is not None:
-        lines.append(("class:title", _("Every hand, revealed and checked:")))
+        lines += [("class:title", ln) for ln in wrap(_("Every hand, revealed and checked:"),
+                                                      width)]
         for seat, hand in sorted(end.hands.items()):
             p = model.config.players[seat]
-            who = _("You") if seat == model.seat else p.name
-            for ln in wrap("  " + _("{player} ({suspect}): {cards}").format(
-                    player=who, suspect=card_word(p.suspect),
-                    cards=", ".join(card_name(c) for c in hand)), width, "      "):
+            # Translators: the local player among the hands revealed ("You (Miss Scarlett)").
+            player = (PlayerWord(_("You"), suspect=p.suspect) if seat == model.seat
+                      else player_word(p.name, suspect=p.suspect))
+            for ln in wrap("  " + labelled(str(player), ", ".join(card_name(c) for c in hand)),
+                           width, "      "):
                 lines.append(("", ln))
     elif e is not None and e.status == "complete" and e.transcript is not None:
         # Only a complete game reveals every hand: an abandoned or halted one never will.
-        lines.append(("class:dim", _("Reading the hands from the transcript...")))
+        lines += [("class:dim", ln) for ln in wrap(
+            _("Reading the hands from the transcript..."), width)]
     lines.append(("", ""))
-    lines.append(("class:title", _("p: play again · q: leave · PgUp: read back the story")
-                  if model.again_offered() else _("q: leave · PgUp: read back the story")))
+    keys_line = _("p: play again · q: leave · {key}: read back the story") \
+        if model.again_offered() else _("q: leave · {key}: read back the story")
+    lines += [("class:title", ln) for ln in wrap(keys_line.format(key=key_name("PgUp")),
+                                                 width)]
     if len(lines) > height:  # 80 x 24 with every hand: blank lines go first
         lines = [ln for ln in lines if ln[1]]
     return line_fragments(lines[-height:] if len(lines) > height else lines, width)
@@ -131,14 +142,18 @@ def help_text(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     keys = [
         (_("r / p"), _("roll the dice / take the secret passage") if model.config.rules.two_dice
          else _("roll the die / take the secret passage")),
-        (_("arrows"), _("pick a destination after a roll (or click it); Enter goes")),
+        (_("arrows"), _("pick a destination after a roll (or click it); {enter} goes").format(
+            enter=key_name("Enter"))),
         ("1-9", _("after a roll: the room of that number (the numbers are shown)")),
         ("e", _("end the turn (after a roll: stay where you are)")),
         (_("s / a"), _("suggest (in a room) / accuse (asks to confirm)")),
-        (_("arrows, Enter"), _("choose from a list; when asked, pick the card to show")),
+        (_("arrows, {enter}").format(enter=key_name("Enter")),
+         _("choose from a list; when asked, pick the card to show")),
         ("h", _("hint: the most informative suggestion in your room")),
-        (_("n or Tab"), _("notepad: move over cells, read why each is marked")),
-        ("PgUp/Dn Home/End", _("read back the story of the game")),
+        (_("n or {tab}").format(tab=key_name("Tab")),
+         _("notepad: move over cells, read why each is marked")),
+        (" ".join(key_name(k) for k in ("PgUp", "PgDn", "Home", "End")),
+         _("read back the story of the game")),
         ("w / x", _("a player is silent: vote to wait more / to end the game as abandoned")),
         (_("? F1 / q"), _("this help / leave (asks first)")),
     ]
@@ -146,37 +161,61 @@ def help_text(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     # two, and a latecomer to the table must still be able to compare it aloud.
     check = _("Table check: {check} (compare it aloud: every screen here shows the "
               "same).").format(check=table_check(model.config))
-    lines: list[tuple[str, str]] = [("class:dim", ln) for ln in wrap(check, width)]
-    lines.append(("class:title", _("Keys")))
-    widest = max(get_cwidth(k) for k, _what in keys)  # never cut a key (fr, sq: 17-19)
-    key_w = min(max(16, widest), width // 3) if width < 100 else 30
+    blocks: list[list[tuple[str, str]]] = [[("class:dim", ln) for ln in wrap(check, width)]]
+    rules = rules_summary(model.config.rules)
+    if rules:  # the goal first: what a newcomer needs before any key
+        blocks.append([("", ln) for ln in wrap(rules[0], width, "  ")])
+    blocks.append([("class:title", _("Keys"))])
+    key_w = 16 if width < 100 else 30
     for k, what in keys:
-        for i, ln in enumerate(wrap(what, width - key_w - 3)):
-            lines.append(("", f"  {pad(k if i == 0 else '', key_w)} {ln}"))
-    lines.append(("", ""))
+        what_lines = wrap(what, width - key_w - 3)
+        if get_cwidth(k) > key_w:  # a long key on a line of its own, never cut
+            blocks.append([("", f"  {k}"), *(("", f"  {' ' * key_w} {wl}")
+                                              for wl in what_lines)])
+            continue
+        blocks.append([("", f"  {pad(k if i == 0 else '', key_w)} {wl}")
+                       for i, wl in enumerate(what_lines)])
+    blocks.append([("", "")])
     marks = (_("orange: doors; green: where you can go") if model.color
              else _("##: doors; :: where you can go, [] your pick"))  # NO_COLOR has no orange
-    lines += [("class:dim", ln) for ln in wrap(
+    blocks.append([("class:dim", ln) for ln in wrap(
         _("Board: {codes} are the suspects' tokens (yours underlined); {marks}. "
           "Notepad: ✓ held, · not held, ? unknown.").format(
-            codes=" ".join(bd.token_code(s) for s in range(len(SUSPECTS))), marks=marks), width)]
+            codes=" ".join(bd.token_code(s) for s in range(len(SUSPECTS))), marks=marks), width)])
     weapons = bd.weapon_legend()  # a crowded room shows its weapons by these codes
     if weapons:
-        lines += [("class:dim", ln) for ln in wrap(
+        blocks.append([("class:dim", ln) for ln in wrap(
             _("Weapon codes on the board: {codes}.").format(codes=", ".join(
-                f"{code} {card_name(w)}" for code, w in weapons)), width)]
-    lines.append(("", ""))
-    lines.append(("class:title", _("Rules in short")))
-    for para in rules_summary(model.config.rules):
-        lines += [("", ln) for ln in wrap(para, width, "  ")]
-    if len(lines) > height:  # 80 x 24: the board's legend matters more than blank lines
-        lines = [ln for ln in lines if ln[1]]
-    if len(lines) > height:  # still too long (every language at 80 x 24): pages
-        per_page = max(1, height - 1)
-        pages = -(-len(lines) // per_page)
-        page = model.help_page = min(model.help_page, pages - 1)  # Up after the end works
-        footer = (_("Page {page} of {pages}: Space or Down for more, Up to go back")
-                  if page < pages - 1 else _("Page {page} of {pages}: Up to go back"))
-        lines = lines[page * per_page:(page + 1) * per_page]
-        lines.append(("class:title", footer.format(page=page + 1, pages=pages)))
+                f"{code} {card_name(w)}" for code, w in weapons)), width)])
+    blocks.append([("", "")])
+    title = ("class:title", _("Rules in short"))
+    for n, para in enumerate(rules[1:]):  # the title stays with the paragraph under it
+        blocks.append([*([title] if n == 0 else []),
+                       *(("", ln) for ln in wrap(para, width, "  "))])
+    if sum(map(len, blocks)) > height:  # 80 x 24: the board's legend matters more than
+        blocks = [b for b in blocks if any(text for _style, text in b)]  # blank lines
+    pages = help_pages(blocks, max(1, height - 1))
+    if len(pages) == 1 and len(pages[0]) <= height:
+        return line_fragments(pages[0], width)
+    page = model.help_page = min(model.help_page, len(pages) - 1)  # Up after the end works
+    footer = (_("Page {page} of {pages}: {space} or Down for more, Up to go back")
+              if page < len(pages) - 1 else _("Page {page} of {pages}: Up to go back"))
+    lines = pages[page]
+    lines.append(("class:title", footer.format(page=page + 1, pages=len(pages),
+                                               space=key_name("Space"))))
     return line_fragments(lines[:height], width)
+
+
+def help_pages(blocks: list[list[tuple[str, str]]], per_page: int
+               ) -> list[list[tuple[str, str]]]:
+    """The help's lines in pages of ``per_page``: a block (a paragraph, a key and what it
+    does) is never split between two pages unless it alone is longer than a page."""
+    pages: list[list[tuple[str, str]]] = [[]]
+    for block in blocks:
+        if pages[-1] and len(pages[-1]) + len(block) > per_page:
+            pages.append([])
+        for line in block:
+            if len(pages[-1]) >= per_page:
+                pages.append([])
+            pages[-1].append(line)
+    return [p for p in pages if p]

@@ -12,8 +12,9 @@ from collections.abc import Iterator
 
 from p2pclue.engine import events as ev
 from p2pclue.engine.config import GameConfig
-from p2pclue.i18n import _, card_word, ngettext
+from p2pclue.i18n import PlayerWord, _, card_word, ngettext, player_word
 from p2pclue.i18n.narrator import Line, Narrator
+from p2pclue.i18n.players import you_word
 from p2pclue.rules.board import Square, classic_board
 
 
@@ -46,14 +47,15 @@ class Story:
         self.me = me
         self.narrator = Narrator(config, me)
 
-    def who(self, seat: int | None) -> str:
-        """A player as a sentence names them in the middle: a name, or "you" (as a subject:
-        where "you" would be an object, the message has a "you" form of its own)."""
+    def who(self, seat: int | None) -> PlayerWord:
+        """A player as a sentence names them in the middle: a name (with a bot's level), or
+        "you" (as a subject: where "you" would be an object, the message has a "you" form of
+        its own)."""
         if seat is None:
-            return _("nobody")
+            return PlayerWord(_("nobody"), honorific=False)
         if seat == self.me:
-            return _("you")
-        return self.config.players[seat].name
+            return you_word()
+        return player_word(self.config.players[seat].name)
 
     def i_show(self, card: int) -> None:
         """The local player chose to show ``card``: told when the proof is accepted."""

@@ -5,6 +5,8 @@ from __future__ import annotations
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.utils import get_cwidth
 
+from p2pclue.i18n.width import words as break_points
+
 
 def fit(text: str, width: int) -> str:
     """``text`` cut to at most ``width`` cells, ending with an ellipsis when cut."""
@@ -47,11 +49,12 @@ def _cut(text: str, width: int) -> str:
 
 
 def wrap(text: str, width: int, indent: str = "") -> list[str]:
-    """Word-wrap by cell width; continuation lines start with ``indent``."""
+    """Word-wrap by cell width; continuation lines start with ``indent``. Lines break at
+    ordinary spaces only: a no-break space keeps "42 %" and French "Où ?" together."""
     if width <= 0:
         return []
     lead = len(text) - len(text.lstrip(" "))
-    words = text.split()
+    words = break_points(text)
     lines: list[str] = []
     line = " " * lead
     for word in words:

@@ -14,7 +14,16 @@ from dataclasses import dataclass, field
 from p2pclue.engine import events as ev
 from p2pclue.engine.config import GameConfig
 from p2pclue.engine.peer import Choice
-from p2pclue.i18n import _, key_name
+from p2pclue.i18n import (
+    PlayerWord,
+    _,
+    key_name,
+    listing,
+    no_key,
+    percent,
+    triple_word,
+    yes_key,
+)
 from p2pclue.net.api import Ended, Progress, Waiting
 from p2pclue.rules import game as rg
 from p2pclue.rules.board import Square
@@ -132,7 +141,8 @@ class UIState:
         """The notepad's columns: every seat, then the envelope."""
         return (*range(self.n), ENVELOPE)
 
-    def name(self, seat: int) -> str:
+    def name(self, seat: int) -> PlayerWord:
+        """A player as the screens name them: "you", or a name with a bot's level."""
         return self.story_teller.who(seat)
 
     def my_room(self) -> int | None:
@@ -175,7 +185,7 @@ class UIState:
             out += [Action(_("arrows"), _("pick")), Action(key_name("Enter"), _("choose")),
                     Action(key_name("Esc"), _("back"))]
         elif mode is Mode.CONFIRM:
-            out += [Action("y", _("accuse")), Action("n", _("back"))]
+            out += [Action(yes_key(), _("accuse")), Action(no_key(), _("back"))]
         elif mode is Mode.SHOW:
             out += [Action(_("arrows"), _("pick")), Action(key_name("Enter"), _("show"))]
         elif mode is Mode.NOTEPAD:
@@ -286,6 +296,20 @@ class UIState:
         """Room -> the destination square that enters it, for the rooms this roll reaches."""
         return moves.rooms_in_reach(self.destinations)
 
+    def hint_found(self, best: tuple[int, int] | None, room: int) -> None:
+        """The hint's answer (worked out off the UI thread): the suggestion to make in
+        ``room``, which the picker's cursor then follows."""
+        if best is None:
+            self.hint = _("no hint yet: the notepad is still starting")
+            return
+        s, w = best
+        self.hint_pick = best
+        self.hint = _("suggest {triple} (teaches you most)").format(
+            triple=triple_word((s, w, room)))
+        p = self.picker
+        if p is not None and p.purpose == "suggest":
+            p.cursor = p.options.index(best[len(p.chosen)])
+
     def set_quiet_card(self, c: int) -> None:
         self.quiet_card = c
         if self.mode is Mode.SHOW and c in self.show_options:
@@ -293,20 +317,29 @@ class UIState:
 
     def accusation_warning(self) -> str:
         """Empty when the notepad is certain of this triple; else what it thinks."""
-        if self.accusation is None:
-            return ""
-        if self.view.solution == self.accusation:
-            return ""
+        parts = self.warning_parts()
+        return "" if parts is None else f"{parts[0]} {parts[2]}"
+
+    def warning_parts(self) -> tuple[str, str, str] | None:
+        """What the notepad thinks of the accusation about to be made, when it is not
+        certain: (in full, in short, what a wrong accusation costs), so that a short panel
+        can keep the cost and the gist whatever the language's length."""
+        if self.accusation is None or self.view.solution == self.accusation:
+            return None
+        cost = _("A wrong accusation puts you out of the game.")
         odds = [self.view.envelope.get(c) for c in self.accusation]
         if any(o is None for o in odds):
-            return _("Your notepad is not certain of the envelope.")
+            unsure = _("Your notepad is not certain of the envelope.")
+            return unsure, unsure, cost
         joint = 1.0
         for o in odds:
             joint *= o or 0.0
-        return _("Your notepad is NOT certain: these three are in the envelope with about "
-                 "{joint} odds (each: {each}). A wrong accusation puts you out of the "
-                 "game.").format(joint=f"{joint:.0%}",
-                                 each=", ".join(f"{o:.0%}" for o in odds if o is not None))
+        full = _("Your notepad is NOT certain: these three are in the envelope with about "
+                 "{joint} odds (each: {each}).").format(
+            joint=percent(joint), each=listing([percent(o) for o in odds if o is not None]))
+        short = _("Your notepad is NOT certain of these three ({joint}).").format(
+            joint=percent(joint))
+        return full, short, cost
 
     def selected_cell(self) -> tuple[int, int]:
         row, col = self.note_cursor

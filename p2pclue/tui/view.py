@@ -25,13 +25,14 @@ from p2pclue.i18n import (
     _,
     card_name,
     card_word,
+    player_word,
     rules_label,
 )
 from p2pclue.net.api import Waiting
 from p2pclue.rules.board import Square
 from p2pclue.tui import board as bd
 from p2pclue.tui.model import Mode, Overlay, Screen, UIModel
-from p2pclue.tui.notepad_view import CARD_SHORT, CARD_TINY, natural_width, notepad
+from p2pclue.tui.notepad_view import natural_width, notepad
 from p2pclue.tui.panel import (
     confirm_lines,
     crowded_lines,
@@ -180,8 +181,8 @@ def status_line(model: UIModel, width: int) -> StyleAndTextTuples:
         else:
             waiting = (_("waiting for {player} {secs}s of {limit}s") if limit
                        else _("waiting for {player} {secs}s"))
-        parts.append(waiting.format(player=model.config.players[w.seat].name, secs=secs,
-                                    limit=limit))
+        parts.append(waiting.format(player=player_word(model.config.players[w.seat].name),
+                                    secs=secs, limit=limit))
         if model.voted is not None:
             parts.append(_("you voted: wait") if model.voted == "wait"
                          else _("you voted: end"))
@@ -264,7 +265,7 @@ def hand_lines(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     return line_fragments([("class:hand", ln) for ln in lines], width)
 
 
-__all__ = ["CARD_SHORT", "CARD_TINY", "HAND_LINES", "MIN_HEIGHT", "MIN_WIDTH", "NOTEPAD_LINES",
+__all__ = ["HAND_LINES", "MIN_HEIGHT", "MIN_WIDTH", "NOTEPAD_LINES",
            "SPINNER", "STORY_PANE_MIN", "action_bar", "board_fragments", "confirm_lines",
            "crowded_lines", "dealing", "end_screen", "game_body", "hand_height", "hand_lines",
            "help_text", "is_tall", "last_suggestion_lines", "notepad", "panel", "picker_lines",

@@ -29,3 +29,15 @@ def test_bench_bots_quick_json_reports_strength_wrong_accusations_and_times() ->
     assert 0 < figures["bots_decision_ms_mean"] <= figures["bots_decision_ms_max"]
     assert any(line.startswith("bots: hard vs two random") for line in lines)
     assert any("wrong accusations by the detective" in line for line in lines)
+    # a detective's shows, timed by how many named cards it holds (its choice made ahead)
+    ahead = figures["bots_show_ms_ahead"]
+    assert ahead["one_held"]["shows"] > 0 and ahead["more_held"]["shows"] > 0
+    assert figures["bots_show_ms_on_the_spot"]["more_held"]["shows"] == ahead["more_held"][
+        "shows"]
+    assert figures["bots_show_cards_differing"] == 0
+    assert figures["bots_show_ahead_work_ms"]["pieces"] > 0
+    goals = {g["name"]: g for g in figures["goals"]}
+    tell = goals["bot_show_time_tell_ms"]
+    assert tell["figure"] == abs(figures["bots_show_median_diff_ms"])
+    assert tell["judged"] and tell["met"], tell
+    assert any(line.startswith("bots: show time, worked out ahead") for line in lines)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 
 from p2pclue.bots import HandDealt, SuggestionAnswered
-from p2pclue.bots.detective import DetectiveBot, _widest_open
+from p2pclue.bots.detective import DetectiveBot
 from p2pclue.bots.model import SuggestionModel
+from p2pclue.bots.showing import widest_open
 from p2pclue.deduce import ENVELOPE, Lacks, Mark, Notepad, OwnHand, ShownByMe, ShownToMe
 from p2pclue.rules.game import new_game
 from p2pclue.rules.state import GameState
@@ -63,14 +64,14 @@ def test_clashing_assumptions_fall_back_to_what_was_observed() -> None:
 
 def test_refutes_with_a_card_the_suggester_already_saw() -> None:
     notepad = Notepad(0, 3, (6, 6, 6), 0, facts=[OwnHand(HAND), ShownByMe(1, 12, 1, (2, 8, 12))])
-    assert _widest_open(notepad, [0, 6, 12], 1) == 12
+    assert widest_open(notepad, [0, 6, 12], 1) == 12
 
 
 def test_refutes_from_the_category_the_suggester_has_most_left_open() -> None:
     shown = [ShownToMe(1, room, turn, (2, 8, room)) for turn, room in enumerate(range(14, 20))]
     notepad = Notepad(0, 3, (6, 6, 6), 0, facts=[OwnHand(HAND), *shown])
     # seat 1 holds six rooms: 3 rooms left open to it, against 6 suspects and 6 weapons
-    assert _widest_open(notepad, [0, 12], 1) == 0
-    assert _widest_open(notepad, [6, 12], 1) == 6
+    assert widest_open(notepad, [0, 12], 1) == 0
+    assert widest_open(notepad, [6, 12], 1) == 6
     fresh = Notepad(0, 3, (6, 6, 6), 0, facts=[OwnHand(HAND)])
-    assert _widest_open(fresh, [0, 12], 1) == 12  # 9 rooms open against 6 suspects
+    assert widest_open(fresh, [0, 12], 1) == 12  # 9 rooms open against 6 suspects

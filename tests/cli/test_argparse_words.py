@@ -18,7 +18,7 @@ from tests.cli.helpers import p2pclue, run_main
 CHOICE = {
     "en": "argument --players: invalid choice: 9 (choose from 3, 4, 5, 6)",
     "it": "argomento --players: scelta non valida: 9 (scegli tra 3, 4, 5, 6)",
-    "fr": "option --players : choix invalide : 9 (choisissez parmi 3, 4, 5, 6)",
+    "fr": "option --players\u202f: choix invalide\u202f: 9 (choisissez parmi 3, 4, 5, 6)",
     "ko": "인수 --players: 잘못된 선택: 9 (3, 4, 5, 6 중에서 고르세요)",
     "sq": "argumenti --players: zgjedhje e pavlefshme: 9 (zgjidh nga 3, 4, 5, 6)",
     "cs": "parametr --players: neplatná volba: 9 (vyberte z 3, 4, 5, 6)",

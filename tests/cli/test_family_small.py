@@ -49,6 +49,7 @@ class ControllingTerminal(PtyProgram):
         os.close(slave)
         self.screen = pyte.Screen(80, 24)
         self.stream = pyte.ByteStream(self.screen)
+        self.raw = bytearray()
 
 
 def _unfinished_game(home: Path) -> None:
@@ -162,7 +163,7 @@ def test_watch_tells_each_arrival_once_and_wraps_between_words(tmp_path: Path) -
     assert watcher_seen.is_set(), out[-2000:] + told_by
     lines = out.replace("\r", "").splitlines()
     assert status == 0, out[-2000:] + told_by
-    for who in ("Random bot", "Bot 1", "Bot 2", "Late"):
+    for who in ("Ada (random bot)", "Bruno (random bot)", "Chiara (random bot)", "Late"):
         assert sum(line == f"{who} is here" for line in lines) == 1, out[:2000]
     told_lines = [ln for ln in lines if "transcript" not in ln]  # a path is not cut
     assert all(len(line) <= 79 for line in told_lines), max(told_lines, key=len)

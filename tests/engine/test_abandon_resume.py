@@ -142,7 +142,7 @@ def test_a_wait_majority_restarts_the_clock() -> None:
     for raw in votes:
         present[2].receive_vote(raw, 10_000.0)
     assert present[2].status is Status.RUNNING
-    assert present[2].next_deadline() == 10_000.0 + present[2]._timeout
+    assert present[2].next_deadline() == 10_000.0 + present[2]._silence.timeout
     # the silent seat comes back: the game simply goes on
     table.silent.clear()
     table.run()

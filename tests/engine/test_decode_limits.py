@@ -93,3 +93,22 @@ def test_limits_refuse_while_decoding() -> None:
     with pytest.raises(WireError, match="undecodable"):
         unpack_strict(wide, limits=PAYLOAD_LIMITS)
     assert unpack_strict(pack({"x": bytes(64)}), limits=PAYLOAD_LIMITS) == {"x": bytes(64)}
+
+
+def test_an_open_with_more_than_64_openings_decodes_and_the_schema_cap_is_the_limit() -> None:
+    """``open.openings`` holds one opening per show its sender made: a long game takes it
+    past 64, so the payload's array limit is the schema's cap (4096), not 64."""
+    from p2pclue.engine.messages import _openings
+    from p2pclue.engine.wire import MAX_OPENINGS
+
+    rho = (7).to_bytes(32, "little")
+    many = [{"card": i % 21, "rho": rho} for i in range(65)]
+    data = pack({"type": "open", "body": {"openings": many}})
+    assert len(data) < wire.MAX_ENTRY_BYTES
+    decoded = unpack_strict(data, limits=PAYLOAD_LIMITS)
+    assert len(_openings(decoded["body"]["openings"], "openings")) == 65
+    assert PAYLOAD_LIMITS.array == MAX_OPENINGS == 4096
+    with pytest.raises(WireError, match="undecodable"):
+        unpack_strict(pack({"openings": [0] * (MAX_OPENINGS + 1)}), limits=PAYLOAD_LIMITS)
+    with pytest.raises(WireError, match="at most 4096 openings"):
+        _openings([many[0]] * (MAX_OPENINGS + 1), "openings")

@@ -33,7 +33,7 @@ def _first_acked_show(peers: list[Peer]) -> tuple[ShowRecord, Peer]:
     observer = peers[0]
     for rec in observer.shows:
         suggester = peers[rec.suggester]
-        if rec.index in suggester._acked:
+        if rec.index in suggester._secrets.acked:
             return rec, suggester
     raise AssertionError("no acknowledged show in this game")
 
@@ -46,7 +46,7 @@ def test_deniability_the_suggester_opens_a_real_show_to_every_named_card() -> No
     game = finished_game()
     rec, suggester = _first_acked_show(game.peers)
     real = game.peers[rec.refuter]._my_opening(rec)  # what the refuter sent privately
-    assert real.card == suggester._acked[rec.index]
+    assert real.card == suggester._secrets.acked[rec.index]
     key = suggester._secrets.k
     assert key is not None
     y = game.peers[0].Y[rec.suggester]  # public
@@ -131,13 +131,13 @@ def test_a_resumed_suggester_still_knows_the_cards_it_acknowledged() -> None:
     game = finished_game()
     rec, suggester = _first_acked_show(game.peers)
     secrets = suggester.export_secrets()
-    assert dict(secrets.shown) == suggester._acked
+    assert dict(secrets.shown) == suggester._secrets.acked
     restored = type(secrets).from_bytes(secrets.to_bytes())
     assert restored.shown == secrets.shown
     cut = rec.index + 2  # the show and its ack
     fresh = Peer(suggester.config, suggester.seat, suggester._identity, suggester._src)
     events = fresh.restore(restored, suggester.entries[:cut], 0.0)
-    card = suggester._acked[rec.index]
+    card = suggester._secrets.acked[rec.index]
     assert ev.CardShownToMe(rec.refuter, card) in events
     assert (rec.refuter, card) in fresh.shown_to_me
 

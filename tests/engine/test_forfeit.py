@@ -30,6 +30,13 @@ from tests.engine.test_review_attacks import seat1_wins_by_a_right_accusation
 
 LATE = 1e9
 """A time past every deadline: the silence is reported."""
+LATER = 2e9
+"""A time past the forfeit grace too (``FORFEIT_GRACE`` = 2 silences at one point)."""
+
+
+def _past_grace(peer: Peer) -> list[ev.Event]:
+    """The peer reports the silence twice: at its deadline, then after its grace."""
+    return peer.on_timeout(LATE) + peer.on_timeout(LATER)
 
 
 def _game() -> ProtocolGame:
@@ -62,7 +69,7 @@ def _live_at(entries: int, seats: tuple[int, ...]) -> dict[int, Peer]:
 def _vote_all(peers: dict[int, Peer]) -> dict[int, list[ev.Event]]:
     """Every present peer reports the silence and signs an abandon vote, which every
     other present peer counts; the events each one saw."""
-    seen: dict[int, list[ev.Event]] = {s: p.on_timeout(LATE) for s, p in peers.items()}
+    seen: dict[int, list[ev.Event]] = {s: _past_grace(p) for s, p in peers.items()}
     for seat, peer in peers.items():
         if peer.status is not Status.RUNNING:
             continue
@@ -111,6 +118,8 @@ def test_the_audit_applies_the_same_forfeit_from_the_signed_votes() -> None:
     assert verdict.to_json()["forfeit"] == verdict.forfeit
     assert any("forfeit decided by the signed abandon votes of seats [0, 2]" in n
                for n in verdict.notes)
+    assert any("this forfeit rests on the word of seats [0, 2] that seat 1 was silent" in n
+               for n in verdict.notes)  # the audit says whose word it rests on
     assert ev.Abandoned(1, (0, 2), True, "won", 2) in verdict.events
     # the whole game, where seat 1 did step, still audits as seat 1's win
     whole = _game().peers[2].transcript()
@@ -199,7 +208,7 @@ def test_forged_or_tampered_votes_forfeit_nothing_and_blame_nobody(case: str) ->
     entries = _accuse_index(_game()) + 3
     # live: a peer where seat 1 is silent counts none of them to a quorum
     peer = _live_at(entries, (2,))[2]
-    peer.on_timeout(LATE)
+    _past_grace(peer)
     seen = [e for raw in votes for e in peer.receive_vote(raw, LATE)]
     assert peer.status is Status.RUNNING and not any(isinstance(e, ev.Abandoned) for e in seen)
     state = peer.rules_state

@@ -219,10 +219,10 @@ def test_a_check_settles_what_it_was_given_before_the_handler_changes_anything()
         owed.where = "body.C"
         point_from_bytes(good.data, "C")
         bad = point_from_bytes(bad_raw, "C")
-        peer._verify(lambda *args: None, [good], ("x", 3))
+        peer.verify(lambda *args: None, [good], ("x", 3))
         assert good.data not in owed.points  # tested and settled
         with pytest.raises(InvalidPointError):
-            peer._verify(lambda *args: None, {"not searched": bad}, [[bad]])
+            peer.verify(lambda *args: None, {"not searched": bad}, [[bad]])
     assert bad_raw in owed.points  # left for the reader, which names it as read
 
 

@@ -34,7 +34,7 @@ def _type(raw: bytes) -> str:
 
 def _first_acked_show(peers: list[Peer]) -> tuple[ShowRecord, Peer]:
     for rec in peers[0].shows:
-        if rec.index in peers[rec.suggester]._acked:
+        if rec.index in dict(peers[rec.suggester].export_secrets().shown):
             return rec, peers[rec.suggester]
     raise AssertionError("no acknowledged show in this game")
 
@@ -59,7 +59,7 @@ def test_a_suggester_resumed_between_its_saved_card_and_its_ack_acknowledges() -
     sent = [_type(raw) for raw, _ in fresh.frames_to_send() if not is_private(raw)]
     assert "complain" not in sent
     assert sent == ["ack"] and fresh.entries[-1] == suggester.entries[rec.index + 1]
-    assert (rec.refuter, suggester._acked[rec.index]) in fresh.shown_to_me
+    assert (rec.refuter, suggester._secrets.acked[rec.index]) in fresh.shown_to_me
     assert fresh.status is Status.RUNNING and fresh.blame is None
 
 

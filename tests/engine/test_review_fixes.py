@@ -48,7 +48,7 @@ def test_randomness_chains_renew_exactly_when_used_up() -> None:
     game = play(CLASSIC, 3, 5, lambda s, r: RandomBot(s, random.Random(s), patience=12),
                 chain_length=2)
     assert all(p.status is Status.COMPLETE for p in game.peers)
-    assert game.peers[0]._chains.events_drawn > 4  # several renewals happened
+    assert game.peers[0].record.chains.events_drawn > 4  # several renewals happened
     # A renewal before the chain is used up is refused.
     observer = Peer(game.config, None, relay=False)
     entries = game.peers[0].entries

@@ -279,6 +279,7 @@ def test_point06_votes_past_the_quorum_are_ignored_live() -> None:
     others = [s for s in range(4) if s != peer.expected_seat()]
     votes = _votes(peer, others)
     peer.on_timeout(1e9)
+    peer.on_timeout(2e9)  # past the forfeit grace (an own-step point: a forfeit)
     assert peer.abandon_quorum() == 2
     events = [peer.receive_vote(v, 1e9) for v in votes]
     assert any(isinstance(e, ev.Abandoned) for e in events[1])
@@ -345,7 +346,7 @@ def test_point08_leave_check_names(body: dict[str, Any], check: str) -> None:
     assert "proof:dleq_batch" not in spec()  # the field kind, never a check name
     peer, _ = replay("classic-3p", _awaited_in_play)
     seat = peer.expected_seat()
-    assert seat is not None and len(peer._hand_points(seat)) == 6
+    assert seat is not None and len(peer.record.hand_points(seat)) == 6
     blame = blame_of(peer, forge(peer, "classic-3p", seat, "leave", body))
     assert blame is not None and (blame.culprit, blame.check) == (seat, check)
 

@@ -154,11 +154,14 @@ def test_held_votes_count_once_the_honest_deadline_passes_without_the_step() -> 
     for raw in _collude(peers, colluders):
         assert h.receive_vote(raw, 1.0) == []
     assert h.on_timeout(TIMEOUT - 1.0) == [] and h.status is Status.RUNNING
-    seen = h.on_timeout(TIMEOUT)
-    assert seen[0] == ev.PeerSilent(accuser, TIMEOUT)
+    # its deadline: the silence is reported, but a forfeit waits for the grace
+    assert h.on_timeout(TIMEOUT) == [ev.PeerSilent(accuser, TIMEOUT)]
+    assert h.on_timeout(2 * TIMEOUT - 1.0) == [] and h.status is Status.RUNNING
+    seen = h.on_timeout(2 * TIMEOUT)  # FORFEIT_GRACE = 2 silences
+    assert seen[0] == ev.PeerSilent(accuser, 2 * TIMEOUT)
     assert ev.Abandoned(accuser, tuple(sorted(colluders)), True, None, None) in seen
     assert status(h) is Status.ABANDONED
-    assert h.receive(sent[0], TIMEOUT + 1.0) == [] and status(h) is Status.ABANDONED  # too late
+    assert h.receive(sent[0], 2 * TIMEOUT + 1) == [] and status(h) is Status.ABANDONED  # late
     verdict = _audit(h)
     assert verdict.valid and verdict.blamed is None
     assert verdict.forfeit == {"seat": accuser, "voters": sorted(colluders)}
@@ -174,7 +177,8 @@ def test_a_wait_vote_is_held_like_an_abandon_vote() -> None:
     peers[colluders[0]].on_timeout(LIAR_CLOCK)
     raw, _ = peers[colluders[0]].vote("wait", LIAR_CLOCK)
     assert h.receive_vote(raw, 1.0) == []
-    counted = [e for e in h.on_timeout(TIMEOUT) if isinstance(e, ev.VoteCounted)]
+    assert h.on_timeout(TIMEOUT) == [ev.PeerSilent(accuser, TIMEOUT)]  # the forfeit grace
+    counted = [e for e in h.on_timeout(2 * TIMEOUT) if isinstance(e, ev.VoteCounted)]
     assert [(e.seat, e.choice) for e in counted] == [(colluders[0], "wait")]
 
 

@@ -119,16 +119,18 @@ def test_a_session_does_not_redial_a_host_that_cannot_be_dialled(
 
 
 class _LyingLobby(HostLobby):
-    """Writes ``a..b`` as the first guest's address (the start's signatures do not cover the
-    addresses: only the config), as a malicious opener can."""
+    """Writes ``a..b`` as the first guest's address once it is seated (the start's signatures
+    do not cover the addresses: only the config), as a malicious opener can."""
 
     victim: bytes | None = None
 
     def receive(self, identity: bytes, host: str, msg: Any) -> list[Out]:
         if _LyingLobby.victim is None:
             _LyingLobby.victim = identity
-        return super().receive(identity, "a..b" if identity == _LyingLobby.victim else host,
-                               msg)
+        out = super().receive(identity, host, msg)
+        if identity == _LyingLobby.victim and identity in self.guests:
+            self.guests[identity].host = "a..b"
+        return out
 
 
 def test_guests_refuse_a_start_that_names_a_host_no_one_can_dial(

@@ -1,8 +1,8 @@
-"""Issue 19.2: code guessing, attacked over real loopback sockets.
+"""Code guessing, attacked over real loopback sockets.
 
-A stranger process guesses codes against a joiner's listener (not the host's): every guess
-is counted into the one table-wide budget, shown on the host's and the joiner's screens,
-and slowed down. A spent budget kills the code at every listener. After the signed start a
+A stranger process guessing at a joiner's listener in the lobby gets no guess at all (the
+opener's listener holds the budget). A spent budget turns the table to a fresh code, at
+most ``CODE_TURNS`` times, then the code dies at every listener. After the signed start a
 re-dial of a crashed player carries no code at all, so a stranger squatting the crashed
 player's port learns nothing and the re-dials slow down.
 """
@@ -15,6 +15,7 @@ import os
 import secrets
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from p2pclue.net import api, links
-from p2pclue.net.guesses import CODE_BUDGET
+from p2pclue.net.guesses import CODE_BUDGET, CODE_TURNS, describe
 from p2pclue.net.lobby import GuestLobby, HostLobby, LobbyView, TableInfo
 from p2pclue.net.mesh import TAG_LOBBY, Mesh
 from p2pclue.net.play import Seat, join_table, open_table, table_id
@@ -39,12 +40,14 @@ NAME = "Guesses"
 ROOT = Path(__file__).resolve().parents[2]
 
 
-async def stranger(port: int, guesses: int, patience: float = 120.0) -> list[str]:
+async def stranger(port: int, guesses: int, patience: float = 120.0, sources: int = 0,
+                   each: int = 1) -> list[str]:
     """A separate process guessing ``guesses`` wrong codes at ``port`` (it gives up after
-    ``patience`` seconds: a hang guard; it makes its guesses within seconds)."""
+    ``patience`` seconds: a hang guard; it makes its guesses within seconds), from
+    ``sources`` loopback addresses at once, ``each`` dials in parallel from each."""
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "tests.net.stranger", HOST, str(port), NAME, str(guesses),
-        str(patience), stdout=subprocess.PIPE,
+        str(patience), str(sources), str(each), stdout=subprocess.PIPE,
         env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=ROOT)
     try:
         out, _err = await asyncio.wait_for(proc.communicate(), patience + 20)
@@ -59,7 +62,8 @@ async def stranger(port: int, guesses: int, patience: float = 120.0) -> list[str
 class Lobby:
     """A host and one joiner in their lobby over real links (wanting 4: it never starts)."""
 
-    def __init__(self) -> None:
+    def __init__(self, on_code: Callable[[str | None], None] | None = None) -> None:
+        self.on_code = on_code
         self.host_views: list[LobbyView] = []
         self.guest_views: list[LobbyView] = []
         self.host_mesh = Mesh(Ed25519PrivateKey.generate(), table_id(NAME), CODE)
@@ -76,7 +80,8 @@ class Lobby:
         guest = GuestLobby(self.guest_mesh.identity, "Joiner", self.guest_port,
                            secrets.token_bytes(32))
         self.tasks = [
-            asyncio.ensure_future(host_lobby(host, self.host_mesh, self.host_views.append)),
+            asyncio.ensure_future(host_lobby(host, self.host_mesh, self.host_views.append,
+                                             on_code=self.on_code)),
             asyncio.ensure_future(guest_lobby(guest, self.guest_mesh, HOST, self.host_port,
                                               self.guest_views.append))]
         await self.until(lambda: len(self.host_views[-1].members) == 2 if self.host_views
@@ -97,34 +102,45 @@ class Lobby:
         await self.host_mesh.close()
 
 
-def test_guesses_at_a_joiners_listener_count_for_the_whole_table() -> None:
+def test_a_joiners_listener_gives_a_stranger_no_guess_in_the_lobby() -> None:
+    """Newcomers join through the opener: a joiner's listener refuses a code before any
+    PAKE (no guess is spent, nothing counts), so the opener's listener holds the budget."""
     async def main() -> None:
         async with Lobby() as lobby:
             outcomes = await stranger(lobby.guest_port, 3)
-            assert outcomes.count("wrong-code") == 3
-            assert len(outcomes) > 3  # each listener turns away an address that guessed
-            # the joiner's listener counted them, and the whole table sees them
-            await lobby.until(lambda: lobby.host_views[-1].failed_attempts == 3)
-            await lobby.until(lambda: bool(lobby.guest_views)
-                              and lobby.guest_views[-1].failed_attempts == 3)
-            assert lobby.guest_mesh.guesses.own == 3 and lobby.host_mesh.guesses.total == 3
+            assert outcomes == ["no-entry"], outcomes
+            assert lobby.guest_mesh.guesses.own == 0 and lobby.host_mesh.guesses.total == 0
+            assert lobby.host_views[-1].failed_attempts == 0
 
     run(main(), 2 * HANG_GUARD)
 
 
-def test_a_spent_budget_kills_the_code_at_every_listener() -> None:
+def test_a_members_count_turns_the_code_then_closes_the_table() -> None:
+    """A member reporting a spent budget (as after 50 guesses it met) turns the table to a
+    fresh code, told to every member; after ``CODE_TURNS`` turns the last code is used up
+    and even it is refused at every listener; the seated joiner stays linked throughout."""
     async def main() -> None:
-        async with Lobby() as lobby:
-            # the joiner reports a count at the budget (as after 50 guesses it saw)
+        codes: list[str | None] = []
+        async with Lobby(on_code=codes.append) as lobby:
             host_ident = lobby.host_mesh.public
+            for turn in range(1, CODE_TURNS + 1):
+                lobby.guest_mesh.send(host_ident, TAG_LOBBY, {"t": "attempts", "n": CODE_BUDGET})
+                await lobby.until(lambda t=turn: lobby.guest_mesh.guesses.turn == t)
+                assert lobby.guest_mesh.code == lobby.host_mesh.code == codes[-1] != CODE
+                assert lobby.host_views[-1].failed_attempts == 0  # a fresh budget
+            assert len(set(codes)) == CODE_TURNS
             lobby.guest_mesh.send(host_ident, TAG_LOBBY, {"t": "attempts", "n": CODE_BUDGET})
             await lobby.until(lambda: lobby.host_views[-1].failed_attempts >= CODE_BUDGET)
             await lobby.until(lambda: lobby.guest_mesh.gate.code_dead)
-            for port in (lobby.host_port, lobby.guest_port):  # even the right code is refused
+            assert codes[-1] is None and lobby.host_mesh.guesses.closed
+            assert "used up" in describe(lobby.guest_views[-1].failed_attempts)
+            for port in (lobby.host_port, lobby.guest_port):  # even the last code is refused
                 with pytest.raises(links.Refused) as err:
                     await links.dial(HOST, port, identity=Ed25519PrivateKey.generate(),
-                                     table_id=table_id(NAME), code=CODE)
+                                     table_id=table_id(NAME), code=lobby.host_mesh.code)
                 assert err.value.reason == "code-dead"
+            assert lobby.guest_mesh.public in lobby.host_mesh.linked()
+            assert not any(task.done() for task in lobby.tasks)
 
     run(main(), 2 * HANG_GUARD)
 
@@ -214,7 +230,7 @@ def test_guesses_during_the_game_reach_every_players_screen(tmp_path: Path) -> N
 
 
 def test_a_member_can_only_raise_the_count_and_never_past_the_budget() -> None:
-    from p2pclue.net.guesses import Guesses, describe
+    from p2pclue.net.guesses import Guesses
 
     g = Guesses(own=2)
     assert g.report(b"a", 5) and g.total == 7

@@ -19,7 +19,7 @@ from tests.net.procs import Procs
 from tests.net.test_lan_processes import check_same_and_valid, results
 
 TEMPLATES = ("you are {name}; your key's fingerprint: {key}",
-             "Table {name}: {rules} rules, {taken}/{wanted} seats",
+             "Table {name}: {rules} rules, {seats}",
              "the game starts; table check: {check} (compare it aloud: every screen shows the "
              "same)",
              "{player} is here",

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from p2pclue.engine.config import GameConfig
-from p2pclue.i18n import LANGUAGES, _, card_name, install
+from p2pclue.i18n import LANGUAGES, _, card_name, install, key_name
 from p2pclue.net.local import FAST, LocalSession
 from p2pclue.rules.cards import ROOMS
 from p2pclue.rules.variants import preset
@@ -86,6 +86,12 @@ async def _play(t: Table) -> tuple[int, int]:
             if m.cursor is None:  # no room in reach: a square first, then Enter goes
                 t.press("\x1b[B")
             t.press("\r")
+            await t.keys_taken()
+            # The move is submitted in the background and the question stays on screen
+            # until the table's answer moves the pawn: wait for that, not for the next loop
+            # to read the old question again (and press its keys into the next one).
+            await t.until(lambda: not m.destinations or m.screen is Screen.END,
+                          what="the move made")
         elif m.mode is Mode.MOVE:
             t.press("e")
         elif m.mode in (Mode.SHOW, Mode.PICK):
@@ -170,7 +176,8 @@ def test_a_whole_game_by_keys_at_80x24_shows_every_card_and_every_event(
         played = asyncio.run(_whole_game(Table(80, 24, tmp=Path(), session=replay)))
         assert replay.mismatches == []
     assert played.checked > 10 and played.numbered > 0
-    assert _("q: leave · PgUp: read back the story") in played.end, played.end
+    story_keys = _("q: leave · {key}: read back the story").format(key=key_name("PgUp"))
+    assert story_keys in played.end, played.end
     read = _words(played.read)
     missing = [line for line in played.story if _words(line) not in read]
     assert not missing, missing[:5]

@@ -94,7 +94,7 @@ def test_the_help_names_the_keys_that_really_move() -> None:
         model.press("down")
     help_text = "\n".join(pages)
     assert "initial" not in help_text
-    assert "PgUp/Dn Home/End" in help_text
+    assert "PgUp PgDn Home End" in help_text
     assert "arrows" in help_text and "1-9" in help_text and "the room of that number" \
         in help_text
 

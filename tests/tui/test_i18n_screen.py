@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 from wcwidth import wcwidth
 
-from p2pclue.i18n import LANGUAGES, _, card_name, install
-from p2pclue.i18n.initials import token_codes
+from p2pclue.i18n import LANGUAGES, _, card_name, install, no_key, yes_key
+from p2pclue.i18n.initials import short_name, token_codes
 from p2pclue.rules.board import classic_board
 from p2pclue.rules.cards import CARDS, ROOMS
 from p2pclue.tui import board as bd
 from p2pclue.tui.model import Mode, Overlay, Screen
-from p2pclue.tui.view import CARD_SHORT, quit_question
+from p2pclue.tui.view import quit_question
 from tests.tui.conftest import Opening
 from tests.tui.terminal import PyteStdout, Table
 
@@ -113,8 +113,7 @@ def test_game_screen_in_every_language(opening: Opening, tmp_path: Path, lang: s
                 assert name in text or name.split()[0] in text, (lang, name, text)
             header = next(i for i, ln in enumerate(lines) if _("Notepad") in ln)
             for i, c in enumerate(CARDS):  # every notepad row starts with the card's name
-                name = card_name(c.index)
-                start = (CARD_SHORT.get(name, name) if lang == "en" else name)[:3]
+                start = short_name(c.index, lang, 17)[:3]  # the name, or what fits
                 assert start in lines[header + 1 + i], (lang, c.slug, lines[header + 1 + i])
             assert _cut_characters(t) == [], _cut_characters(t)
             assert all(code in text for code in token_codes(lang)[:4]), text  # its own codes
@@ -154,7 +153,7 @@ def test_quit_question_and_move_keys_whole_at_80_columns(opening: Opening, tmp_p
             keys, meanings = quit_question(graceful=True)
             bar = t.term.screen.display[-1]
             assert keys in bar, (lang, bar)
-            for key in ("l", "y", "n"):
+            for key in ("l", yes_key(), no_key()):
                 assert f"{key}:" in bar or f"{key} :" in bar, (lang, key, bar)
             screen = t.term.screen  # the panel: under the board and the hand, left of the notepad
             panel = _flat(" ".join(

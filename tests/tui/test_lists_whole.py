@@ -16,7 +16,7 @@ import pytest
 from p2pclue.bots.protocol import make_config
 from p2pclue.engine import events as ev
 from p2pclue.engine.peer import Choice
-from p2pclue.i18n import LANGUAGES, _, card_name, card_word, install, triple_word
+from p2pclue.i18n import LANGUAGES, _, card_name, card_word, install, player_word, triple_word
 from p2pclue.net.api import Engine, YourChoice
 from p2pclue.rules import game as rg
 from p2pclue.rules.state import GameState, Phase, Suggestion
@@ -106,7 +106,7 @@ def test_the_card_to_show_and_its_hint_are_whole(lang: str) -> None:
     model.set_quiet_card(16)
     assert "h" in {a.key for a in model.actions()}
     assert model.press("h") == []
-    who = "Chiara (medium bot)"
+    who = player_word("Chiara (medium bot)")
     _whole(model, [card_name(3), card_name(6),
                    _("{card}  (tells {player} least)").format(card=card_word(16), player=who),
                    _("Hint: {hint}").format(hint=_("show {card:the}: it tells {player} least")
@@ -121,7 +121,7 @@ def test_a_wider_terminal_gives_the_list_more_columns() -> None:
     model.on_event(YourChoice(Choice("show", (3, 6, 16))), asked, HAND)
     model.set_quiet_card(16)
     quiet = "> " + _("{card}  (tells {player} least)").format(
-        card=card_word(16), player="Chiara (medium bot)")
+        card=card_word(16), player=player_word("Chiara (medium bot)"))
     narrow = [ln.partition("│")[0].rstrip() for ln in screen_of(model, 80, 24)]
     wide = [ln.partition("│")[0].rstrip() for ln in screen_of(model, 120, 40)]
     assert quiet not in narrow and quiet in wide, "\n".join(wide)  # one line, not two

@@ -107,7 +107,7 @@ def test_a_record_that_does_not_say_who_is_taken_marks_nothing() -> None:
 
 
 def test_the_lobby_in_each_language_fits_and_names_the_cards_in_it() -> None:
-    from p2pclue.i18n import LANGUAGES, _, card_name, install, text_width
+    from p2pclue.i18n import LANGUAGES, _, card_name, display_name, install, text_width
 
     try:
         for lang in sorted(LANGUAGES):
@@ -120,7 +120,7 @@ def test_the_lobby_in_each_language_fits_and_names_the_cards_in_it() -> None:
             shown = "\n".join(lines)
             assert "…" not in shown, shown  # wrapped, never cut
             assert "127.0.0.1:50123" in shown  # the end of the join command
-            assert "Chiara (medium bot) " in shown  # the name column makes room
+            assert display_name("Chiara (medium bot)") + " " in shown  # the column makes room
             for phase, keys in KEYS_HELP.items():  # the key bar: one line, uncut
                 assert text_width(_(keys)) <= 80, (lang, phase, _(keys))
             assert _("p2pclue: the lobby") in shown and _("Your suspect:") in shown
@@ -146,3 +146,21 @@ def test_the_lobby_says_what_the_start_waits_for() -> None:
     model.on_view(mine_too)
     assert "You are not ready yet: press r when you are." in text(model)
     assert "Leo is not ready" not in text(model), "one thing to wait for at a time"
+
+
+def test_the_openers_screen_shows_a_fresh_code_then_that_nobody_new_can_join() -> None:
+    model = LobbyModel(ME, "Me")
+    opened = Opened("Kitchen", "123456", "127.0.0.1", 5000, "ab", True)
+    model.opened = opened
+    model.on_view(view())
+    opened.code, opened.code_turns = "654321", 1  # what open_table does at a turn
+    shown = " ".join(text(model).split())
+    assert "The old table code is used up (too many wrong codes). The new table code is " \
+           "654321." in shown
+    assert "Table code: 654321" in shown and "--code 654321" in shown
+    assert "123456" not in shown
+    opened.entry_closed = True
+    shown = " ".join(text(model).split())  # the long line may wrap
+    assert "Too many wrong codes: the last table code is used up, and nobody new can join. " \
+           "The seated players play on." in shown
+    assert "Table code:" not in shown and "Others join with" not in shown

@@ -14,7 +14,7 @@ from p2pclue.bots.protocol import make_config
 from p2pclue.deduce.facts import ShownToMe
 from p2pclue.engine import events as ev
 from p2pclue.engine.peer import Choice
-from p2pclue.i18n import LANGUAGES, install
+from p2pclue.i18n import LANGUAGES, install, player_word
 from p2pclue.i18n import _ as tr
 from p2pclue.net.api import Engine, Waiting, YourChoice
 from p2pclue.rules import game as rg
@@ -75,7 +75,7 @@ def test_the_quit_question_shows_both_answers_at_80_columns() -> None:
     model.press("q")
     assert model.overlay is Overlay.QUIT
     bar = _bar(model)
-    assert "y: leave" in bar and "n: stay" in bar, bar
+    assert "y:leave" in bar and "n:stay" in bar, bar
 
 
 def test_suggest_follows_the_hint_to_the_weapon_and_drops_it_after() -> None:
@@ -367,7 +367,7 @@ def test_vote_keys_and_dealing_quit_whole_at_80_columns(lang: str) -> None:
         model.state, model.voted = state, "abandon"
         status = "".join(text for _style, text, *_ in view.status_line(model, 80))
         waiting = tr("waiting for {player} {secs}s of {limit}s").format(
-            player=model.config.players[1].name, secs=100, limit=120)
+            player=player_word(model.config.players[1].name), secs=100, limit=120)
         assert waiting in status and tr("you voted: end") in status, status
         assert "…" not in status, status
         for mode in (Mode.WATCH, Mode.NOTEPAD):
