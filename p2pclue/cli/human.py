@@ -44,6 +44,7 @@ from p2pclue.net.lobby import LobbyError, LobbyView
 from p2pclue.net.pairing import new_table_code
 from p2pclue.net.play import (
     CodeNeeded,
+    NoTable,
     Opened,
     Seat,
     WrongTableCode,
@@ -58,7 +59,8 @@ from p2pclue.net.session import HUMAN_PASS_DELAY, NetSession
 from p2pclue.net.store import StoreError
 from p2pclue.net.table import LobbyAction, Ready, TableClosed
 from p2pclue.rules.variants import preset
-from p2pclue.tui import NOT_A_TERMINAL, run_ui
+from p2pclue.tui import NOT_A_TERMINAL, PLAY_AGAIN, run_ui
+from p2pclue.tui.evening import Evening
 from p2pclue.tui.lobby import LineFeed, LobbyModel, LobbyScreen, PlainLobby
 from p2pclue.tui.text import wrap
 
@@ -71,6 +73,8 @@ BAD_INPUT: tuple[type[Exception], ...] = (ProfileError, StoreError, LobbyError, 
 """What a local bot meets that people mend (its profile, its files, the table's name):
 exit 2 as for the command's own bad input; anything else is exit 1."""
 
+NEXT_GAME_WAIT = 120.0
+"""Seconds a person who plays again waits for the table's opener to open the next game."""
 OWN_FAILURE_WAIT = 0.5
 """Seconds an opener's wait may still end by its own failure once one of its bots failed."""
 
@@ -174,17 +178,30 @@ def _pass_delay(args: argparse.Namespace) -> tuple[float, float]:
 
 async def play_human(args: argparse.Namespace, environ: dict[str, str],
                      asked: Asked) -> int:
-    """Run the lobby and the game for a person; returns the exit status of ``run_ui``."""
+    """Run the lobby and the game for a person, and the table's next games for as long as
+    they play again; returns the exit status of the last ``run_ui``."""
     if asked.resume is not None:
         return await resume_human(args, environ, asked.resume)
+    again = Again(Evening())
+    feed = LineFeed() if args.plain else None
+    while True:
+        status = await _one_game(args, environ, asked.name, again, feed)
+        if status != PLAY_AGAIN:
+            return status
+
+
+async def _one_game(args: argparse.Namespace, environ: dict[str, str], name: str,
+                    again: Again, feed: LineFeed | None) -> int:
+    """One game of the evening: its lobby (the first one as the command line asked, the
+    next ones at the same table without a question), then the table."""
     profile = load(args.profile)
     interfaces = discovery.interfaces(args.interface, environ)
-    name = asked.name
     seat = Seat(profile, name, interfaces=interfaces, pass_delay=_pass_delay(args),
                 **internet.options(args))
+    seat.suspect = again.suspect
     actions: asyncio.Queue[LobbyAction] = asyncio.Queue()
     model = LobbyModel(profile.public, name)
-    feed = LineFeed() if args.plain else None
+    model.evening = again.evening
     front: LobbyScreen | PlainLobby = (PlainLobby(model, actions, feed) if feed is not None
                                        else LobbyScreen(model, actions))
     local = LocalBots()
@@ -192,7 +209,8 @@ async def play_human(args: argparse.Namespace, environ: dict[str, str],
     think = Think(args.bot_think)
     front.start()
     try:
-        session = await _seat(args, seat, front, model, actions, interfaces, local, think)
+        session = await _seat(args, seat, front, model, actions, interfaces, local, think,
+                              again)
         if session is None:
             await front.close()
             await _stop(bots)
@@ -208,13 +226,37 @@ async def play_human(args: argparse.Namespace, environ: dict[str, str],
         await front.close()
         await _stop(bots)
         raise
+    if session.seat is not None:
+        again.suspect = session.config.players[session.seat].suspect
     notice = _("Table check: {check} (compare it aloud: every screen here shows the "
                "same).").format(check=check)
     try:
         return await run_ui(session, plain=args.plain, notice=notice,
-                            read=feed.readline if feed is not None else None)
+                            read=feed.readline if feed is not None else None,
+                            evening=again.evening)
     finally:
         await _after_the_person(session, bots, think, plain=args.plain)
+
+
+@dataclass
+class Again:
+    """The evening's table: where it is, so that "play again" sits at its next game
+    without a question (no table to pick, no code to type)."""
+
+    evening: Evening
+    table: str = ""
+    host: str = ""
+    port: int = 0
+    code: str | None = None
+    opener: str | None = None
+    """The opener's key fingerprint, when discovery said it."""
+    suspect: int | None = None
+    """The suspect this person played last: asked for again."""
+
+    @property
+    def after(self) -> bytes | None:
+        """The session id of the game just played (None before the first game)."""
+        return self.evening.last_session if self.evening.games else None
 
 
 async def _after_the_person(session: NetSession, bots: list[asyncio.Task[Any]],
@@ -297,33 +339,61 @@ def _local_bot_games(args: argparse.Namespace, games: Path,
 
 async def _seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | PlainLobby,
                 model: LobbyModel, actions: asyncio.Queue[LobbyAction], interfaces: list[str],
-                bots: LocalBots, think: Think) -> NetSession | None:
-    """From the command line to a signed start (None: the person left the lobby)."""
+                bots: LocalBots, think: Think, again: Again) -> NetSession | None:
+    """From the command line to a signed start (None: the person left the lobby); the
+    evening's next game at the same table, its address and code (``again``)."""
+    after = again.after
     if args.create:
         table_name = args.table or default_table_name(seat.name)
-        code = None if args.no_code else (args.code or new_table_code())
+        if after is not None:
+            code = again.code
+        else:
+            code = None if args.no_code else (args.code or new_table_code())
 
         def opened(o: Opened) -> None:
+            again.table, again.host, again.port, again.code = table_name, o.host, o.port, code
             model.opened = o
             if o.announce_error:
                 model.message = _("could not announce the table on the LAN ({error}): "
                                   "others join with --peer").format(error=o.announce_error)
             for k in range(args.bots):
                 bots.add(k, bot_profile(args, k), _bot_guest(
-                    args, k, o, table_name, interfaces, think))
+                    args, k, o, table_name, interfaces, think, after))
             front.refresh()
 
         return await front.seated(bots.guard(open_table(
             seat, table_name, preset(args.rules), args.players, code, on_opened=opened,
             on_view=_shows(model, front), on_code=lambda o: front.refresh(),
-            actions=actions, transcript=args.transcript, internet=args.internet,
-            own_bots=args.bots > 0)))
-    return await _join_seat(args, seat, front, model, actions, interfaces)
+            actions=actions, transcript=args.transcript if after is None else None,
+            internet=args.internet, own_bots=args.bots > 0, port=again.port, after=after)))
+    if after is not None:
+        return await _join_again(seat, front, model, actions, again, after)
+    return await _join_seat(args, seat, front, model, actions, interfaces, again)
+
+
+async def _join_again(seat: Seat, front: LobbyScreen | PlainLobby, model: LobbyModel,
+                      actions: asyncio.Queue[LobbyAction], again: Again,
+                      after: bytes) -> NetSession | None:
+    """The table's next game: its opener opens it where the last one was; until it does
+    (the person may be quicker than the opener) the join is tried again."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + NEXT_GAME_WAIT
+    model.message = _("Waiting for the table's next game to open...")
+    while True:
+        try:
+            return await front.seated(join_table(
+                seat, again.table, again.host, again.port, again.code,
+                on_view=_shows(model, front), actions=actions, wait=2.0,
+                opener=again.opener, after=after))
+        except (NoTable, TableClosed, LobbyError):
+            if loop.time() > end:
+                raise
+            await asyncio.sleep(0.5)
 
 
 async def _join_seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | PlainLobby,
                      model: LobbyModel, actions: asyncio.Queue[LobbyAction],
-                     interfaces: list[str]) -> NetSession | None:
+                     interfaces: list[str], again: Again) -> NetSession | None:
     """Join by ``--peer``, ``--table`` or the list: ask the code when the table needs one
     (and again after a wrong one); a record whose code failed is marked, never looped on."""
     failed: set[tuple[bytes, str, str, int]] = set()
@@ -353,11 +423,14 @@ async def _join_seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | 
                 if code is None:
                     break
             try:
-                return await front.seated(join_table(
+                session = await front.seated(join_table(
                     seat, table_name, host, port, code,
                     on_view=_shows(model, front), actions=actions, transcript=args.transcript,
                     wait=args.wait, opener=ad.fingerprint if ad else None,
                     ask_last_seat=not model.wish_asked))
+                again.table, again.host, again.port, again.code = table_name, host, port, code
+                again.opener = ad.fingerprint if ad else None
+                return session
             except (WrongTableCode, CodeNeeded) as exc:
                 # A typo, or a stranger's record answering to that name: say so, mark the
                 # record (never picked by itself again) and ask again; when other tables
@@ -455,9 +528,10 @@ def bot_label(name: str, level: str) -> str:
 
 
 async def _bot_guest(args: argparse.Namespace, k: int, o: Opened, table_name: str,
-                     interfaces: list[str], think: Think) -> None:
+                     interfaces: list[str], think: Think, after: bytes | None = None) -> None:
     """A bot peer at the person's table: its own keys, its own links; it enters the lobby
-    through the opener's door (no code guessed: the code may have turned by then)."""
+    through the opener's door (no code guessed: the code may have turned by then).
+    ``after``: playing again, the game just played at this table."""
     profile = load(bot_profile(args, k))
     # distinct first letters, so the notepad's two-letter column heads tell the bots apart
     name = bot_label(BOT_NAMES[(k + 1) % len(BOT_NAMES)], args.level)
@@ -466,7 +540,7 @@ async def _bot_guest(args: argparse.Namespace, k: int, o: Opened, table_name: st
     ready.put_nowait(Ready(True))  # the person's r starts a table with seats still free
     session = await join_table(seat, table_name, o.host, o.port, o.code,
                                on_view=lambda v: None, actions=ready, wait=10.0,
-                               transport=bot_transport(o, seat, table_name))
+                               transport=bot_transport(o, seat, table_name), after=after)
     await _drive(session, args, think)
 
 

@@ -21,7 +21,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from p2pclue.bots.protocol import BOT_NAMES
 from p2pclue.bots.registry import BOTS
@@ -52,9 +52,11 @@ from p2pclue.net.gamedir import unfinished_games
 from p2pclue.net.lobby import LobbyError, LobbyView, check_name
 from p2pclue.net.pairing import new_table_code
 from p2pclue.net.play import (
+    CodeNeeded,
     NoTable,
     Opened,
     Seat,
+    WrongTableCode,
     bot_transport,
     join_table,
     open_table,
@@ -73,6 +75,9 @@ from p2pclue.net.store import StoreError, check_new
 from p2pclue.net.table import TableClosed
 from p2pclue.rules.variants import preset
 from p2pclue.tui.text import wrap
+
+if TYPE_CHECKING:
+    from p2pclue.tui.lobby import LineFeed
 
 EXIT_HALTED = 3
 DEFAULT_PLAYERS = 4
@@ -498,7 +503,9 @@ def _tell(narrator: Narrator, event: api.SessionEvent, say: Printer, private: bo
         who = player_word(event.name) if event.seat is not None else spectator_word(event.name)
         if not event.present:
             say.away.add(key)
-            say(_("{player} is away").format(player=who))
+            say(_("{player} is not answering (network?): reconnecting; the table waits for "
+                  "them.").format(player=who) if event.silent
+                else _("{player} is away").format(player=who))
         elif key in say.away:
             say.away.discard(key)
             say(_("{player} is back").format(player=who))
@@ -555,9 +562,27 @@ async def _watch(args: argparse.Namespace) -> int:
     seat = Seat(profile, args.name or _("spectator"), interfaces=interfaces,
                 **internet.options(args))
     table_name, host, port, opener = await _locate(args, interfaces, say)
-    session = await join_table(seat, table_name, host, port, args.code, role="spectator",
-                               on_view=_view_printer(say), transcript=args.transcript,
-                               wait=args.wait, opener=opener)
+    code: str | None = args.code
+    feed: LineFeed | None = None
+    tries = 0
+    while True:
+        try:
+            session = await join_table(seat, table_name, host, port, code, role="spectator",
+                                       on_view=_view_printer(say), transcript=args.transcript,
+                                       wait=args.wait, opener=opener)
+            break
+        except (WrongTableCode, CodeNeeded) as exc:
+            if not sys.stdin.isatty():  # nobody to ask: the refusal is the answer
+                raise
+            wrong = isinstance(exc, WrongTableCode)
+            tries += wrong
+            if feed is None:
+                from p2pclue.tui.lobby import LineFeed
+
+                feed = LineFeed()
+            code = await _ask_code(feed, table_name, opener, str(exc) if wrong else "", tries)
+            if code is None:
+                raise
     say(_("watching; table check: {check}").format(check=table_check(session.config)))
     narrator = Narrator(session.config)
     run = asyncio.ensure_future(session.run())
@@ -568,6 +593,26 @@ async def _watch(args: argparse.Namespace) -> int:
         path=ended.transcript if ended.transcript is not None else _("not saved"),
         audit=ended.message))
     return 0 if ended.audit_ok else 1
+
+
+async def _ask_code(feed: LineFeed, table_name: str, opener: str | None, refusal: str,
+                    tries: int) -> str | None:
+    """The table code, asked as ``join`` asks it (None: Enter alone or the input ended).
+    A reader thread of its own reads the answer, so Ctrl-C still stops at once."""
+    if refusal:
+        print(refusal, flush=True)
+    print((_("The table {name} (opener's key {key}) needs its table code.") if opener
+           else _("The table {name} needs its table code.")).format(name=repr(table_name),
+                                                                    key=opener))
+    print(_("It is on the opener's screen: ask them to read it out."))
+    if tries:
+        from p2pclue.tui.lobby import code_tries
+
+        print(code_tries(tries))
+    print(_("Table code: {typed}").format(typed=""), end="", flush=True)
+    while (line := await feed.poll(0.5)) is None:
+        pass
+    return line.strip() or None
 
 
 def _environ() -> dict[str, str]:

@@ -14,12 +14,16 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from p2pclue.rules.cards import SUSPECTS
+
 MAX_TXT_ITEM = 200
 """Each ``key=value`` item stays under this (DNS allows 255)."""
 MAX_TABLE_NAME_BYTES = 120
 _PRESET = re.compile(r"^[a-z0-9][a-z0-9_-]{0,23}$")
 _FINGERPRINT = re.compile(r"^[0-9a-f]{4}(-[0-9a-f]{4}){3}$")
 _HEX = re.compile(r"^[0-9a-f]{2,128}$")
+_SMALL = re.compile(r"^[0-9]{1,2}$")
+SUSPECT_IDS = tuple(c.index for c in SUSPECTS)
 
 
 class DiscoveryError(Exception):
@@ -63,6 +67,9 @@ class TableAd:
     failed: bool = False
     """This browser's handshake with it failed (a wrong code, or not the opener's key):
     shown as such and never dialled again by itself. Not part of the record."""
+    taken: tuple[int, ...] | None = None
+    """The suspects already sat as, ascending (None: the record did not say). A hint for
+    the last seat's question, like the rest of the record; the lobby decides."""
 
     @property
     def place(self) -> tuple[bytes, str, str, int]:
@@ -82,6 +89,8 @@ class TableAd:
             "fp": self.fingerprint,
             "c": "1" if self.needs_code else "0",
         }
+        if self.taken is not None:
+            items["tk"] = ",".join(str(suspect) for suspect in sorted(self.taken))
         for key, value in items.items():
             if len(key.encode()) + 1 + len(value.encode()) > MAX_TXT_ITEM:
                 raise ValueError(f"TXT item {key} is too long")
@@ -115,6 +124,7 @@ def parse_txt(props: Mapping[bytes, bytes | None], host: str, port: int) -> Tabl
             host=host,
             port=port,
             needs_code=got.get("c", "1") != "0",
+            taken=_taken(got["tk"]) if "tk" in got else None,
         )
     except (KeyError, ValueError, UnicodeDecodeError):
         return None
@@ -123,5 +133,17 @@ def parse_txt(props: Mapping[bytes, bytes | None], host: str, port: int) -> Tabl
         and len(ad.name.encode()) <= MAX_TABLE_NAME_BYTES and bool(_PRESET.match(ad.preset))
         and 0 <= ad.seats_taken <= ad.seats_wanted <= 6 and 0 < ad.version < 1000
         and bool(_FINGERPRINT.match(ad.fingerprint)) and 0 < port < 65536
+        and (ad.taken is None or len(ad.taken) <= ad.seats_taken)
     )
     return ad if ok else None
+
+
+def _taken(value: str) -> tuple[int, ...]:
+    """The ``tk`` item: distinct suspect ids, ascending, comma-separated ("" for none)."""
+    if not value:
+        return ()
+    ids = tuple(int(part) for part in value.split(",") if _SMALL.match(part))
+    if len(ids) != value.count(",") + 1 or any(i not in SUSPECT_IDS for i in ids) \
+            or list(ids) != sorted(set(ids)):
+        raise ValueError("bad taken suspects")
+    return ids

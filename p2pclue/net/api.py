@@ -70,6 +70,9 @@ class Presence:
     seat: int | None
     """None for a spectator."""
     present: bool
+    silent: bool = False
+    """Gone because its link brought nothing for seconds (``net.liveness``): most likely
+    the network, on either side; the link is re-dialled as after any loss."""
 
 
 @dataclass(frozen=True)

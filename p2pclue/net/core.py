@@ -54,6 +54,7 @@ from p2pclue.net.actions import (
 )
 from p2pclue.net.guesses import Guesses
 from p2pclue.net.junk import JunkBudget
+from p2pclue.net.liveness import Liveness
 from p2pclue.net.lobby import MAX_SPECTATORS, Start
 from p2pclue.net.meta import TAG_FRAME, TAG_LOBBY, TAG_SYNC, decode_meta
 from p2pclue.rules.state import GameState
@@ -88,7 +89,7 @@ MAX_PRIVATE_OPENING = 256
 COPIES_FREE = 64
 HUMAN_PASS_DELAY = (1.0, 3.0)
 """How long a person's seat holds its automatic "cannot refute" (as ``net.local.Pace``)."""
-SYNC_KINDS = ("have", "done", "vote", "attempts")
+SYNC_KINDS = ("have", "done", "vote", "attempts", "alive")
 
 
 class Uniform(Protocol):
@@ -158,6 +159,10 @@ class SessionCore:
         """Links whose spectator ``hello`` during play was answered (the next one is junk)."""
         self._cut_off: set[bytes] = set()
         """Links cut for junk until their ``link_down``: what they still had queued is not read."""
+        self.liveness = Liveness()
+        """When each link last carried something (``net.liveness``: ``alive``, silent cuts)."""
+        self._silent: set[bytes] = set()
+        """Links cut as silent until their ``link_down`` (told as "not answering")."""
         self.junk = JunkBudget()
         """Junk (what the engine dropped) charged per link partner; see ``net.junk``."""
         self.junk_cuts = 0
@@ -244,6 +249,8 @@ class SessionCore:
             times.append(deadline)
         if self.redials and (dial := self.redials.next_time(self._bans())) is not None:
             times.append(dial)
+        if not self._finished and (alive := self.liveness.next_time()) is not None:
+            times.append(alive)
         return min(times) if times else None
 
     # ---- inputs ----------------------------------------------------------------------
@@ -273,8 +280,10 @@ class SessionCore:
             self._told.discard(key)
             self._spread_certificate(key)
             return self._done(now) if self._out else []
+        self.liveness.called(now)
         self._links[key] = None
         self._haves[key] = 0
+        self.liveness.up(key, now)
         self.redials.up(key, now)
         self._send((key,), TAG_SYNC, self._hello())
         if self.guesses.own:
@@ -291,6 +300,9 @@ class SessionCore:
         if self._idle():
             return []
         self._cut_off.discard(key)
+        silent = key in self._silent
+        self._silent.discard(key)
+        self.liveness.down(key)
         self._links.pop(key, None)
         self._haves.pop(key, None)
         self._copies.pop(key, None)
@@ -301,7 +313,7 @@ class SessionCore:
             return self._done(now)  # after the end nobody is re-dialled or announced
         seat = self.seats.get(key)
         if seat is not None:
-            self._out.append(Emit(api.Presence(self._names[key], seat, False)))
+            self._out.append(Emit(api.Presence(self._names[key], seat, False, silent=silent)))
             if self.me < key and self._address(key) is not None:  # the smaller key dials
                 self.redials.lost(key, now)
         elif key in self.spectators:
@@ -313,7 +325,10 @@ class SessionCore:
         if self._idle():
             self._spread_certificate(key)  # it may play on past the point we ended at
             return self._done(now) if self._out else []
-        if key in self._cut_off:
+        self.liveness.called(now)
+        if key in self._links:
+            self.liveness.heard(key, now)
+        if key in self._cut_off or key in self._silent:
             self.ignored += 1  # still queued from a link cut for junk: not even read
         elif tag == TAG_FRAME:
             self._frame(key, body, now)
@@ -359,6 +374,9 @@ class SessionCore:
             self._send_frames(held)
         if self._linger_until is not None and now >= self._linger_until:
             self._end()
+        self.liveness.called(now)
+        if not self._finished:
+            self._keep_alive(now)
         for key in self.redials.due(now, self._bans()) if self.redials else ():
             address = self._address(key)
             if address is not None:
@@ -601,6 +619,9 @@ class SessionCore:
                 self._charge(key, 1, now)
             elif self.guesses.total != before:
                 self._guesses_changed()
+        elif kind == "alive":
+            if set(msg) != {"t"} or not self.liveness.alive_is_free(key, now):
+                self._charge(key, 1, now)
         elif kind == "have":
             self._have(key, msg, now)
         elif kind == "done":
@@ -676,7 +697,24 @@ class SessionCore:
         if self._linger_until is not None and not self._waiting_for_done():
             self._end()
         out, self._out = self._out, []
+        for action in out:
+            if isinstance(action, Send):
+                for key in action.to:
+                    self.liveness.sent(key, now)
+        self.liveness.last_call = max(self.liveness.last_call or now, now)
         return out
+
+    def _keep_alive(self, now: float) -> None:
+        """Cut the links that brought nothing for ``SILENT_AFTER`` (a network lost without
+        a word: the re-dial takes over); say ``alive`` on the quiet ones."""
+        for key in self.liveness.silent(now):
+            self.liveness.down(key)
+            if key in self._links:
+                self._links.pop(key)
+                self._silent.add(key)  # until its link_down: told "not answering"
+                self._out.append(Cut(key, "silent"))
+        for key in self.liveness.due(now):
+            self._send((key,), TAG_SYNC, {"t": "alive"})
 
     def _finish(self, now: float) -> None:
         """Close the transcript, tell the table we are done; a player of a complete game

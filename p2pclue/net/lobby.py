@@ -102,13 +102,25 @@ class TableInfo:
     rules: Rules
     wanted: int
     """Seats the opener asked for (3-6)."""
+    after: bytes | None = None
+    """The session id of the game this one follows at the same table ("play again"); None
+    for a table's first game. It links an evening's games, nothing more: each game is its
+    own session with its own signed start (docs/protocol.md, "An evening of games")."""
 
     def to_wire(self) -> dict[str, Any]:
-        return {"name": self.name, "rules": self.rules.to_wire(), "wanted": self.wanted}
+        wire = {"name": self.name, "rules": self.rules.to_wire(), "wanted": self.wanted}
+        if self.after is not None:
+            wire["after"] = self.after
+        return wire
 
     @classmethod
     def from_wire(cls, obj: Any) -> TableInfo:
-        _keys(obj, {"name", "rules", "wanted"}, "table")
+        base = {"name", "rules", "wanted"}
+        _keys(obj, base | {"after"} if isinstance(obj, dict) and "after" in obj else base,
+              "table")
+        after = obj.get("after")
+        if "after" in obj and (not isinstance(after, bytes) or len(after) != 32):
+            raise LobbyError("a table's previous session is a 32-byte id")
         try:
             rules = Rules.from_wire(obj["rules"])
         except Exception as exc:  # the rules' own WireError: any failure is a bad message
@@ -117,7 +129,7 @@ class TableInfo:
         if not isinstance(wanted, int) or isinstance(wanted, bool) \
                 or not MIN_PLAYERS <= wanted <= MAX_PLAYERS:
             raise LobbyError("a table has 3 to 6 seats")
-        return cls(check_name(obj["name"]), rules, wanted)
+        return cls(check_name(obj["name"]), rules, wanted, after)
 
 
 @dataclass(frozen=True)
@@ -538,6 +550,9 @@ class GuestLobby:
     held: dict[str, Any] | None = None
     """A ``propose`` not signed yet: held while the person chooses, or until the host
     proposes anew after their pick (``sign_held`` if it never does)."""
+    after: bytes | None = None
+    """Playing again: the session id of the game just played at this table; a table whose
+    view names another (or none) is not that table's next game, and is left."""
 
     def __post_init__(self) -> None:
         check_name(self.name)
@@ -570,7 +585,10 @@ class GuestLobby:
         kind = msg["t"]
         if kind == "lobby":
             first = self.view is None
-            self.view = LobbyView.from_wire(msg)
+            view = LobbyView.from_wire(msg)
+            if self.after is not None and view.table.after != self.after:
+                raise LobbyError("this table is not the next game of the one just played")
+            self.view = view
             me = self.me()
             self.asking = self.asking or (
                 first and self.ask_last_seat and self.wish is None and me is not None

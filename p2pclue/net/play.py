@@ -225,11 +225,13 @@ async def resume_game(seat: Seat, game: GameDir) -> NetSession:
 def _ad(opened: Opened, tid: bytes, rules: Rules, view: LobbyView | None, wanted: int,
         playing: bool) -> TableAd:
     taken = len(view.players) if view is not None else 1
+    suspects = None if view is None else tuple(sorted(
+        m.suspect for m in view.players if m.suspect is not None))
     return TableAd(
         table_id=tid, name=opened.name, preset=rules.name(), seats_taken=taken,
         seats_wanted=wanted, playing=playing, version=PROTOCOL_VERSION,
         fingerprint=opened.fingerprint, host=opened.host, port=opened.port,
-        needs_code=opened.code is not None)
+        needs_code=opened.code is not None, taken=suspects)
 
 
 async def open_table(
@@ -239,6 +241,7 @@ async def open_table(
     transcript: Path | None = None, finder: Discovery | None = None,
     transport: Transport | None = None, internet: bool = False,
     on_code: Callable[[Opened], None] | None = None, own_bots: bool = False,
+    port: int = 0, after: bytes | None = None,
 ) -> NetSession:
     """Open a table, keep its lobby until the signed start, and return the session.
     ``finder``: how the table is announced (mDNS by default); ``transport``: what makes
@@ -247,7 +250,9 @@ async def open_table(
     wrong codes turned the table to a fresh code (``Opened.code``, ``code_turns``) or closed
     its entry (``entry_closed``); the lobby view changes at the same time. ``own_bots``:
     this process seats bots of its own (``bot_transport``): they come through a door of
-    the opener's transport (``Opened.door``), not with the code."""
+    the opener's transport (``Opened.door``), not with the code. Playing again:
+    ``port``, where the table listened for its last game (its players dial it there
+    again), and ``after``, that game's session id, named in the table's view."""
     tid = table_id(table_name)
     if internet:
         transport = transport or internet_transport(seat, table_name, code)
@@ -258,18 +263,18 @@ async def open_table(
     announcer: Announcement | None = None
     updates: list[asyncio.Task[None]] = []
     try:
-        listener = await mesh.listen(seat.listen_host, 0)
+        listener = await mesh.listen(seat.listen_host, port)
         fp = fingerprint(seat.profile.public)
         opened = Opened(table_name, code, listener.host, listener.port, fp, False, door=door)
         if is_reach(listener.host):
             opened.ticket = Ticket(table_name, parse_reach(listener.host)).text()
-        lobby = HostLobby(seat.profile.identity, TableInfo(table_name, rules, players),
+        lobby = HostLobby(seat.profile.identity, TableInfo(table_name, rules, players, after),
                           seat.name, listener.port, secrets.token_bytes(32),
                           seen=seat.profile.seen, suspect=seat.suspect)
         if announce:
             try:
                 announcer = await (finder or discovery.Mdns()).announce(
-                    _ad(opened, tid, rules, None, players, False), seat.interfaces)
+                    _ad(opened, tid, rules, lobby.view(), players, False), seat.interfaces)
                 opened.announced = True
             except Exception as exc:  # zeroconf raises many kinds; the table still works
                 opened.announce_error = f"{type(exc).__name__}: {exc}"
@@ -369,7 +374,7 @@ async def join_table(
     role: str = "player", on_view: Callable[[LobbyView], None],
     actions: asyncio.Queue[LobbyAction] | None = None, transcript: Path | None = None,
     wait: float = 0.0, opener: str | None = None, ask_last_seat: bool = False,
-    transport: Transport | None = None,
+    transport: Transport | None = None, after: bytes | None = None,
 ) -> NetSession:
     """Join a table at ``host:port`` (as a player or a spectator); returns the session.
 
@@ -380,6 +385,8 @@ async def join_table(
     A wrong code raises ``WrongTableCode``, a missing one ``CodeNeeded`` (both
     ``TableClosed``): a front end asks for the code again. A table that answers the hello
     with a refusal raises ``TableRefused`` at once: only a table not reached is re-dialled.
+    ``after``: playing again, the session id of the game just played here; another table
+    is left (``LobbyError``).
     """
     if transport is None and is_reach(host):  # an internet table's opener (its ticket)
         transport = internet_transport(seat, table_name, code)
@@ -389,7 +396,8 @@ async def join_table(
         lobby = GuestLobby(seat.profile.identity, seat.name, listener.port,
                            secrets.token_bytes(32), role=role, wish=seat.suspect,
                            seen=seat.profile.seen, ask_last_seat=ask_last_seat,
-                           via=listener.host if is_reach(listener.host) else None)
+                           via=listener.host if is_reach(listener.host) else None,
+                           after=after)
         loop = asyncio.get_running_loop()
         end = loop.time() + wait
         delay = 0.2

@@ -27,7 +27,7 @@ from prompt_toolkit.styles import Style
 from p2pclue.engine.audit import audit
 from p2pclue.engine.errors import LocalProtocolError, TranscriptError
 from p2pclue.engine.transcript import parse
-from p2pclue.i18n import _, refusal_text
+from p2pclue.i18n import _, outcome_word, refusal_text
 from p2pclue.net.api import Ended, Session
 from p2pclue.rules.board import Square
 from p2pclue.tui import knowledge as kn
@@ -276,7 +276,22 @@ class TableApp:
                 task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(runner, 10)
+        self._say_where_the_transcript_is()
+        if self.model.again:
+            from p2pclue.tui import PLAY_AGAIN
+
+            return PLAY_AGAIN
         return result if isinstance(result, int) else 0
+
+    def _say_where_the_transcript_is(self) -> None:
+        """Once the full screen is gone, the game's end leaves one line in the terminal:
+        the transcript's path, whole on one line however long, so it can be pasted into
+        ``p2pclue audit`` (the end screen wrapped it)."""
+        ended = self.model.end.ended
+        if ended is None or ended.transcript is None:
+            return
+        print(_("Transcript ({status}): {where}").format(
+            status=outcome_word(ended.status), where=ended.transcript), flush=True)
 
 
 def _name(key: str) -> str:

@@ -51,6 +51,9 @@ def press(model: UIState, key: str) -> list[Command]:
     if key in ("?", "f1"):
         model.overlay = Overlay.HELP
         return []
+    if key == "p" and model.again_offered():
+        model.again = model.left = True
+        return [Leave()]
     if key == "q" or key == "c-c":
         if model.screen is Screen.END:
             model.left = True
@@ -149,10 +152,16 @@ def _key_move(model: UIState, key: str) -> list[Command]:
     if st is None:
         return []
     if key in ("up", "down", "left", "right"):
-        model.cursor = moves.step_cursor(model.destinations, model.cursor, key)
+        where = st.token_of(model.seat) if model.seat is not None else None
+        model.cursor = moves.step_cursor(model.destinations, model.cursor, key,
+                                         where if isinstance(where, tuple) else None)
         return []
     if key == "enter" and model.cursor in model.destinations:
         return [Submit(ev.MoveAlong(model.destinations[model.cursor]))]
+    if key == "enter" and model.destinations:
+        model.message = _("No room in reach: pick a square with the arrows or the mouse, "
+                          "then Enter.")
+        return []
     if key == "e" and rg.may_stay(st):
         return [Submit(ev.EndTurn())]
     if key == "a" and rg.can_accuse(st):

@@ -28,6 +28,7 @@ from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import ColorDepth
 
+from p2pclue.engine.config import MIN_PLAYERS
 from p2pclue.i18n import (
     N_,
     _,
@@ -48,6 +49,7 @@ from p2pclue.net.play import Opened
 from p2pclue.net.table import LobbyAction, Pick, Ready
 from p2pclue.rules.cards import SUSPECTS, card
 from p2pclue.tui.app import MONO_STYLE, STYLE, wants_color
+from p2pclue.tui.evening import Evening
 from p2pclue.tui.keys import small_number
 from p2pclue.tui.text import centre, wrap
 
@@ -94,6 +96,8 @@ class LobbyModel:
         self.code_typed = ""
         self.code_answer: str | None = None
         """What the person typed once Enter was pressed ("" after Esc: back to the list)."""
+        self.evening: Evening | None = None
+        """The games played at this table tonight ("play again"): the score is shown."""
         self.code_tries = 0
         """Wrong codes this person typed for the table asked about: the table's own count
         reaches a joiner only once seated (a refusal carries no count), so the code
@@ -150,7 +154,9 @@ class LobbyModel:
         return not ad.playing and ad.seats_taken == ad.seats_wanted - 1
 
     def ask_wish(self, ad: TableAd) -> None:
-        self._last_seat, self.phase, self.cursor = ad, "wish", 0
+        taken = ad.taken or ()
+        first_free = next((i for i, s in enumerate(SUSPECTS) if s.index not in taken), 0)
+        self._last_seat, self.phase, self.cursor = ad, "wish", first_free
         self.wish_asked = True
 
     def _suspect_cursor(self, key: str) -> bool:
@@ -170,7 +176,12 @@ class LobbyModel:
         if self._suspect_cursor(key) or key != "enter":
             return []
         if not self.late_wish:
-            self.wish, self.chosen = SUSPECTS[self.cursor].index, self._last_seat
+            ad = self._last_seat
+            if ad is not None and ad.taken is not None \
+                    and SUSPECTS[self.cursor].index in ad.taken:
+                self.message = _("that suspect is taken")
+                return []
+            self.wish, self.chosen = SUSPECTS[self.cursor].index, ad
             return []
         mine = self.mine()
         suspect = SUSPECTS[self.cursor].index
@@ -278,7 +289,13 @@ class LobbyModel:
                                      "sit down. Pick your suspect first (if it is taken, "
                                      "you get a free one)."))]
         mine = self.mine()
-        free = self.view.free_suspects() if self.late_wish and self.view is not None else ()
+        free: tuple[int, ...] | None = None
+        if self.late_wish and self.view is not None:
+            free = self.view.free_suspects()
+        elif not self.late_wish and self._last_seat is not None \
+                and self._last_seat.taken is not None:
+            # not seated yet: the table's record says who sits as whom (a hint)
+            free = tuple(s.index for s in SUSPECTS if s.index not in self._last_seat.taken)
         names = [_("{card} (yours)").format(card=card_word(s.index))
                  if self.late_wish and mine is not None and s.index == mine.suspect
                  else card_name(s.index) for s in SUSPECTS]
@@ -286,7 +303,8 @@ class LobbyModel:
         for i, (s, name) in enumerate(zip(SUSPECTS, names, strict=True)):
             mark = ">" if i == self.cursor else " "
             state = ""
-            if self.late_wish and (mine is None or s.index != mine.suspect):
+            if free is not None and not (self.late_wish and mine is not None
+                                         and s.index == mine.suspect):
                 state = pad(name, name_w)[len(name):] + (_("free") if s.index in free
                                                          else _("taken"))
             out.append(("class:cursor" if i == self.cursor else "",
@@ -348,6 +366,9 @@ class LobbyModel:
         out.append(("class:title", _("Table {name}: {rules} rules, {seats}")
                     .format(name=repr(t.name), rules=rules_label(t.rules.name()),
                             seats=seats(len(v.players), t.wanted))))
+        score = self.evening.line() if self.evening is not None else ""
+        if score:
+            out.append(("class:good", score))
         out.append(("", _("Players:")))
         names = {m.identity: (_("{player} (you)").format(player=player_word(m.name))
                               if m.identity == self.me else display_name(m.name))
@@ -359,6 +380,9 @@ class LobbyModel:
             ready = "  " + _("ready") if m.ready else ""
             out.append(("class:mine" if m.identity == self.me else "",
                         f"  {pad(names[m.identity], who_w)} {pad(sus, 18)} {key}{ready}"))
+        waiting = self._waiting_line(v)
+        if waiting and self.phase != "started":
+            out.append(("class:warn", waiting))
         if v.spectators:
             out.append(("", _("Watching: {players}").format(
                 players=", ".join(display_name(m.name) for m in v.spectators))))
@@ -379,6 +403,25 @@ class LobbyModel:
         out.append(("class:dim", _("The game starts when every seat is taken, or when at "
                                    "least three players are all ready.")))
         return out
+
+
+    def _waiting_line(self, v: LobbyView) -> str:
+        """What the start waits for: more players (fewer than three sit), else the first
+        player not ready (you first): the start comes when every seat is taken or when at
+        least three players are all ready."""
+        if len(v.players) >= v.table.wanted:
+            return ""
+        if len(v.players) < MIN_PLAYERS:
+            more = MIN_PLAYERS - len(v.players)
+            return ngettext("Waiting for {count} more player to sit down.",
+                            "Waiting for {count} more players to sit down.", more).format(
+                count=more)
+        waiting = sorted((m for m in v.players if not m.ready), key=lambda m: m.identity != self.me)
+        if not waiting:
+            return ""
+        if waiting[0].identity == self.me:
+            return _("You are not ready yet: press r when you are.")
+        return _("{player} is not ready yet.").format(player=player_word(waiting[0].name))
 
 
 def code_tries(count: int) -> str:

@@ -70,12 +70,14 @@ class UIModel(UIState):
                 out += self._your_choice(choice)
             case Engine(event=e):
                 out += self._engine_event(e)
-            case Presence(name=name, seat=seat, present=present):
-                self._tell_presence((seat, name), present)
+            case Presence(name=name, seat=seat, present=present, silent=silent):
+                self._tell_presence((seat, name), present, silent)
             case Guesses(count=count):
                 self._tell(guesses.describe(count))
             case Ended():
                 self.end.ended = event
+                if self.evening is not None and self.seat is not None and not self.left_table:
+                    self.evening.record(self.config, state)
                 if event.status == "abandoned" and not self.end.why:
                     self._why_stopped()
                 self.screen = Screen.END
@@ -94,11 +96,19 @@ class UIModel(UIState):
                 player=self.name(seat)))
         self.end.why += self._votes
 
-    def _tell_presence(self, who: tuple[int | None, str], present: bool) -> None:
+    def _tell_presence(self, who: tuple[int | None, str], present: bool,
+                       silent: bool = False) -> None:
         if not present:
             if who not in self._away:
                 self._away.add(who)
-                self._tell(_("{player} is away.").format(player=self._present(who)))
+                self._tell(_("{player} is not answering (network?): reconnecting; the table "
+                             "waits for them.").format(player=self._present(who)) if silent
+                           else _("{player} is away.").format(player=self._present(who)))
+                others = {s for s in range(self.n) if s != self.seat}
+                if silent and self.seat is not None and len(others) > 1 \
+                        and others <= {s for s, _name in self._away}:
+                    self._tell(_("Nobody else is answering: this computer may be off the "
+                                 "network. Reconnecting; the game waits."))
         elif who in self._away:
             self._away.discard(who)
             self._tell(_("{player} is back.").format(player=self._present(who)))

@@ -17,12 +17,12 @@ Destinations = Mapping[Square, tuple[Square, ...]]
 
 
 def first_destination(destinations: Destinations) -> Square | None:
-    """Where the cursor starts: the first room in reach, else the first square."""
-    if not destinations:
-        return None
+    """Where the cursor starts: the first room in reach, else nowhere. A square in the
+    corridor is never chosen for the player: Enter right after a roll must not walk the
+    token to some square the player never looked at."""
     board = classic_board()
     rooms = sorted(sq for sq in destinations if board.room_at(sq) is not None)
-    return rooms[0] if rooms else sorted(destinations)[0]
+    return rooms[0] if rooms else None
 
 
 def rooms_in_reach(destinations: Destinations) -> dict[int, Square]:
@@ -57,15 +57,18 @@ def room_by_initial(destinations: Destinations, cursor: Square | None,
     return rooms[0]
 
 
-def step_cursor(destinations: Destinations, cursor: Square | None,
-                key: str) -> Square | None:
-    """The destination nearest the cursor in an arrow's direction (it stays if none)."""
+def step_cursor(destinations: Destinations, cursor: Square | None, key: str,
+                origin: Square | None = None) -> Square | None:
+    """The destination nearest the cursor in an arrow's direction (it stays if none).
+    With no cursor yet, the arrow counts from ``origin`` (the token's square), else from
+    the first destination."""
     if not destinations:
         return None
-    if cursor is None:
-        return first_destination(destinations)
+    start = cursor if cursor is not None else origin
+    if start is None:
+        return sorted(destinations)[0]
     dr, dc = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}[key]
-    r0, c0 = cursor
+    r0, c0 = start
     best: tuple[float, Square] | None = None
     for sq in destinations:
         r, c = sq[0] - r0, sq[1] - c0
@@ -76,4 +79,6 @@ def step_cursor(destinations: Destinations, cursor: Square | None,
         score = along + 2 * across
         if best is None or (score, sq) < best:
             best = (score, sq)
-    return best[1] if best is not None else cursor
+    if best is not None:
+        return best[1]
+    return cursor if cursor is not None else sorted(destinations)[0]

@@ -29,6 +29,7 @@ from p2pclue.i18n import (
 from p2pclue.i18n import pad as pad_to
 from p2pclue.rules.cards import ROOMS
 from p2pclue.tui import board as bd
+from p2pclue.tui.awaiting import awaited_doing
 from p2pclue.tui.model import Mode, Overlay, Screen, UIModel
 from p2pclue.tui.text import fit, line_fragments, pad, wrap
 
@@ -127,6 +128,8 @@ def story_lines(model: UIModel, width: int, height: int, *, with_story: bool = T
     head += _hint_lines(model, width)
     waiting = waiting_words(model)
     head += [("class:warn", ln) for ln in wrap(waiting, width) if waiting]
+    doing = _doing(model) if not waiting and model.mode is Mode.WATCH else ""
+    head += [("class:dim", ln) for ln in wrap(doing, width) if doing]
     if model.mode is Mode.TURN:
         # "key:label", as the key bar writes them: a bare key letter reads as a word ("a").
         head += [("class:title", ln) for ln in wrap(_("Your turn: {actions}").format(
@@ -189,6 +192,15 @@ def story_page(model: UIModel, width: int, height: int) -> list[tuple[str, str]]
     model.story_back = len(story) - end
     model.story_rows = max(1, end - start)
     return [*(("class:dim", ln) for ln in header(start, end)), *(("", ln) for ln in body)]
+
+
+def _doing(model: UIModel) -> str:
+    """What the player the table waits for is doing (nothing while it waits for you, or
+    before the game is on the table)."""
+    aw = model.awaited
+    if aw is None or aw[0] == model.seat or model.screen is not Screen.GAME:
+        return ""
+    return awaited_doing(model.state, aw[0], model.name(aw[0]))
 
 
 def waiting_words(model: UIModel) -> str:

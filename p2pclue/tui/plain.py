@@ -39,6 +39,7 @@ from p2pclue.rules.board import classic_board
 from p2pclue.rules.cards import ROOMS, SUSPECTS, WEAPONS, Card, CardNameError
 from p2pclue.rules.state import Phase
 from p2pclue.tui import knowledge as kn
+from p2pclue.tui.evening import Evening
 from p2pclue.tui.keys import small_number
 from p2pclue.tui.model import UIModel
 from p2pclue.tui.story import square_words
@@ -251,6 +252,17 @@ class PlainUI:
         await self.vote_line(await self.lines.get())
         return None
 
+    async def play_again(self) -> bool:
+        """An evening's game is over: its score, then whether to play the next one."""
+        if not self.model.again_offered():
+            return False
+        assert self.model.evening is not None
+        self.say(self.model.evening.line())
+        self.say(_("Type p to play again at this table, or Enter to leave:"))
+        line = await self.lines.get()
+        self.model.again = line.strip().lower() == "p"
+        return self.model.again
+
     async def refresh_notepad(self) -> None:
         self.model.view = await asyncio.to_thread(kn.build_snapshot,
                                                   self.model.knowledge.frozen())
@@ -319,6 +331,10 @@ class PlainUI:
                     except _LeaveAsked:
                         self.model.leaving = True
                 if isinstance(event, Ended):
+                    if await self.play_again():
+                        from p2pclue.tui import PLAY_AGAIN
+
+                        return PLAY_AGAIN
                     return 0 if event.audit_ok else 1
         except _Leave:
             self.say(_("Leaving the table."))
@@ -441,8 +457,10 @@ class PlainUI:
 
 
 async def run_plain(session: Session, out: TextIO | None = None,
-                    read: ReadLine | None = None, notice: str | None = None) -> int:
+                    read: ReadLine | None = None, notice: str | None = None,
+                    evening: Evening | None = None) -> int:
     ui = PlainUI(session, out or sys.stdout, read or sys.stdin.readline)
+    ui.model.evening = evening
     if notice:
         ui.model.tell(notice)
     return await ui.run()

@@ -82,6 +82,8 @@ def end_screen(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
         lines += [("", ln) for ln in wrap(_("Nobody wins: every accusation was wrong."),
                                           width, "  ")]
     lines += [("", ln) for why in end.why for ln in wrap(why.strip(), width, "  ")]
+    score = model.evening.line() if model.evening is not None else ""
+    lines += [("class:title", ln) for ln in wrap(score, width, "  ") if score]
     lines.append(("", ""))
     e = end.ended
     if e is not None:
@@ -107,8 +109,10 @@ def end_screen(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
         lines += [("class:dim", ln) for ln in wrap(
             _("Reading the hands from the transcript..."), width)]
     lines.append(("", ""))
-    lines += [("class:title", ln) for ln in wrap(_("q: leave · {key}: read back the story")
-                                                 .format(key=key_name("PgUp")), width)]
+    keys_line = _("p: play again · q: leave · {key}: read back the story") \
+        if model.again_offered() else _("q: leave · {key}: read back the story")
+    lines += [("class:title", ln) for ln in wrap(keys_line.format(key=key_name("PgUp")),
+                                                 width)]
     if len(lines) > height:  # 80 x 24 with every hand: blank lines go first
         lines = [ln for ln in lines if ln[1]]
     return line_fragments(lines[-height:] if len(lines) > height else lines, width)

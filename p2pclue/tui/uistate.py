@@ -31,6 +31,7 @@ from p2pclue.rules.cards import CARDS
 from p2pclue.rules.state import GameState, Phase
 from p2pclue.tui import moves
 from p2pclue.tui.commands import Action
+from p2pclue.tui.evening import Evening
 from p2pclue.tui.knowledge import ENVELOPE, Knowledge, NotepadView
 from p2pclue.tui.modes import Mode, Overlay, Screen
 from p2pclue.tui.picker import Picker
@@ -102,6 +103,11 @@ class UIState:
         """The session sends a graceful ``leave`` (hand face up); set by the application."""
         self.can_vote = False
         """The session takes votes about a silent seat; set by the application."""
+        self.evening: Evening | None = None
+        """An evening of games at this table (``join``): its score is shown at the end, and
+        p plays again; the game is recorded into it when it ends (``on_event``)."""
+        self.again = False
+        """The person asked to play again (p on the end screen)."""
         self.leaving = False
         """A graceful leave was asked for: it goes out when the table next awaits us."""
         self.left_table = False
@@ -150,7 +156,8 @@ class UIState:
         out: list[Action] = []
         st, mode = self.state, self.mode
         if self.screen is Screen.END:
-            return [Action("q", _("leave"))]
+            again = [Action("p", _("play again"))] if self.again_offered() else []
+            return [*again, Action("q", _("leave"))]
         if mode is Mode.TURN and st is not None:
             if st.phase is Phase.AWAIT_TURN_START:
                 out.append(Action("r", _("roll")))
@@ -166,7 +173,9 @@ class UIState:
                 out.append(Action("m", _("move")))
         elif mode is Mode.MOVE and st is not None:
             if self.destinations:  # blocked in: offer only what works (stay)
-                out += [Action(_("arrows"), _("pick")), Action(key_name("Enter"), _("go"))]
+                out.append(Action(_("arrows"), _("pick")))
+            if self.cursor is not None:  # Enter goes where the player looked, never elsewhere
+                out.append(Action(key_name("Enter"), _("go")))
             if rg.may_stay(st):
                 out.append(Action("e", _("stay")))
             if rg.can_accuse(st):
@@ -190,6 +199,12 @@ class UIState:
         if self.vote_offered():
             out += [Action("w", _("wait more")), Action("x", _("end as abandoned"))]
         return out
+
+    def again_offered(self) -> bool:
+        """p plays again: an evening's game is over and this seat played it to the end."""
+        return (self.evening is not None and self.screen is Screen.END
+                and self.end.ended is not None and self.seat is not None
+                and not self.left_table)
 
     def hint_offered(self) -> bool:
         """h gives a hint now: the suggestion to make (the turn's suggestion may be made,

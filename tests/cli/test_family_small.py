@@ -49,6 +49,7 @@ class ControllingTerminal(PtyProgram):
         os.close(slave)
         self.screen = pyte.Screen(80, 24)
         self.stream = pyte.ByteStream(self.screen)
+        self.raw = bytearray()
 
 
 def _unfinished_game(home: Path) -> None:

@@ -88,6 +88,19 @@ def test_txt_items_stay_small_and_round_trip(name: str, taken: int, wanted: int,
 
 def test_txt_holds_only_public_facts() -> None:
     assert set(sample_ad().txt()) == {"v", "id", "n", "p", "s", "st", "fp", "c"}
+    assert replace(sample_ad(), seats_taken=2, taken=(0, 3)).txt()["tk"] == "0,3"
+
+
+@pytest.mark.parametrize("taken", [(), (4,), (0, 5)])
+def test_the_suspects_taken_round_trip(taken: tuple[int, ...]) -> None:
+    ad = replace(sample_ad(), seats_taken=2, taken=taken)
+    assert parse_txt(as_props(ad.txt()), LO, 4242) == ad
+
+
+@pytest.mark.parametrize("tk", ["0,0", "3,1", "6", "-1", "a", "0,", ",", "0,1,2", "1;2"])
+def test_a_record_with_malformed_suspects_taken_is_ignored(tk: str) -> None:
+    items = replace(sample_ad(), seats_taken=2).txt() | {"tk": tk}
+    assert parse_txt(as_props(items), LO, 4242) is None
 
 
 @pytest.mark.parametrize("change", [

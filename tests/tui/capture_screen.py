@@ -36,6 +36,8 @@ async def capture(seed: int, min_turn: int) -> str:
                     t.press("s", "\r", "\r")
                 elif m.mode is Mode.TURN and any(a.key == "e" for a in m.actions()):
                     t.press("e")
+                elif m.mode is Mode.MOVE and m.cursor is None:
+                    t.press("\x1b[B", "\r")  # no room in reach: a square, then Enter
                 elif m.mode in keys:
                     t.press(keys[m.mode])
                 await asyncio.sleep(0.2)

@@ -42,6 +42,9 @@ class PtyProgram:
         os.close(slave)
         self.screen = pyte.Screen(columns, rows)
         self.stream = pyte.ByteStream(self.screen)
+        self.raw = bytearray()
+        """Every byte the program wrote, for what a screen cannot tell (a line the terminal
+        wrapped at its width was still one line)."""
 
     def pump(self, seconds: float) -> None:
         end = time.monotonic() + seconds
@@ -58,6 +61,7 @@ class PtyProgram:
                 return
             if not data:
                 return
+            self.raw += data
             self.stream.feed(data)
 
     def pump_until(self, done: Callable[[], bool], seconds: float = 120.0,
@@ -91,6 +95,7 @@ class PtyProgram:
         except OSError:  # EIO: the program closed the terminal
             time.sleep(min(wait, 0.05))
             return False
+        self.raw += data
         self.stream.feed(data)
         return bool(data)
 
@@ -114,7 +119,8 @@ def next_keys(bar: str) -> str | None:
     """What a cautious player presses for what the action bar offers (never accuses)."""
     for offer, key in (("Enter:show", "\r"), ("y:accuse", "n"), ("Enter:choose", "\r"),
                        ("Enter:go", "\r"), ("e:stay", "e"), ("s:suggest", "s"),
-                       ("r:roll", "r"), ("e:end turn", "e")):
+                       ("r:roll", "r"), ("e:end turn", "e"),
+                       ("arrows:pick", "\x1b[B")):  # no room in reach: a square first
         if offer in bar:
             return key
     return None

@@ -83,6 +83,8 @@ async def _play(t: Table) -> tuple[int, int]:
                 await t.settle()
                 assert m.cursor == rooms[ROOMS[number - 1].index]
                 numbered += 1
+            if m.cursor is None:  # no room in reach: a square first, then Enter goes
+                t.press("\x1b[B")
             t.press("\r")
             await t.keys_taken()
             # The move is submitted in the background and the question stays on screen

@@ -54,6 +54,10 @@ def test_a_person_plays_a_networked_game_by_keys(tmp_path: Path) -> None:
         prog.press("q")
         prog.proc.wait(60)
         assert prog.proc.returncode == 0
+        prog.pump(1.0)
+        # the full screen gone, the terminal keeps the transcript's path on one line
+        after = prog.raw[prog.raw.rfind(b"\x1b[?1049l"):].decode()
+        assert f"Transcript (complete): {transcript}\r\n" in after, repr(after)
     finally:
         prog.close()
     _audit(transcript)
@@ -141,6 +145,11 @@ def test_join_alone_lists_the_tables_and_sits_at_the_one_chosen(tmp_path: Path) 
         while "You take the last seat" not in prog.text():
             assert time.monotonic() < deadline, prog.text()
             prog.pump(0.2)
+        prog.pump_quiet()
+        # the table's record says which two suspects are sat as already
+        marks = [ln.split()[-1] for ln in prog.screen.display if ln[2:4] in
+                 [f"{k}." for k in range(1, 7)]]
+        assert sorted(marks) == ["free"] * 4 + ["taken"] * 2, prog.text()
         prog.press("5")
         prog.press("\r")
         deadline = time.monotonic() + 240

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from p2pclue.net.discovery import TableAd, fingerprint
 from p2pclue.net.lobby import LobbyView, Member, TableInfo
 from p2pclue.net.play import Opened
@@ -77,6 +79,33 @@ def test_tables_found_are_listed_and_one_is_chosen() -> None:
     assert model.chosen is not None and model.chosen.name == "Attic"
 
 
+def test_the_last_seat_question_marks_the_suspects_the_record_says_are_taken() -> None:
+    last = TableAd(b"\x00" * 16, "Attic", "classic", 2, 3, False, 1, "ab-cd", "127.0.0.1",
+                   5000, taken=(SCARLETT, MUSTARD))
+    model = LobbyModel(ME, "Me")
+    model.phase = "tables"
+    model.on_tables([last])
+    model.press("enter")
+    assert model.phase == "wish" and model.chosen is None
+    shown = text(model)
+    assert "  1. Miss Scarlett   taken" in shown and "  2. Colonel Mustard taken" in shown
+    assert "> 3. Mrs White       free" in shown, "the cursor starts on the first free one"
+    model.press("1")
+    assert model.press("enter") == [] and model.chosen is None
+    assert "taken" in model.message
+    model.press("4")
+    model.press("enter")
+    assert model.chosen == last and model.wish == SUSPECTS[3].index
+
+
+def test_a_record_that_does_not_say_who_is_taken_marks_nothing() -> None:
+    model = LobbyModel(ME, "Me")
+    model.ask_wish(TableAd(b"\x00" * 16, "Attic", "classic", 2, 3, False, 1, "ab-cd",
+                           "127.0.0.1", 5000))
+    listed = [line for line in text(model).splitlines() if line[2:3].isdigit()]
+    assert len(listed) == 6 and not any("taken" in ln or "free" in ln for ln in listed)
+
+
 def test_the_lobby_in_each_language_fits_and_names_the_cards_in_it() -> None:
     from p2pclue.i18n import LANGUAGES, _, card_name, display_name, install, text_width
 
@@ -100,6 +129,23 @@ def test_the_lobby_in_each_language_fits_and_names_the_cards_in_it() -> None:
                 assert "Your suspect:" not in shown and "Players:" not in shown
     finally:
         install("en")
+
+
+def test_the_lobby_says_what_the_start_waits_for() -> None:
+    model = LobbyModel(ME, "Me")
+    model.on_view(view(me_ready=True))  # two players at a table of four
+    assert "Waiting for 1 more player to sit down." in text(model)
+    leo = Member(b"\x04" * 32, "Leo", "player", WHITE, False)
+    three = LobbyView(TableInfo("Kitchen", preset("classic"), 4), (
+        Member(ADA, "Ada", "player", SCARLETT, True), Member(ME, "Me", "player", MUSTARD, True),
+        leo))
+    model.on_view(three)
+    assert "Leo is not ready yet." in text(model) and "sit down" not in text(model)
+    mine_too = dataclasses.replace(three, members=(three.members[0], dataclasses.replace(
+        three.members[1], ready=False), leo))
+    model.on_view(mine_too)
+    assert "You are not ready yet: press r when you are." in text(model)
+    assert "Leo is not ready" not in text(model), "one thing to wait for at a time"
 
 
 def test_the_openers_screen_shows_a_fresh_code_then_that_nobody_new_can_join() -> None:

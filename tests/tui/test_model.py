@@ -73,8 +73,19 @@ def test_after_a_roll_destinations_and_cursor_move() -> None:
     model.on_event(YourChoice(Choice("turn")), rolled, ())
     assert model.mode is Mode.MOVE
     assert model.destinations == dict(rg.legal_destinations(rolled))
+    board = classic_board()
+    assert not any(board.room_at(sq) is not None for sq in model.destinations)
+    # no room in reach: no square is chosen for the player, and Enter does not go
+    assert model.cursor is None
+    assert "go" not in [a.label for a in model.actions()]
+    assert model.press("enter") == []
+    assert "No room in reach" in model.message
+    model.press("down")
     start = model.cursor
     assert start in model.destinations
+    token = rolled.token_of(cfg_seat)
+    assert isinstance(token, tuple) and start is not None and start[0] > token[0]
+    assert "go" in [a.label for a in model.actions()]
     moved = [model.cursor]
     for key in ("up", "down", "left", "right"):
         model.press(key)
@@ -206,6 +217,9 @@ def test_keys_through_the_real_app_drive_the_model(tmp_path: Path) -> None:
             t.press("r")
             await t.until(lambda: t.model.mode is Mode.MOVE, what="the roll")
             assert t.model.destinations
+            if t.model.cursor is None:  # no room in reach: Enter goes once a square is picked
+                t.press("\x1b[B")
+                await t.until(lambda: t.model.cursor is not None, what="a square picked")
             t.press("\r")
             await t.until(lambda: t.model.mode is not Mode.MOVE, what="the move")
             t.press("q")
@@ -303,3 +317,20 @@ def _mode(model: UIModel) -> Mode:
     """The mode now, read through a call (mypy would keep a mode asserted before key
     presses as the mode after them)."""
     return model.mode
+
+
+def test_a_silent_link_is_told_as_not_answering_and_a_lone_seat_suspects_its_network() -> None:
+    config, _ = make_config(preset("classic"), 3, seed=3)
+    model = UIModel(config, 0)
+    one, two = config.players[1].name, config.players[2].name
+    model.on_event(Presence(one, 1, False, silent=True), None, ())
+    assert f"{one} is not answering (network?): reconnecting; the table waits for them." \
+        in model.story[-1]
+    assert not any("Nobody else" in line for line in model.story), "the other one answers"
+    model.on_event(Presence(two, 2, False, silent=True), None, ())
+    assert "Nobody else is answering: this computer may be off the network." \
+        in model.story[-1]
+    model.on_event(Presence(one, 1, True), None, ())
+    assert f"{one} is back." in model.story[-1]
+    model.on_event(Presence(one, 1, False), None, ())
+    assert f"{one} is away." in model.story[-1], "a link closed by its side is no silence"

@@ -17,6 +17,7 @@ from p2pclue.rules.actions import Roll
 from p2pclue.rules.state import GameState, Phase
 from p2pclue.rules.variants import preset
 from p2pclue.tui.model import Mode, UIModel
+from p2pclue.tui.moves import first_destination
 from tests.tui.model_screen import screen_of
 
 
@@ -56,4 +57,6 @@ def test_my_own_roll_replayed_while_i_still_move_keeps_my_destinations() -> None
     _replay(model, [ev.WeaponsPlaced(((6, 12),)), ev.DiceRolled(0, (6,))], i_rolled)
     assert model.destinations == dict(rg.legal_destinations(i_rolled))
     model.on_event(YourChoice(Choice("turn")), i_rolled, (0, 6, 12))
-    assert model.mode is Mode.MOVE and model.cursor in model.destinations
+    assert model.mode is Mode.MOVE and model.destinations
+    # the first room in reach, or no square at all (Enter never goes where nobody looked)
+    assert model.cursor == first_destination(model.destinations)

@@ -217,6 +217,8 @@ def test_blocked_in_the_bar_offers_stay_not_go() -> None:
     model.seat = seat
     rolled = rg.apply(state, Roll(seat, (1,)))
     model.on_event(YourChoice(Choice("turn")), rolled, ())
+    assert "arrows:pick" in _bar(model) and "Enter:go" not in _bar(model)  # no room in reach
+    model.press("up")
     assert "Enter:go" in _bar(model)
     model.destinations, model.cursor = {}, None  # every way out taken by other tokens
     assert "Enter:go" not in _bar(model) and "arrows" not in _bar(model)
