@@ -19,7 +19,7 @@ the peer hands its votes over, and takes on the observer's game if they end it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Container, Iterable
 from typing import Generic, Protocol, TypeVar
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -153,19 +153,21 @@ class Certificates(Generic[ObserverT]):
         self.due = kept or self.due
         return kept
 
-    def certificate(self, i: int, counted: tuple[bytes, ...]) -> tuple[bytes, ...]:
-        """The votes that ended the game at point ``i`` (``counted``), with every other abandon
-        vote kept about it: a peer that ended sends them all."""
-        return tuple(dict.fromkeys(counted + self.past.certificate(i)))
+    def certificate(self, entries: list[bytes], counted: tuple[bytes, ...]) -> tuple[bytes, ...]:
+        """The votes that ended the game after ``entries`` (``counted``), with every other
+        abandon vote kept about that point: a peer that ended sends them all."""
+        return tuple(dict.fromkeys(counted + self.past.certificate(len(entries))))
 
-    def settle(self, entries: list[bytes], at_table: int, now: float,
+    def settle(self, entries: list[bytes], n: int, left: Container[int], now: float,
                ) -> tuple[ObserverT, list[ev.Event]] | None:
         """The earliest passed point where the kept votes make a quorum, if one does and a
         vote was kept since the last call: the observer whose game they ended there (the
-        peer's game becomes that one), with the events of their count."""
+        peer's game becomes that one), with the events of their count. ``left``: the seats
+        of the ``n`` that have left the table by now."""
         if not self.due:
             return None
         self.due = False
+        at_table = sum(1 for s in range(n) if s not in left)
         for i in self.past.candidates(at_table - 1):
             found = self.end_at(i, entries, now)
             if found is not None:

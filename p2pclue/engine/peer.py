@@ -34,7 +34,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from p2pclue.crypto import proofs as P
 from p2pclue.crypto.errors import CryptoError, InvalidPointError
-from p2pclue.crypto.group import Owed, current_owed, owing, own_points, scalar_from_bytes
+from p2pclue.crypto.group import Owed, current_owed, owing, own_points
 from p2pclue.crypto.rand import ScalarSource
 from p2pclue.engine import events as ev
 from p2pclue.engine.accusation import AccusationCheck
@@ -55,7 +55,7 @@ from p2pclue.engine.errors import (
 from p2pclue.engine.leave import build_leave
 from p2pclue.engine.messages import decode_body
 from p2pclue.engine.openings import is_private_opening, private_frame, take_private_opening
-from p2pclue.engine.peer_secrets import PeerSecrets, SeatSecrets, SecretsError
+from p2pclue.engine.peer_secrets import PeerSecrets, SeatSecrets
 from p2pclue.engine.record import PublicRecord, RecordView, ShowRecord
 from p2pclue.engine.signed import late, misaddressed, read_signed
 from p2pclue.engine.silence import At, Silence
@@ -237,9 +237,10 @@ class Peer(RecordView):
         this game halts the game with that signer blamed. ``via`` is never evidence.
         """
         if is_private_opening(raw):
+            answer = self._open_show()
             try:
                 if not take_private_opening(raw, via, self.record, self._player,
-                                            self._open_record()):
+                                            None if answer is None else answer.record):
                     self.duplicate_count += 1
             except WireError as exc:  # not a frame sample: the bytes may be a real opening
                 self.dropped_count += 1
@@ -293,8 +294,6 @@ class Peer(RecordView):
         seat = self.expected_seat()
         if deadline is None or seat is None:
             return []
-        # ``seat`` owes the next entry past this peer's deadline: from now on, until it
-        # speaks, votes about it count, those held until now first.
         out: list[ev.Event] = [ev.PeerSilent(seat, deadline)]
         for checked, raw in self._silence.report(self._at()):
             if self.status is Status.RUNNING:
@@ -316,10 +315,7 @@ class Peer(RecordView):
         """This player's secrets, for its own 0600 file (see ``secrets_version``)."""
         if self.seat is None:
             raise LocalProtocolError(N_("an observer has no secrets"))
-        sec = self._secrets
-        return PeerSecrets(self.seat, None if sec.k is None else bytes(sec.k),
-                           None if sec.r is None else bytes(sec.r), tuple(sec.seeds),
-                           tuple(sorted(sec.acked.items())))
+        return self._secrets.export(self.seat)
 
     def restore(self, secrets: PeerSecrets, entries: list[bytes], now: float) -> list[ev.Event]:
         """Rebuild a fresh peer's state after a crash: load the stored secrets, replay the
@@ -332,14 +328,7 @@ class Peer(RecordView):
         if me is None or self.entries or secrets.seat != me.seat:
             raise LocalProtocolError(
                 N_("restore a fresh playing peer, with its own seat's secrets"))
-        sec = self._secrets
-        try:
-            sec.k = None if secrets.k is None else scalar_from_bytes(secrets.k, "k")
-            sec.r = None if secrets.r is None else scalar_from_bytes(secrets.r, "r")
-        except CryptoError:
-            raise SecretsError("a stored secret is not a valid scalar") from None
-        sec.seeds = list(secrets.seeds)
-        sec.acked = dict(secrets.shown)
+        self._secrets.load(secrets)
         events: list[ev.Event] = []
         for i, raw in enumerate(entries):
             try:
@@ -379,13 +368,12 @@ class Peer(RecordView):
 
     def receive_vote(self, raw: bytes, now: float) -> list[ev.Event]:
         """Count a signed vote; one that does not verify, or is about a point this peer has
-        not reached, is ignored: votes cost nobody anything. A vote is held, not counted,
-        until this peer's own deadline for the silent seat passes (``on_timeout``). When the
-        awaited entry is chained first, a wait vote lapses and an abandon vote is kept, like
-        any valid one about a passed point: a quorum of them ends the game at that point
-        (``certificate``). A quorum of abandon votes ends the game as abandoned (at a
-        forfeit point: every other seat, and the accusation counts as wrong); of wait votes,
-        restarts the silence clock."""
+        not reached, is ignored: votes cost nobody anything. It is held until this peer's own
+        deadline for the silent seat passes (``on_timeout``). If the awaited entry is chained
+        first, a wait vote lapses and an abandon vote is kept, like one about a passed point,
+        for a quorum of them is final (``certificate``). A quorum of abandon votes ends the
+        game as abandoned (at a forfeit point: every other seat, and the accusation counts as
+        wrong); of wait votes, restarts the silence clock."""
         if self.status is not Status.RUNNING:
             return []
         try:
@@ -405,23 +393,19 @@ class Peer(RecordView):
         them to every seat that plays on, so the certificate ends the game there too."""
         if self.status is not Status.ABANDONED or not self.abandon_votes:
             return None
-        i = len(self.entries)
-        return i, self._certificates.certificate(i, self.abandon_votes)
+        return len(self.entries), self._certificates.certificate(self.entries, self.abandon_votes)
 
     def _settle(self, now: float) -> list[ev.Event]:
         """If the kept abandon votes about a passed point make a quorum, this peer's game
         becomes the one they end there (``Certificates.settle``)."""
-        if self.status is not Status.RUNNING:
-            return []
-        at_table = sum(1 for s in range(self.n) if s not in self.left_hands)
-        found = self._certificates.settle(self.entries, at_table, now)
+        found = None if self.status is not Status.RUNNING else self._certificates.settle(
+            self.entries, self.n, self.left_hands, now)
         if found is None:
             return []
         observer, events = found
         self.record, self._current, self._head = observer.record, observer._current, observer._head
         self._index_of, self._sent_by = observer._index_of, observer._sent_by
-        self._held.clear()
-        self._held_digests.clear()
+        self._held, self._held_digests = {}, set()
         self.status, self.abandon_votes = Status.ABANDONED, observer.abandon_votes
         return events
 
@@ -584,10 +568,6 @@ class Peer(RecordView):
         current = self._current
         return current if isinstance(current, ShowAnswer) else None
 
-    def _open_record(self) -> ShowRecord | None:
-        answer = self._open_show()
-        return None if answer is None else answer.record
-
     def _awaited_show(self) -> ShowAnswer | None:
         """The show whose private opening this suggester is waiting for, if any."""
         answer = self._open_show()
@@ -699,8 +679,7 @@ class Peer(RecordView):
         if len(raw) > MAX_ENTRY_BYTES:  # before any work: not even hashed
             self._drop(raw, f"unreadable frame: over {MAX_ENTRY_BYTES} bytes")
             return
-        digest = sha256(raw)
-        if digest in self._index_of or digest in self._held_digests:
+        if self.knows(raw):
             self.duplicate_count += 1
             return  # a duplicate delivery of an accepted or held frame: harmless, and free
         try:
@@ -808,8 +787,7 @@ class Peer(RecordView):
         self._index_of[sha256(raw)] = index
         self._sent_by[sender].append(raw)
         self._head = sha256(raw)
-        # Votes about one point of the game lapse here, but for the abandon votes: those
-        # are kept (``certificate``), and a quorum of them ends the game at that point.
+        # Votes about the point passed lapse, but for the abandon votes: those are kept.
         self._certificates.keep(self._silence.lapse())
         self._events.append(ev.Accepted(index, sender, msg_type))
         if self._relay and sender != self.seat:
