@@ -11,6 +11,7 @@ from pathlib import Path
 from p2pclue.bots.registry import BOTS
 from p2pclue.engine.audit import audit
 from p2pclue.engine.transcript import parse
+from p2pclue.engine.wire import read_payload, split_frame
 from p2pclue.net import api
 from p2pclue.net.botplay import drive_bot
 from p2pclue.net.lobby import LobbyView
@@ -34,14 +35,14 @@ async def linked_in_memory(home: Path, hub: Hub, code: str | None) -> list[NetSe
     opening = asyncio.ensure_future(open_table(
         host, "Attic", preset("classic"), 3, code, on_opened=opened.set_result,
         on_view=lambda v: None, announce=False,
-        transport=MemoryTransport(hub, host.profile.identity, code, "127.77.0.1")))
+        transport=MemoryTransport(hub, host.profile.identity, code, "192.0.2.1")))
     where = await asyncio.wait_for(opened, HANG_GUARD)
     joining = []
     for i in (1, 2):
         guest = _seat(home, f"G{i}")
         joining.append(asyncio.ensure_future(join_table(
             guest, "Attic", where.host, where.port, code, on_view=lambda v: None,
-            transport=MemoryTransport(hub, guest.profile.identity, code, f"127.77.0.{i + 1}"))))
+            transport=MemoryTransport(hub, guest.profile.identity, code, f"192.0.2.{i + 1}"))))
     return [await asyncio.wait_for(t, HANG_GUARD) for t in (opening, *joining)]
 
 
@@ -63,6 +64,10 @@ def test_a_whole_networked_game_over_links_in_memory(tmp_path: Path) -> None:
     assert len(files) == 1
     raw = files.pop()
     assert audit(parse(raw), raw).valid
+    types = [read_payload(split_frame(e)[1])[0].type for e in parse(raw).entries]
+    # every show's private opening reached its suggester over their own link (a lost one
+    # is complained about after the suggester's wait, and the game stalls that long)
+    assert types.count("show") >= 1 and "complain" not in types, types
     assert all(s.junk_charged == 0 and s.resent >= 0 for s in sessions)
     assert all(isinstance(s._mesh.transport, MemoryTransport) for s in sessions)
 
@@ -79,13 +84,13 @@ def test_a_wrong_code_over_links_in_memory_is_counted_as_a_guess(tmp_path: Path)
         opening = asyncio.ensure_future(open_table(
             host, "Attic", preset("classic"), 3, "111111", on_opened=opened.set_result,
             on_view=views.append, announce=False,
-            transport=MemoryTransport(hub, host.profile.identity, "111111", "127.77.0.1")))
+            transport=MemoryTransport(hub, host.profile.identity, "111111", "192.0.2.1")))
         where = await asyncio.wait_for(opened, HANG_GUARD)
         guest = _seat(tmp_path, "G1")
         try:
             await join_table(guest, "Attic", where.host, where.port, "222222",
                              on_view=lambda v: None, transport=MemoryTransport(
-                                 hub, guest.profile.identity, "222222", "127.77.0.2"))
+                                 hub, guest.profile.identity, "222222", "192.0.2.2"))
         except Exception as exc:
             why = type(exc).__name__
         else:
@@ -110,7 +115,7 @@ def test_a_pasted_address_is_a_discovery_of_its_own() -> None:
     from p2pclue.net.transport import Pasted
 
     ad = TableAd(table_id("Attic"), "Attic", "classic", 1, 3, False, 1,
-                 fingerprint(b"\x01" * 32), "127.77.0.1", 40000)
+                 fingerprint(b"\x01" * 32), "192.0.2.1", 40000)
     finder = Pasted([ad])
 
     async def look() -> tuple[TableAd, str, str]:
@@ -143,7 +148,7 @@ def test_a_table_announced_through_another_discovery_needs_no_mdns(tmp_path: Pat
         opening = asyncio.ensure_future(open_table(
             host, "Attic", preset("classic"), 3, None, on_opened=opened.set_result,
             on_view=lambda v: None, finder=Pasted([]),
-            transport=MemoryTransport(hub, host.profile.identity, None, "127.77.0.1")))
+            transport=MemoryTransport(hub, host.profile.identity, None, "192.0.2.1")))
         where = await asyncio.wait_for(opened, HANG_GUARD)
         opening.cancel()
         await asyncio.gather(opening, return_exceptions=True)

@@ -48,14 +48,14 @@ async def _table(home: Path) -> tuple[int, int, list[LobbyView]]:
     host = asyncio.ensure_future(open_table(
         seats["Host"], "Attic", preset("classic"), 3, None, announce=False,
         on_opened=lambda o: opened.set_result((o.host, o.port)), on_view=at_host.append,
-        transport=_links(hub, seats["Host"], "127.77.0.1")))
+        transport=_links(hub, seats["Host"], "192.0.2.1")))
     tasks = [host]
     sessions = []
     try:
         addr, port = await asyncio.wait_for(opened, HANG_GUARD)
         tasks.append(asyncio.ensure_future(join_table(
             seats["Ada"], "Attic", addr, port, None, on_view=lambda v: None,
-            transport=_links(hub, seats["Ada"], "127.77.0.2"))))
+            transport=_links(hub, seats["Ada"], "192.0.2.2"))))
         async with asyncio.timeout(HANG_GUARD):  # the seat the record missed
             while not at_host or len(at_host[-1].players) < 2:
                 await asyncio.sleep(0.05)
@@ -69,7 +69,7 @@ async def _table(home: Path) -> tuple[int, int, list[LobbyView]]:
 
         tasks.append(asyncio.ensure_future(join_table(
             seats["Bea"], "Attic", addr, port, None, on_view=view, actions=actions,
-            ask_last_seat=True, transport=_links(hub, seats["Bea"], "127.77.0.3"))))
+            ask_last_seat=True, transport=_links(hub, seats["Bea"], "192.0.2.3"))))
         sessions = [await asyncio.wait_for(t, HANG_GUARD) for t in tasks]
         assert all(isinstance(s._mesh.transport, MemoryTransport) for s in sessions)
         bea = next(p.suspect for p in sessions[0].config.players if p.name == "Bea")
