@@ -29,6 +29,8 @@ KIND_DOCS = {
     "path": "array of 1-13 squares, each [row, col]",
     "commitment": "a point: the chameleon commitment (t+1)*G + rho*P to the shown card t",
     "opening": "map {card: card index, rho: scalar}: an opening of a show's commitment",
+    "sealed": "map {r: point (R = rho*G), c: 3 scalars, s: 3 scalars}: the show's opening "
+              "sealed to the suggester, an OR-proof over the named cards",
     "openings": "array of at most 4096 openings",
     "proof:key": "map {c: scalar, s: scalar}: Schnorr proof of knowledge",
     "proof:dleq": "map {c: scalar, s: scalar}: Chaum-Pedersen equality of discrete logs",
@@ -48,6 +50,7 @@ KIND_DOCS = {
 
 PROOF_KEYS = {
     "opening": ["card", "rho"],
+    "sealed": ["c", "r", "s"],
     "proof:key": ["c", "s"],
     "proof:dleq": ["c", "s"],
     "proof:dleq_batch": ["c", "s"],

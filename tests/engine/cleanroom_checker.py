@@ -26,6 +26,8 @@ import nacl.bindings as sodium
 from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
 
+from tests.crypto import cleanroom_openings_spec as cr
+
 L = 2**252 + 27742317777372353535851937790883648493
 MAX_FRAME = 256 * 1024  # an entry's length prefix in the file ("Transcript file")
 MAX_ENTRY = 32 * 1024  # a frame ("Frames"): a longer one is dropped unread (rule 2)
@@ -41,7 +43,7 @@ BODIES = {  # the schema's fields per message type
     "reveal": {"event", "value", "renew"}, "roll": set(), "passage": set(), "move": {"path"},
     "suggest": {"suspect", "weapon"}, "accuse": {"suspect", "weapon", "room"},
     "end_turn": set(), "show": {"C", "proof"}, "pass": {"proof"}, "ack": set(),
-    "complain": set(), "opening": {"opening"}, "pet": {"Q", "P", "proof"},
+    "complain": set(), "sealed": {"sealed"}, "pet": {"Q", "P", "proof"},
     "leave": {"hand", "hand_proof", "envelope", "envelope_proof"},
     "open": {"points", "proof", "openings"}, "secrets": {"k", "r"},
 }
@@ -391,6 +393,8 @@ class Show:
     c: bytes
     named: set[int]
     index: int
+    sealed_r: bytes | None = None
+    """R of the `sealed` that settled a complaint about it (4d, "Message-level use" 1)."""
 
 
 @dataclass
@@ -443,7 +447,7 @@ class Game:
         types = {"join": {"join"}, "keys": {"keys"}, "envelope": {"envelope"},
                  "deal": {"deal"}, "unlayer": {"unlayer"}, "reveal": {"reveal"},
                  "turn": TURN_ACTIONS, "refute": {"show", "pass", "leave"}, "pet": {"pet"},
-                 "answer": {"ack", "complain"}, "opening": {"opening"},
+                 "answer": {"ack", "complain"}, "sealed": {"sealed"},
                  "open": {"open"}, "secrets": {"secrets"}}[self.stage]
         return seat, types
 
@@ -587,11 +591,13 @@ class Game:
         elif kind == "ack":
             self.stage = "turn"
         elif kind == "complain":
-            self.stage, self.queue = "opening", [self.shows[-1].refuter]
-        elif kind == "opening":
+            self.stage, self.queue = "sealed", [self.shows[-1].refuter]
+        elif kind == "sealed":
             show = self.shows[-1]
-            if not opens(show.c, body["opening"], self.ys[show.suggester], show.named):
-                return "proof:opening"
+            if not sealed_ok(self.game_id, index, seat, show, self.ys[show.suggester],
+                             body["sealed"]):
+                return "proof:sealed-opening"
+            show.sealed_r = body["sealed"]["r"]
             self.stage = "turn"
         elif kind == "pass" or (kind == "leave" and self.stage == "refute"):
             if kind == "pass":
@@ -637,6 +643,7 @@ class Game:
             owed = [s for s in self.shows if s.refuter == seat and s.suggester not in self.left]
             if len(owed) != len(body["openings"]) or not all(
                     opens(s.c, o, self.ys[s.suggester], s.named)
+                    and (s.sealed_r is None or _base(o["rho"]) == s.sealed_r)
                     for s, o in zip(owed, body["openings"], strict=False)):
                 return "proof:opening"
             if not self.queue:
@@ -670,6 +677,21 @@ def _show_proof_ok(pr: Any, h: int) -> bool:
             and valid_point(pr["a"]) and valid_point(pr["z"])
             and all(isinstance(pr[k], list) and len(pr[k]) == n
                     and all(scalar(x) is not None for x in pr[k]) for k, n in counts.items()))
+
+
+def _base(rho: bytes) -> bytes:
+    return bytes(sodium.crypto_scalarmult_ed25519_base_noclamp(rho))
+
+
+def sealed_ok(game_id: bytes, index: int, seat: int, show: Show, p: bytes, wire: Any) -> bool:
+    """Proof 4d against the show, context "<index>:sealed" with the refuter as prover. This
+    checker does not follow tokens, so it knows the suggested room only as one of the nine
+    (``show.named`` holds them all); the proof hashes the named triple, so it is tried with
+    each room and must verify with one of them."""
+    suspect_weapon = sorted(t for t in show.named if t not in ROOMS)
+    ctx = cr.Context(game_id, f"{index}:sealed", seat)
+    return any(cr.verify_sealed_opening(ctx, [*suspect_weapon, room], p, show.c, wire)
+               == "accepted" for room in ROOMS if room in show.named)
 
 
 def _opening_ok(o: Any) -> bool:
@@ -706,8 +728,6 @@ def _body_check(kind: str, body: Any) -> str | None:
         return None if ok else "message"
     if kind == "show" and not valid_point(body["C"]):
         return "proof:commit-show"
-    if kind == "opening" and not _opening_ok(body["opening"]):
-        return "proof:opening"
     if kind == "open":
         if not _points_ok(body["points"]):
             return "message"
