@@ -53,6 +53,7 @@ from p2pclue.net.actions import (
     Send,
 )
 from p2pclue.net.guesses import Guesses
+from p2pclue.net.hosts import LOOPBACK
 from p2pclue.net.junk import JunkBudget
 from p2pclue.net.liveness import Liveness
 from p2pclue.net.lobby import MAX_SPECTATORS, Start
@@ -761,13 +762,15 @@ class SessionCore:
         return self.closed or self.ended is not None
 
     def _address(self, key: bytes) -> tuple[str, int] | None:
-        """Where the player ``key`` listens, from the signed start (the host: where it was
-        reached); None when there is nowhere to dial."""
+        """Where the player ``key`` listens, from the signed start (the host, and a member
+        from the host's own machine: where the host was reached); None: not in the start."""
         address = next((a for a in self.start_record.addresses if a.identity == key), None)
         if address is None:
             return None
-        host = address.host or (self.host_addr[0] if self.host_addr is not None else "")
-        return (host, address.port) if host else None
+        # "": where the lobby was reached; the opener itself (no such address) reaches
+        # there its own machine, where a member written so came from (a loopback guest)
+        host = address.host or (self.host_addr[0] if self.host_addr is not None else LOOPBACK)
+        return host, address.port
 
     def _bans(self) -> dict[bytes, float]:
         return {key: self.junk.banned_until(key) for key in self.seats}

@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from p2pclue.net.hosts import LOOPBACK
 from p2pclue.net.memlinks import MemoryLink
 from p2pclue.net.transport import Gate, Link, LinkInfo, Listening, OnLink, Transport, Unreachable
-
-LOOPBACK = "127.0.0.1"
 
 
 class _Wrapped:

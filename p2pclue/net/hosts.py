@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import ipaddress
 
+LOOPBACK = "127.0.0.1"
+"""This machine, as a dial sees it: where a member that came from here is reached by
+its host (docs/protocol.md, the `start` message's `peers`)."""
 MAX_HOST_CHARS = 253
 """The longest DNS name; an address in a lobby message is at most 64 characters."""
 
