@@ -60,9 +60,9 @@ class OpenRound(RoundStage):
         mine = shows_to_open(record, sender)
         if len(f["openings"]) != len(mine):
             raise Reject("proof:opening", f"seat {sender} made {len(mine)} show(s) to open")
-        cards = [P.check_opening(rec.triple, record.Y[rec.suggester], rec.commitment, o)
-                 for rec, o in zip(mine, f["openings"], strict=True)]
-        for rec, o in zip(mine, f["openings"], strict=True):
+        cards = []
+        for rec, o in zip(mine, f["openings"], strict=True):  # each in order, as the spec says
+            cards.append(P.check_opening(rec.triple, record.Y[rec.suggester], rec.commitment, o))
             sealed_r = record.sealed.get(rec.index)
             if sealed_r is not None and base_mul(o.rho) != sealed_r:
                 raise Reject("proof:opening", f"the opening of show {rec.index} is not the "

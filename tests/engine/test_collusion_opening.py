@@ -4,7 +4,8 @@ The refuter shows a card it holds (the show proof passes), sends no private open
 when its partner complains seals to it the show opened to another named card that it does
 not hold, forged with the partner's key (``commitshow.equivocate``), then opens the show as
 that card in the end-of-game ``open``. The sealed opening names no card to anyone but the
-partner, but until the public opening carries its held-card proof (docs/protocol.md 4c,
+partner, and R fixes it: opening the show otherwise at the end is blamed on the refuter. But
+until the public opening carries its held-card proof (docs/protocol.md 4c,
 "Message-level use" 2) every honest seat records the false card at the end; the fixed
 behaviour is an expected failure until then.
 """
@@ -37,10 +38,14 @@ class ColludingRefuter(Peer):
 
     partner: Peer
     false: dict[int, int]
+    repeat: bool
+    """Whether the end-of-game ``open`` repeats the false opening (else it opens the real
+    card)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.false = {}
+        self.repeat = True
 
     def send_opening(self, rec: ShowRecord) -> None:
         if rec.suggester != SUGGESTER:
@@ -69,6 +74,10 @@ class ColludingRefuter(Peer):
             sealed = P.seal_opening(ctx, rec.triple, self.Y[rec.suggester], rec.commitment,
                                     self._false_opening(rec), me.src)
             return "sealed", {"sealed": sealed.to_wire()}
+        if auto[0] == "open" and not self.repeat:
+            for index in self.false:  # its own copy forgets R, so its own check lets it by
+                self.record.sealed.pop(index, None)
+            return auto
         if auto[0] == "open":  # the same false card again, for the end-of-game opening
             mine = shows_to_open(self.record, me.seat)
             body = dict(auto[1])
@@ -78,7 +87,7 @@ class ColludingRefuter(Peer):
         return auto
 
 
-def _play(seed: int) -> tuple[list[Peer], ColludingRefuter]:
+def _play(seed: int, repeat: bool = True) -> tuple[list[Peer], ColludingRefuter]:
     config, keys = make_config(preset("classic"), 4, seed)
     peers: list[Peer] = []
     for s in range(4):
@@ -88,6 +97,7 @@ def _play(seed: int) -> tuple[list[Peer], ColludingRefuter]:
     refuter = peers[REFUTER]
     assert isinstance(refuter, ColludingRefuter)
     refuter.partner = peers[SUGGESTER]
+    refuter.repeat = repeat
     seats = [BotSeat(RandomBot(s, random.Random(seed * 7 + s), patience=12), 4)
              for s in range(4)]
     net = Network(peers)
@@ -96,8 +106,8 @@ def _play(seed: int) -> tuple[list[Peer], ColludingRefuter]:
     return peers, refuter
 
 
-def _attacked(seed: int) -> tuple[list[Peer], ColludingRefuter, int, int]:
-    peers, refuter = _play(seed)
+def _attacked(seed: int, repeat: bool = True) -> tuple[list[Peer], ColludingRefuter, int, int]:
+    peers, refuter = _play(seed, repeat)
     assert refuter.false, "no show from the refuter to its partner"
     index, card = next(iter(refuter.false.items()))
     return peers, refuter, index, card
@@ -115,6 +125,35 @@ def test_the_colluding_pair_gets_a_false_card_accepted_without_a_held_card_proof
     verdict = audit(parse(raw), raw)
     assert verdict.valid and verdict.blamed is None
     assert [n for n in verdict.notes if f"entry {index} " in str(n)]
+
+
+def test_the_sealed_false_card_reaches_the_partner_only() -> None:
+    """The sealed false card reaches only the seat that gave its key away: every seat
+    verified the sealed opening and kept R, no honest seat is shown a card of that show (the
+    end-of-game ``open`` then publishes it: the last test)."""
+    peers, _, index, card = _attacked(seed=1)
+    assert (REFUTER, card) in peers[SUGGESTER].shown_to_me
+    for s, p in enumerate(peers):
+        assert index in p.record.sealed
+        if s not in (SUGGESTER, REFUTER):
+            assert (REFUTER, card) not in p.shown_to_me
+
+
+def test_another_opening_at_the_end_is_blamed_on_the_refuter() -> None:
+    """R fixes the opening sealed at the complaint: a refuter that opens the show as its real
+    card in ``open`` (a second, different opening) is blamed ``proof:opening`` by every honest
+    seat, nobody honest is blamed, and the audit of each honest transcript agrees."""
+    peers, _, _, _ = _attacked(seed=1, repeat=False)
+    for s, p in enumerate(peers):
+        if s in (SUGGESTER, REFUTER):
+            continue
+        assert p.status is Status.HALTED
+        assert p.blame is not None and p.blame.culprit == REFUTER
+        assert p.blame.check == "proof:opening"
+        raw = p.transcript().to_bytes()
+        verdict = audit(parse(raw), raw)
+        assert not verdict.valid and verdict.blamed == REFUTER
+        assert verdict.violation is not None and verdict.violation.check == "proof:opening"
 
 
 @pytest.mark.xfail(strict=True, reason="public openings carry no held-card proof yet "

@@ -71,6 +71,18 @@ def _types_before_end(peer: Peer) -> list[str]:
     return out
 
 
+def _observer_before_open(peer: Peer) -> Peer:
+    """A seatless peer fed ``peer``'s signed entries up to (not including) the first
+    ``open``: what anyone holding the transcript before the end can check and learn."""
+    observer = Peer(peer.config, None, relay=False)
+    for i, raw in enumerate(peer.entries):
+        sender, payload, _ = split_frame(raw)
+        if decode_payload(sender, payload)[0].type == "open":
+            break
+        observer.receive(raw, float(i))
+    return observer
+
+
 def test_a_complaint_reveals_the_card_to_nobody_but_the_suggester() -> None:
     peers, seen = _play(seed=5)
     assert all(p.status is Status.COMPLETE for p in peers)
@@ -96,10 +108,22 @@ def test_a_complaint_reveals_the_card_to_nobody_but_the_suggester() -> None:
         mine = [(r.refuter, peers[r.refuter]._my_opening(r).card)
                 for r in peers[s].shows if r.suggester == s]
         assert learned == mine  # only the cards shown to that seat itself
-    # The audit of the transcript agrees: valid, nobody blamed.
-    raw = peers[2].transcript().to_bytes()
-    verdict = audit(parse(raw), raw)
-    assert verdict.valid and verdict.blamed is None and verdict.violation is None
+        assert peers[s].shown_to_me == mine
+    assert peers[HOSTILE].shown_to_me == truth
+    # A stranger replaying the signed transcript up to the end-of-game ``open`` has every
+    # sealed opening verified and R kept, and no card opened.
+    observer = _observer_before_open(peers[1])
+    assert observer.status is Status.RUNNING and observer.blame is None
+    assert set(observer.record.sealed) == {r.index for r in hostile_shows}
+    assert observer.record.opened == {}
+    # The audit of every seat's transcript agrees: valid, the same result, nobody blamed.
+    verdicts = set()
+    for p in peers:
+        raw = p.transcript().to_bytes()
+        verdict = audit(parse(raw), raw)
+        assert verdict.valid and verdict.blamed is None and verdict.violation is None
+        verdicts.add((verdict.result, verdict.winner))
+    assert len(verdicts) == 1
 
 
 def test_the_hostile_suggester_really_complains_about_delivered_openings() -> None:
