@@ -282,7 +282,8 @@ class ShowAnswer(PlayStage):
             return "sealed", {"sealed": sealed.to_wire()}
         if rec.index in sec.acked:
             # Checked and saved before a crash that came before the ack was written: the
-            # refuter will not send it again unasked, and a complaint would make it public.
+            # refuter will not send it again unasked, and a complaint would cost it a sealed
+            # opening that gives this seat transferable evidence of the card (4d).
             return "ack", {}
         got = me.openings.get(rec.refuter)
         if got is not None and got[0] == rec.index:
