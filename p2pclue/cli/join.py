@@ -469,7 +469,7 @@ async def _play(session: NetSession, args: argparse.Namespace, say: Printer) -> 
                 marks["resolved"].append(time.time())
                 marks["resolved_cpu"].append(time.process_time())
                 marks["proofs"].append(len(pending) + isinstance(e, ev.Refuted))
-            elif isinstance(e, ev.Accepted) and e.type in ("ack", "opening"):
+            elif isinstance(e, ev.Accepted) and e.type in ("ack", "sealed"):
                 # the suggester answered the show: [suggestion number, time]
                 marks["answered"].append([len(marks["suggested"]) - 1, time.time()])
 

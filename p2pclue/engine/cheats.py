@@ -26,6 +26,7 @@ from p2pclue.crypto.group import ONE, Point, mul
 from p2pclue.crypto.holdnone import prove_none_unchecked
 from p2pclue.crypto.pet import prove_pet_step
 from p2pclue.crypto.rand import random_scalar
+from p2pclue.crypto.sealedopening import seal_unchecked
 from p2pclue.engine import events as ev
 from p2pclue.engine.accusation import AccusationCheck
 from p2pclue.engine.peer import Peer
@@ -54,10 +55,10 @@ CHEATS: dict[str, str] = {
     "accuse-twice": "accuses again after a wrong accusation",
     "replay": "sends an old message of its own again, re-signed, where a new one is due",
     "bad-pet": "skips the blinding in its step of the accusation check",
-    "wrong-opening": "opens its show privately to another card, and publishes that opening "
-                     "when the suggester complains",
+    "wrong-opening": "opens its show privately to another card, and seals that card to the "
+                     "suggester when it complains",
     "no-opening": "sends the suggester no opening of its show, and when the suggester "
-                  "complains publishes one it made up",
+                  "complains seals one it made up",
 }
 
 PHASED = {"bad-shuffle": ("envelope", "deal"), "bad-decrypt": ("unlayer", "open"),
@@ -260,7 +261,10 @@ class CheatingPeer(Peer):
         rec = answer.record
         opening = (self._wrong_card(rec) if self.cheat == "wrong-opening"
                    else self._made_up_rho(me, rec))
-        return [(self._frame(me, "opening", {"opening": opening.to_wire()}), None)]
+        ctx = proof_context(answer.play.game_id, len(self.entries), me.seat, "sealed")
+        sealed = seal_unchecked(ctx, rec.triple, self.Y[rec.suggester], rec.commitment,
+                                opening.rho, rec.triple.index(opening.card), me.src)
+        return [(self._frame(me, "sealed", {"sealed": sealed.to_wire()}), None)]
 
     _cheat_wrong_opening = _cheat_opening
     _cheat_no_opening = _cheat_opening

@@ -60,8 +60,13 @@ class OpenRound(RoundStage):
         mine = shows_to_open(record, sender)
         if len(f["openings"]) != len(mine):
             raise Reject("proof:opening", f"seat {sender} made {len(mine)} show(s) to open")
-        cards = [P.check_opening(rec.triple, record.Y[rec.suggester], rec.commitment, o)
-                 for rec, o in zip(mine, f["openings"], strict=True)]
+        cards = []
+        for rec, o in zip(mine, f["openings"], strict=True):  # each in order, as the spec says
+            cards.append(P.check_opening(rec.triple, record.Y[rec.suggester], rec.commitment, o))
+            sealed_r = record.sealed.get(rec.index)
+            if sealed_r is not None and base_mul(o.rho) != sealed_r:
+                raise Reject("proof:opening", f"the opening of show {rec.index} is not the "
+                             "one sealed after the complaint")
         record.envelope = f["points"]
         for rec, card in zip(mine, cards, strict=True):
             record.opened[rec.index] = card
@@ -146,6 +151,6 @@ def hands_from_secrets(record: PublicRecord) -> dict[int, tuple[int, ...]]:
 
 def shown_cards_from_secrets(record: PublicRecord) -> list[tuple[ShowRecord, int | None]]:
     """After the end-of-game reveal: every show with the card it showed, from the openings
-    published (in ``open``, or after a complaint). A card shown to a seat that left, or by
+    published in ``open`` (a complaint publishes none). A card shown to a seat that left, or by
     a seat that left, was never opened: None."""
     return [(rec, record.opened.get(rec.index)) for rec in record.shows]

@@ -81,8 +81,11 @@ class PublicRecord:
     shows: list[ShowRecord] = field(default_factory=list)
     passes: list[PassRecord] = field(default_factory=list)
     opened: dict[int, int] = field(default_factory=dict)
-    """Publicly opened shows (after a complaint, or in the end-of-game ``open`` round):
-    transcript index of the show -> card."""
+    """Publicly opened shows (in the end-of-game ``open`` round): transcript index of the
+    show -> card."""
+    sealed: dict[int, Point] = field(default_factory=dict)
+    """Shows settled by a ``sealed`` after a complaint: transcript index of the show -> R
+    (``rho*G``; the end-of-game opening of that show must have this rho)."""
     revealed_k: dict[int, Scalar] = field(default_factory=dict)
     revealed_r: dict[int, Scalar] = field(default_factory=dict)
     left_hands: dict[int, tuple[int, ...]] = field(default_factory=dict)

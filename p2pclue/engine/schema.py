@@ -28,8 +28,10 @@ KIND_DOCS = {
     "scalar": "32-byte little-endian integer, canonical (< l) and non-zero",
     "path": "array of 1-13 squares, each [row, col]",
     "commitment": "a point: the chameleon commitment (t+1)*G + rho*P to the shown card t",
-    "opening": "map {card: card index, rho: scalar}: an opening of a show's commitment",
-    "openings": "array of at most 4096 openings",
+    "sealed": "map {r: point (R = rho*G), c: 3 scalars, s: 3 scalars}: the show's opening "
+              "sealed to the suggester, an OR-proof over the named cards",
+    "openings": "array of at most 4096 openings, each map {card: card index, rho: scalar}: "
+                "an opening of a show's commitment",
     "proof:key": "map {c: scalar, s: scalar}: Schnorr proof of knowledge",
     "proof:dleq": "map {c: scalar, s: scalar}: Chaum-Pedersen equality of discrete logs",
     "proof:dleq_batch": "map {c: scalar, s: scalar}: batched DLEQ over many pairs",
@@ -47,7 +49,7 @@ KIND_DOCS = {
 """Each kind's wire form; ``PROOF_KEYS`` repeats the map keys so a test can check them."""
 
 PROOF_KEYS = {
-    "opening": ["card", "rho"],
+    "sealed": ["c", "r", "s"],
     "proof:key": ["c", "s"],
     "proof:dleq": ["c", "s"],
     "proof:dleq_batch": ["c", "s"],

@@ -5,7 +5,8 @@ a refuter proves it holds none of the named cards (``pass``), or commits to one 
 the suggester alone (``show``) and opens that commitment to the suggester privately,
 unsigned, so the suggester holds nothing a third party would take as the refuter's word
 (docs/protocol.md, "Deniable refutation"). The suggester then owes ``ack``, or ``complain``
-after which the refuter opens the show publicly.
+after which the refuter seals its opening to the suggester in a signed ``sealed`` that
+every seat verifies and only the suggester can read (docs/protocol.md, 4d).
 
 Play runs as one of three stage objects over one ``Play`` (``record.Play``), chosen again
 from the rules state after every change (``play_stage``, which the peer runs for
@@ -50,7 +51,7 @@ REFUTE_TYPES = frozenset({"show", "pass"})
 _AT_TURN = TURN_TYPES | {"leave"}
 _ASKED = REFUTE_TYPES | {"leave"}
 _ANSWERS = frozenset({"ack", "complain"})
-_OPENING = frozenset({"opening"})
+_SEALED = frozenset({"sealed"})
 OPENING_WAIT = 10.0
 """How long the suggester waits for the private opening of a show before it complains."""
 
@@ -249,7 +250,8 @@ class Refutation(PlayStage):
 @dataclass
 class ShowAnswer(PlayStage):
     """A show awaits the suggester's answer: ``ack`` (it checked the private opening) or
-    ``complain``; after a complaint the refuter owes the public ``opening``."""
+    ``complain``; after a complaint the refuter owes ``sealed``, its opening sealed to the
+    suggester."""
 
     play: Play
     record: ShowRecord
@@ -264,19 +266,24 @@ class ShowAnswer(PlayStage):
         return self.record.refuter if self.complained else self.record.suggester
 
     def allowed(self) -> frozenset[str]:
-        return _OPENING if self.complained else _ANSWERS
+        return _SEALED if self.complained else _ANSWERS
 
     def automatic(self, peer: Host, me: Player) -> Message | None:
         """The suggester: ``ack`` a valid private opening (keeping the card as a secret),
         ``complain`` about a wrong one or none in time; after a complaint the refuter
-        publishes its opening."""
+        seals its opening to the suggester."""
         rec, sec = self.record, me.secrets
         if self.complained:
-            return "opening", {"opening": my_opening(peer.record, me, self.play.game_id,
-                                                     rec).to_wire()}
+            index = len(peer.record.entries)
+            ctx = proof_context(self.play.game_id, index, me.seat, "sealed")
+            opening = my_opening(peer.record, me, self.play.game_id, rec)
+            sealed = P.seal_opening(ctx, rec.triple, peer.record.Y[rec.suggester],
+                                    rec.commitment, opening, me.src)
+            return "sealed", {"sealed": sealed.to_wire()}
         if rec.index in sec.acked:
             # Checked and saved before a crash that came before the ack was written: the
-            # refuter will not send it again unasked, and a complaint would make it public.
+            # refuter will not send it again unasked, and a complaint would cost it a sealed
+            # opening that gives this seat transferable evidence of the card (4d).
             return "ack", {}
         got = me.openings.get(rec.refuter)
         if got is not None and got[0] == rec.index:
@@ -301,13 +308,18 @@ class ShowAnswer(PlayStage):
     def on_complain(self, peer: Host, index: int, sender: int, f: Fields) -> None:
         self.complained = True
 
-    def on_opening(self, peer: Host, index: int, sender: int, f: Fields) -> None:
-        """After a complaint the card becomes public: everybody checks the opening."""
+    def on_sealed(self, peer: Host, index: int, sender: int, f: Fields) -> None:
+        """After a complaint: everybody checks the sealed opening and keeps R with the show
+        (the end-of-game ``open`` must repeat it); only the suggester decrypts the card."""
         rec, record, me = self.record, peer.record, peer.player
-        card = P.check_opening(rec.triple, record.Y[rec.suggester], rec.commitment, f["opening"])
-        record.opened[rec.index] = card
+        sealed: P.SealedOpening = f["sealed"]
+        ctx = proof_context(self.play.game_id, index, sender, "sealed")
+        peer.verify(P.verify_sealed_opening, ctx, rec.triple, record.Y[rec.suggester],
+                    rec.commitment, sealed)
+        record.sealed[rec.index] = sealed.r
         peer.resume_play()
         if me is not None and me.seat == rec.suggester:
+            card = P.open_sealed(rec.triple, rec.commitment, sealed, me.secrets.key())
             _learn(peer, me, rec.refuter, card)
 
     def awaits_opening(self, me: int | None) -> bool:

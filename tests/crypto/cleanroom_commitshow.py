@@ -18,6 +18,8 @@ from typing import Any
 import msgpack
 from nacl import bindings as sodium
 
+from tests.crypto import cleanroom_openings_spec as spec
+
 L = 2**252 + 27742317777372353535851937790883648493
 IDENTITY = b"\x01" + b"\x00" * 31
 CARD_SLUGS = (
@@ -361,7 +363,7 @@ def check_sample(data: bytes, tamper: int | None = None) -> SampleResult:
         # a `show` there is checked as if it stood at that index.
         for frame in blame["evidence"]:
             pl = msgpack.unpackb(msgpack.unpackb(frame, raw=False)[1], raw=False)
-            if pl["type"] in ("show", "opening") and pl["from"] == blame["culprit"]:
+            if pl["type"] in ("show", "sealed") and pl["from"] == blame["culprit"]:
                 payloads.append(pl)
                 break
     game_digest = payloads[0]["game"]
@@ -376,6 +378,7 @@ def check_sample(data: bytes, tamper: int | None = None) -> SampleResult:
     hands_checked = 0
     secrets: dict[int, tuple[int, int]] = {}
     opened: dict[int, list[dict[str, Any]]] = {}
+    sealed_r: dict[int, bytes] = {}  # show index -> R of the sealed opening that settled it
     dealt = n * (18 // n) if deal_equal else 18
     game_id = b""
     left: set[int] = set()
@@ -418,13 +421,18 @@ def check_sample(data: bytes, tamper: int | None = None) -> SampleResult:
                 raise Rejected(f"show at {index}: the proof verifies for rooms {rooms}")
             named = (named[0], named[1], rooms[0])
             shows.append(ShowCheck(index, sender, suggester, named, body["C"]))
-        elif kind == "opening":
-            # After a `complain`: the refuter publishes the opening of its last show.
+        elif kind == "sealed":
+            # After a `complain`: the refuter seals the opening of its last show to the
+            # suggester (4d, "Message-level use" 1); R is kept with the show.
             show = shows[-1]
             if show.refuter != sender:
-                raise Rejected(f"opening at {index}: not the last show's refuter")
-            op = body["opening"]
-            check_opening(show.named, keys[show.suggester], show.commitment, op["card"], op["rho"])
+                raise Rejected(f"sealed at {index}: not the last show's refuter")
+            verdict = spec.verify_sealed_opening(
+                spec.Context(game_id, f"{index}:sealed", sender), show.named,
+                keys[show.suggester], show.commitment, body["sealed"])
+            if verdict != "accepted":
+                raise Rejected(f"sealed at {index}: {verdict}")
+            sealed_r[show.index] = body["sealed"]["r"]
             openings_checked += 1
         elif kind == "leave":
             left.add(sender)
@@ -439,6 +447,8 @@ def check_sample(data: bytes, tamper: int | None = None) -> SampleResult:
             raise Rejected(f"seat {seat}: {len(openings)} openings for {len(made)} shows")
         for show, op in zip(made, openings, strict=True):
             check_opening(show.named, keys[show.suggester], show.commitment, op["card"], op["rho"])
+            if show.index in sealed_r and base(scalar(op["rho"])) != sealed_r[show.index]:
+                raise Rejected(f"seat {seat}: show {show.index} opened not as sealed")
             openings_checked += 1
             if seat in secrets:
                 k, r = secrets[seat]

@@ -278,15 +278,15 @@ def test_sample_tampered_proof_fails_here_and_in_the_audit(tmp_path: Path) -> No
 @pytest.mark.parametrize(("kind", "check", "refusal"), [
     ("show-unheld-card", "proof:commit-show", r"verifies for rooms \[\]"),
     ("show-unnamed-card", "proof:commit-show", r"verifies for rooms \[\]"),
-    ("wrong-opening", "proof:opening", r"^opening: (card not named|does not open C)$"),
-    ("no-opening", "proof:opening", r"^opening: (card not named|does not open C)$"),
+    ("wrong-opening", "proof:sealed-opening", r"^sealed at \d+: sealed-opening$"),
+    ("no-opening", "proof:sealed-opening", r"^sealed at \d+: sealed-opening$"),
 ])
 def test_cheat_fails_here_and_in_the_audit(
     kind: str, check: str, refusal: str, tmp_path: Path,
 ) -> None:
     """The project's real cheating peer over the real engine: a refuter that commits to a
-    card it may not show, or whose public opening after the suggester's complaint does not
-    open its show. The audit CLI blames it and this verifier, reading the halted file (the
+    card it may not show, or whose sealed opening after the suggester's complaint does not
+    check (4d). The audit CLI blames it and this verifier, reading the halted file (the
     refused frame is the blame's evidence), refuses the same message while every earlier
     show verifies."""
     cheater = 1

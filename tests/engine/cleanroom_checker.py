@@ -41,7 +41,7 @@ BODIES = {  # the schema's fields per message type
     "reveal": {"event", "value", "renew"}, "roll": set(), "passage": set(), "move": {"path"},
     "suggest": {"suspect", "weapon"}, "accuse": {"suspect", "weapon", "room"},
     "end_turn": set(), "show": {"C", "proof"}, "pass": {"proof"}, "ack": set(),
-    "complain": set(), "opening": {"opening"}, "pet": {"Q", "P", "proof"},
+    "complain": set(), "sealed": {"sealed"}, "pet": {"Q", "P", "proof"},
     "leave": {"hand", "hand_proof", "envelope", "envelope_proof"},
     "open": {"points", "proof", "openings"}, "secrets": {"k", "r"},
 }
@@ -236,6 +236,37 @@ def key_proof_ok(game_id: bytes, step: str, seat: int, y: bytes, proof: Any) -> 
     return int.from_bytes(h, "little") % L == c
 
 
+def sealed_ok(game_id: bytes, step: str, seat: int, named: tuple[int, int, int], p: bytes,
+              c: bytes, wire: dict[str, Any]) -> bool:
+    """Proof 4d ("Sealed opening"), wire shape already checked: per named card t_i, with
+    residue D_i = C - (t_i+1)*G (the identity refused), T_i = [s_i*G - c_i*R, s_i*P - c_i*D_i];
+    items named (u64 list), P, C, R, T (6 points); challenge c = sum of the c_i mod L."""
+    if len(set(named)) != 3:
+        return False
+    r = wire["r"]
+    t_points: list[bytes] = []
+    for t, ci, si in zip(named, wire["c"], wire["s"], strict=True):
+        tg = sodium.crypto_scalarmult_ed25519_base_noclamp((t + 1).to_bytes(32, "little"))
+        if tg == c:
+            return False  # rho = 0: the card in the clear
+        d = sodium.crypto_core_ed25519_sub(c, tg)
+        t_points.append(sodium.crypto_core_ed25519_sub(
+            sodium.crypto_scalarmult_ed25519_base_noclamp(si),
+            sodium.crypto_scalarmult_ed25519_noclamp(ci, r)))
+        t_points.append(sodium.crypto_core_ed25519_sub(
+            sodium.crypto_scalarmult_ed25519_noclamp(si, p),
+            sodium.crypto_scalarmult_ed25519_noclamp(ci, d)))
+
+    def items(label: str, elems: list[bytes]) -> bytes:
+        return (b"\x02" + lp(label.encode()) + len(elems).to_bytes(4, "big")
+                + b"".join(lp(e) for e in elems))
+
+    data = (_fs_start("sealed-opening", game_id, step, seat)
+            + items("named", [u64(t) for t in named]) + _fs_item("P", p) + _fs_item("C", c)
+            + _fs_item("R", r) + items("T", t_points))
+    return sum(int.from_bytes(x, "little") for x in wire["c"]) % L == _challenge(data, "c")
+
+
 # --- the file ("Transcript file") ------------------------------------------------------------
 
 @dataclass
@@ -416,6 +447,8 @@ class Game:
     named: set[int] = field(default_factory=set)
     """The pending suggestion's cards; the room is any room card (this checker has no board)."""
     shows: list[Show] = field(default_factory=list)
+    suggested: tuple[int, int] = (0, 0)  # the last suggestion's suspect and weapon
+    sealed: dict[int, bytes] = field(default_factory=dict)  # show index -> R (4d)
     result: str | None = None
     winner: int | None = None
     turns: int = 0
@@ -443,9 +476,18 @@ class Game:
         types = {"join": {"join"}, "keys": {"keys"}, "envelope": {"envelope"},
                  "deal": {"deal"}, "unlayer": {"unlayer"}, "reveal": {"reveal"},
                  "turn": TURN_ACTIONS, "refute": {"show", "pass", "leave"}, "pet": {"pet"},
-                 "answer": {"ack", "complain"}, "opening": {"opening"},
+                 "answer": {"ack", "complain"}, "sealed": {"sealed"},
                  "open": {"open"}, "secrets": {"secrets"}}[self.stage]
         return seat, types
+
+    def _sealed_ok(self, show: Show, index: int, seat: int, wire: Any) -> bool:
+        """Proof 4d against the show's named cards, the suggester's Y and C, context
+        "<index>:sealed" of the refuter. This checker does not follow the board, so it
+        does not know the room named; it accepts when some room makes the proof verify
+        (the statement names (suspect, weapon, room) in that order)."""
+        suspect, weapon = self.suggested
+        return any(sealed_ok(self.game_id, f"{index}:sealed", seat, (suspect, weapon, room),
+                             self.ys[show.suggester], show.c, wire) for room in ROOMS)
 
     def owner(self, p: int) -> int | None:
         """Dealt position p goes to seat p mod n, but the DEAL-EQUAL leftovers ("Dealing")."""
@@ -575,6 +617,7 @@ class Game:
         elif kind == "suggest":
             self.suggester = seat
             self.named = {body["suspect"], body["weapon"], *ROOMS}
+            self.suggested = (body["suspect"], body["weapon"])
             refuters = [(seat + k) % self.n for k in range(1, self.n)]
             self.stage, self.queue = "refute", [s for s in refuters if s not in self.left]
             if not self.queue:
@@ -587,11 +630,12 @@ class Game:
         elif kind == "ack":
             self.stage = "turn"
         elif kind == "complain":
-            self.stage, self.queue = "opening", [self.shows[-1].refuter]
-        elif kind == "opening":
+            self.stage, self.queue = "sealed", [self.shows[-1].refuter]
+        elif kind == "sealed":
             show = self.shows[-1]
-            if not opens(show.c, body["opening"], self.ys[show.suggester], show.named):
-                return "proof:opening"
+            if not self._sealed_ok(show, index, seat, body["sealed"]):
+                return "proof:sealed-opening"
+            self.sealed[show.index] = body["sealed"]["r"]
             self.stage = "turn"
         elif kind == "pass" or (kind == "leave" and self.stage == "refute"):
             if kind == "pass":
@@ -637,8 +681,9 @@ class Game:
             owed = [s for s in self.shows if s.refuter == seat and s.suggester not in self.left]
             if len(owed) != len(body["openings"]) or not all(
                     opens(s.c, o, self.ys[s.suggester], s.named)
+                    and self.sealed.get(s.index, base_of(o["rho"])) == base_of(o["rho"])
                     for s, o in zip(owed, body["openings"], strict=False)):
-                return "proof:opening"
+                return "proof:opening"  # 4d, "Message-level use" 2: R fixes the opening
             if not self.queue:
                 self._round("secrets")
         elif kind == "secrets":
@@ -659,6 +704,10 @@ class Game:
             if not self.queue:
                 self.stage = "complete"
         return None
+
+
+def base_of(rho: bytes) -> bytes:
+    return bytes(sodium.crypto_scalarmult_ed25519_base_noclamp(rho))
 
 
 def _show_proof_ok(pr: Any, h: int) -> bool:
@@ -706,8 +755,12 @@ def _body_check(kind: str, body: Any) -> str | None:
         return None if ok else "message"
     if kind == "show" and not valid_point(body["C"]):
         return "proof:commit-show"
-    if kind == "opening" and not _opening_ok(body["opening"]):
-        return "proof:opening"
+    if kind == "sealed":
+        w = body["sealed"]
+        ok = (isinstance(w, dict) and set(w) == {"r", "c", "s"} and valid_point(w["r"])
+              and all(isinstance(w[k], list) and len(w[k]) == 3
+                      and all(scalar(x) is not None for x in w[k]) for k in ("c", "s")))
+        return None if ok else "proof:sealed-opening"
     if kind == "open":
         if not _points_ok(body["points"]):
             return "message"

@@ -32,8 +32,8 @@ EXPECTED_CHECK = {
     "accuse-twice": {"R27"},
     "replay": {"chain"},
     "bad-pet": {"proof:pet-step"},
-    "wrong-opening": {"proof:opening"},
-    "no-opening": {"proof:opening"},
+    "wrong-opening": {"proof:sealed-opening"},
+    "no-opening": {"proof:sealed-opening"},
 }
 
 

@@ -555,10 +555,15 @@ def test_games_with_a_leave_agree(n: int, rules: str, seed: int, leaver: int, af
 
 @cache
 def complaint_cases() -> dict[str, tuple[bytes, dict[str, Any]]]:
-    """The suggester complains about the first show; the refuter owes a public opening, taken
-    from its end-of-game `open` ("Deniable refutation"). And that first show re-signed with
-    its proof's wire shape spoiled (proof 4b)."""
+    """The suggester complains about the first show; the refuter owes `sealed` (4d,
+    "Message-level use" 1), made here by the spec-written prover from the opening the
+    refuter publishes in its end-of-game `open`. And that first show re-signed with its
+    proof's wire shape spoiled (proof 4b)."""
     import msgpack
+
+    from p2pclue.engine.peer import Peer
+    from p2pclue.engine.transcript import parse
+    from tests.crypto import cleanroom_openings_spec as spec
     opening, entries, kinds = sample_parts("classic-3p.p2pclue")
     payloads = [msgpack.unpackb(msgpack.unpackb(e)[1], raw=False) for e in entries]
     game = payloads[0]["game"]
@@ -568,6 +573,15 @@ def complaint_cases() -> dict[str, tuple[bytes, dict[str, Any]]]:
     own_shows = [i for i in range(show) if kinds[i] == "show" and payloads[i]["from"] == refuter]
     public = next(p for p in payloads if p["type"] == "open" and p["from"] == refuter)
     good = public["body"]["openings"][len(own_shows)]
+    # The statement's named cards and game id, from the project's replay of the sample.
+    observer = Peer(parse((SAMPLES / "classic-3p.p2pclue").read_bytes()).config, None,
+                    relay=False)
+    for i, raw in enumerate(entries[:show + 1]):
+        observer.receive(raw, float(i))
+    named, game_id = observer.record.shows[0].triple, observer.game_id
+    assert game_id is not None
+    y, c = bytes(observer.record.Y[suggester]), payloads[show]["body"]["C"]
+    rho = int.from_bytes(good["rho"], "little")
 
     def signed(seat: int, chain: list[bytes], kind: str, body: dict[str, Any]) -> bytes:
         seq = sum(1 for e in chain if msgpack.unpackb(e)[0] == seat)
@@ -576,11 +590,19 @@ def complaint_cases() -> dict[str, tuple[bytes, dict[str, Any]]]:
         return pack([seat, payload,
                      seeded(21, seat).sign(b"p2pclue/v1/message\0" + payload).signature])
 
+    def sealed(chain: list[bytes], istar: int | None = None) -> dict[str, Any]:
+        ctx = spec.Context(game_id, f"{len(chain)}:sealed", refuter)
+        return spec.prove_sealed_opening(spec.Seeded(b"tests/cleanroom/sealed"), ctx, named,
+                                         y, c, good["card"], rho, istar)
+
     chain = entries[:show + 1]
     chain.append(signed(suggester, chain, "complain", {}))
-    wrong = signed(refuter, chain, "opening", {"opening": {**good, "card": good["card"] ^ 1}})
-    opened = [*chain, signed(refuter, chain, "opening", {"opening": good})]
-    twice = signed(refuter, opened, "opening", {"opening": good})
+    other = next(i for i, t in enumerate(named) if t != good["card"])
+    wrong = signed(refuter, chain, "sealed", {"sealed": sealed(chain, other)})
+    right = sealed(chain)
+    off = signed(refuter, chain, "sealed", {"sealed": {**right, "r": torsion(right["r"])}})
+    opened = [*chain, signed(refuter, chain, "sealed", {"sealed": right})]
+    twice = signed(refuter, opened, "sealed", {"sealed": right})
 
     def halted_by(cut: list[bytes], frame: bytes, check: str) -> bytes:
         return closed(opening, cut, {"status": "halted", "entries": len(cut), "blame": {
@@ -603,17 +625,20 @@ def complaint_cases() -> dict[str, tuple[bytes, dict[str, Any]]]:
             halted_by(before, signed(refuter, before, "show", {**shown, "proof": bad}),
                       "proof:commit-show"), {**blamed, "check": "proof:commit-show"})
         for what, bad in misshapen.items()}
+    sealed_blame = {**blamed, "check": "proof:sealed-opening"}
     return {
         **shape_cases,
-        "a public opening of another card is proof:opening": (
-            halted_by(chain, wrong, "proof:opening"), {**blamed, "check": "proof:opening"}),
-        "after the right public opening the refuter owes nothing: turn": (
+        "a sealed opening answered for another card is proof:sealed-opening": (
+            halted_by(chain, wrong, "proof:sealed-opening"), sealed_blame),
+        "a sealed opening with R off the subgroup is proof:sealed-opening": (
+            halted_by(chain, off, "proof:sealed-opening"), sealed_blame),
+        "after the right sealed opening the refuter owes nothing: turn": (
             halted_by(opened, twice, "turn"), {**blamed, "check": "turn"}),
     }
 
 
 def test_complaints_agree(subtests: pytest.Subtests, tmp_path: Path) -> None:
-    all_judged_alike(subtests, tmp_path, complaint_cases(), 7)
+    all_judged_alike(subtests, tmp_path, complaint_cases(), 8)
 
 
 def test_a_certificate_with_entries_past_its_point_is_a_votes_violation() -> None:

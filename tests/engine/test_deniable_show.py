@@ -87,18 +87,21 @@ def test_private_openings_travel_unsigned_to_the_suggester_only() -> None:
     assert other.dropped_count == before + 1 and other.status is Status.COMPLETE
 
 
-def test_a_lost_opening_ends_in_a_complaint_and_a_public_opening_nobody_blamed() -> None:
+def test_a_lost_opening_ends_in_a_complaint_and_a_sealed_opening_nobody_blamed() -> None:
     peers, net = lost_openings_game(5)
     assert net.lost > 0
     assert all(p.status is Status.COMPLETE and p.blame is None for p in peers)
     types = _types(peers[0])
-    assert types.count("complain") == types.count("show") == types.count("opening") > 0
-    assert "ack" not in types
-    # Everybody learned every card shown, the suggesters through CardShownToMe as usual.
+    assert types.count("complain") == types.count("show") == types.count("sealed") > 0
+    assert "ack" not in types and "opening" not in types
+    # Each suggester learned its card from the sealed opening; every seat kept R, and the
+    # card became public only in the end-of-game ``open``.
     for rec in peers[0].shows:
         card = peers[0].opened[rec.index]
-        assert all(p.opened[rec.index] == card for p in peers)
+        assert all(p.opened[rec.index] == card and rec.index in p.record.sealed for p in peers)
         assert (rec.refuter, card) in peers[rec.suggester].shown_to_me
+        assert all((rec.refuter, card) not in p.shown_to_me
+                   for p in peers if p.seat != rec.suggester)
         assert card in peers[rec.refuter].hand and card in rec.triple
     raw = peers[0].transcript().to_bytes()
     verdict = audit(parse(raw), raw)

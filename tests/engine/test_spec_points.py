@@ -1054,9 +1054,9 @@ def test_clean_room_footer_readability(status: Any, entries: Any, blame: Any,
 
 def test_point08_no_leave_while_a_show_awaits_its_answer_or_opening() -> None:
     """"Leaving the table": neither the suggester (owing `ack`/`complain`) nor, after a
-    complaint, the refuter (owing `opening`) may leave then: `turn`."""
+    complaint, the refuter (owing `sealed`) may leave then: `turn`."""
     says("nor while a `show` awaits the suggester's `ack` or `complain` or, after a complaint, "
-         "the refuter's `opening` (check `turn`)")
+         "the refuter's `sealed` (check `turn`)")
     payloads = [msgpack.unpackb(split_frame(e)[1]) for e in load("classic-3p").entries]
     show = [p["type"] for p in payloads].index("show")
     refuter = payloads[show]["from"]
