@@ -112,13 +112,21 @@ def catalog_ellipses(lang: str) -> set[str]:
     return found
 
 
-def cut_words(lines: Sequence[str], legit: set[str], separator: str = "\u2502") -> list[str]:
-    """Words a layout cut ("Colonnello Musta…"): an ellipsis the catalog did not write."""
+def cut_words(lines: Sequence[str], legit: set[str], separator: str = "\u2502",
+              names: Iterable[str] = ()) -> list[str]:
+    """Words a layout cut ("Colonnello Musta…"): an ellipsis the catalog did not write. A
+    catalog's word with a field ("{player}…") is the catalog's own only with one of
+    ``names`` whole in the field's place ("Massimiliano…", never "Massimi…")."""
     found = []
+    whole = "|".join(re.escape(n) for n in sorted(set(names), key=len, reverse=True) if n)
+    fields = [re.compile(f"(?:{whole})".join(re.escape(part) for part in
+                                               re.split(r"\{[^{}]*\}", w.rstrip(").,:;!?"))))
+              for w in legit if "{" in w] if whole else []
     for pane in panes(lines, separator):
         for word in pane.split():
             if "…" in word and not any(word.startswith(w.rstrip(").,:;!?")) or
-                                       w.lstrip("(").startswith(word) for w in legit):
+                                       w.lstrip("(").startswith(word) for w in legit) \
+                    and not any(f.fullmatch(word.rstrip(").,:;!?")) for f in fields):
                 found.append(f"{word!r} cut in {_around(pane, pane.find(word))!r}")
     return found
 

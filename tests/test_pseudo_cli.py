@@ -230,6 +230,7 @@ def test_what_join_and_watch_print(transcript: Path) -> None:
         events: list[api.SessionEvent] = [
             api.Presence(bot, 1, True), api.Presence("Emma", None, True),
             api.Presence(bot, 1, False), api.Presence(bot, 1, True),
+            api.Presence(bot, 1, False, silent=True), api.Presence(bot, 1, True),
             api.Waiting(2, now - 10, now + 50), *(api.Engine(e) for e in verdict.events),
             api.Engine(ev.PeerSilent(1, now)), api.Ended("complete", transcript, ok, audited),
             api.Ended("complete", lost, unread, unreadable)]

@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import random
 import shutil
 import sys
 from collections.abc import Awaitable, Callable, Coroutine
@@ -23,6 +22,7 @@ from typing import Any, TypeVar
 from p2pclue.bots.protocol import BOT_NAMES
 from p2pclue.bots.registry import BOTS
 from p2pclue.cli import internet
+from p2pclue.cli.testseed import bot_random, seed_of
 from p2pclue.cli.whoami import player_name
 from p2pclue.engine import events as ev
 from p2pclue.engine.config import MAX_PLAYERS, table_check
@@ -197,7 +197,7 @@ async def _one_game(args: argparse.Namespace, environ: dict[str, str], name: str
     profile = load(args.profile)
     interfaces = discovery.interfaces(args.interface, environ)
     seat = Seat(profile, name, interfaces=interfaces, pass_delay=_pass_delay(args),
-                **internet.options(args))
+                test_seed=seed_of(environ), **internet.options(args))
     seat.suspect = again.suspect
     actions: asyncio.Queue[LobbyAction] = asyncio.Queue()
     model = LobbyModel(profile.public, name)
@@ -535,7 +535,8 @@ async def _bot_guest(args: argparse.Namespace, k: int, o: Opened, table_name: st
     profile = load(bot_profile(args, k))
     # distinct first letters, so the notepad's two-letter column heads tell the bots apart
     name = bot_label(BOT_NAMES[(k + 1) % len(BOT_NAMES)], args.level)
-    seat = Seat(profile, name, interfaces=interfaces, **internet.options(args))
+    seat = Seat(profile, name, interfaces=interfaces, test_seed=seed_of(),
+                **internet.options(args))
     ready: asyncio.Queue[LobbyAction] = asyncio.Queue()
     ready.put_nowait(Ready(True))  # the person's r starts a table with seats still free
     session = await join_table(seat, table_name, o.host, o.port, o.code,
@@ -547,7 +548,7 @@ async def _bot_guest(args: argparse.Namespace, k: int, o: Opened, table_name: st
 async def _drive(session: NetSession, args: argparse.Namespace, think: Think) -> None:
     run = asyncio.ensure_future(session.run())
     try:
-        await drive_bot(_Paced(session, think), BOTS[args.level], random.Random())
+        await drive_bot(_Paced(session, think), BOTS[args.level], bot_random(session))
     finally:
         await session.close()
         run.cancel()  # a closed session's loop may still wait for its inbox

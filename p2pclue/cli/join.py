@@ -14,7 +14,6 @@ import argparse
 import asyncio
 import json
 import os
-import random
 import resource
 import shutil
 import sys
@@ -29,6 +28,7 @@ from p2pclue.cli import internet
 from p2pclue.cli.human import BotFailed, LocalBots
 from p2pclue.cli.narrate import Narrator
 from p2pclue.cli.result import result_object
+from p2pclue.cli.testseed import bot_random, seed_of
 from p2pclue.crypto.group import MULT_COUNTER
 from p2pclue.engine import events as ev
 from p2pclue.engine.config import MAX_NAME_CHARS, MIN_PLAYERS, table_check
@@ -260,7 +260,8 @@ async def _join(args: argparse.Namespace) -> int:
     interfaces = discovery.interfaces(args.interface, _environ())
     name = args.name or (roster_name(BOT_NAMES[0], bot_level(args.bot)) if args.bot
                          else profile.name)
-    seat = Seat(profile, name, interfaces=interfaces, **internet.options(args))
+    seat = Seat(profile, name, interfaces=interfaces, test_seed=seed_of(),
+                **internet.options(args))
     say(_("you are {name}; your key's fingerprint: {key}").format(
         name=player_word(name), key=discovery.fingerprint(profile.public)))
     _offer_resume(profile.games, say)
@@ -399,12 +400,12 @@ async def _bot_guest(args: argparse.Namespace, k: int, o: Opened, table_name: st
     """A bot of the opener's (``--bots``): through the opener's door, with no code guessed."""
     profile = load(bot_profile_name(args.profile, k))
     seat = Seat(profile, roster_name(BOT_NAMES[(k + 1) % len(BOT_NAMES)], bot_level(args.bot)),
-                interfaces=interfaces, **internet.options(args))
+                interfaces=interfaces, test_seed=seed_of(), **internet.options(args))
     session = await join_table(seat, table_name, o.host, o.port, o.code,
                                on_view=lambda v: None, wait=10.0,
                                transport=bot_transport(o, seat, table_name))
     run = asyncio.ensure_future(session.run())
-    ended = await drive_bot(session, BOTS[args.bot], random.Random())
+    ended = await drive_bot(session, BOTS[args.bot], bot_random(session))
     await run
     return session, ended
 
@@ -475,7 +476,7 @@ async def _play(session: NetSession, args: argparse.Namespace, say: Printer) -> 
 
     pending: list[int] = []
     run = asyncio.ensure_future(session.run())
-    ended = await drive_bot(session, BOTS[args.bot], random.Random(), tell)
+    ended = await drive_bot(session, BOTS[args.bot], bot_random(session), tell)
     await run
     if args.timing is not None:
         marks["max_rss_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

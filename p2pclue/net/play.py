@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from p2pclue import PROTOCOL_VERSION
+from p2pclue.crypto.rand import ScalarSource, SeededRandom
 from p2pclue.i18n import _, os_error_line
 from p2pclue.net import discovery, hosts
 from p2pclue.net.ads import SameName, TableAd, fingerprint
@@ -141,10 +142,32 @@ class Seat:
     external: tuple[str, ...] = ()
     """Internet tables: ``IP:PORT`` addresses that reach this seat from outside (a port
     forward), told to the others beside the ones it listens on."""
+    test_seed: bytes | None = None
+    """Tests only (``P2PCLUE_TEST_SEED``, read by the command line, never by the engine):
+    this seat's lobby nonce and its secret randomness are drawn from this seed, its
+    identity and the game, so that a test's games are the same on every run. Anyone who
+    knows the seed can work out the seat's cards: never set in play."""
+
+    def nonce(self, after: bytes | None) -> bytes:
+        """The fresh nonce this seat brings to a lobby (the session id hashes everyone's)."""
+        if self.test_seed is None:
+            return secrets.token_bytes(32)
+        return _seeded(self, b"nonce", after or b"").random_bytes(32)
+
+    def randomness(self, session: bytes) -> ScalarSource | None:
+        """This seat's secret randomness for the game ``session`` (None: the OS's)."""
+        return None if self.test_seed is None else _seeded(self, b"game", session)
 
     @property
     def listen_host(self) -> str:
         return self.interfaces[0] if self.interfaces else "0.0.0.0"
+
+
+def _seeded(seat: Seat, use: bytes, game: bytes) -> SeededRandom:
+    assert seat.test_seed is not None
+    return SeededRandom(hashlib.sha256(b"p2pclue/test-seed/v1\x00" + use + b"\x00"
+                                       + seat.test_seed + b"\x00" + seat.profile.public
+                                       + game).digest())
 
 
 def internet_transport(seat: Seat, table_name: str | bytes, code: str | None) -> Transport:
@@ -190,7 +213,8 @@ def _session(seat: Seat, seated: Seated, transcript: Path | None,
     return NetSession(seated.start, seated.mesh, seat.profile.identity,
                       _transcript_path(seat, seated, transcript), name=seat.name,
                       pending=seated.pending, timeout=seat.timeout, game=game,
-                      host_addr=host_addr, pass_delay=seat.pass_delay)
+                      host_addr=host_addr, pass_delay=seat.pass_delay,
+                      src=seat.randomness(config.session))
 
 
 async def resume_game(seat: Seat, game: GameDir) -> NetSession:
@@ -269,7 +293,7 @@ async def open_table(
         if is_reach(listener.host):
             opened.ticket = Ticket(table_name, parse_reach(listener.host)).text()
         lobby = HostLobby(seat.profile.identity, TableInfo(table_name, rules, players, after),
-                          seat.name, listener.port, secrets.token_bytes(32),
+                          seat.name, listener.port, seat.nonce(after),
                           seen=seat.profile.seen, suspect=seat.suspect)
         if announce:
             try:
@@ -394,7 +418,7 @@ async def join_table(
     try:
         listener = await mesh.listen(seat.listen_host, 0)
         lobby = GuestLobby(seat.profile.identity, seat.name, listener.port,
-                           secrets.token_bytes(32), role=role, wish=seat.suspect,
+                           seat.nonce(after), role=role, wish=seat.suspect,
                            seen=seat.profile.seen, ask_last_seat=ask_last_seat,
                            via=listener.host if is_reach(listener.host) else None,
                            after=after)

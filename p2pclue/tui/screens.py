@@ -63,59 +63,82 @@ def end_screen(model: UIModel, width: int, height: int) -> StyleAndTextTuples:
     if model.reading_story:  # PgUp: the whole story, read back from the end
         return story_lines(model, width, height, story_only=True)
     end = model.end
-    lines: list[tuple[str, str]] = [("class:title", centre(_("The game is over"), width)),
-                                    ("", "")]
+    # One message per group, wrapped over its rows: a screen too short drops groups
+    # whole (``_fit``), never the start or the end of a message.
+    groups: list[list[tuple[str, str]]] = []
+
+    def say(style: str, text: str, indent: str = "") -> None:
+        groups.append([(style, ln) for ln in wrap(text, width, indent)])
+
+    title = _("You left the table") if model.left_table and end.ended is None \
+        else _("The game is over")
+    groups += [[("class:title", centre(title, width))], [("", "")]]
+    spare = [0]  # the title goes first when rows run short
     if model.left_table and end.ended is None:
-        lines[0] = ("class:title", centre(_("You left the table"), width))
-        lines += [("", ln) for ln in wrap(_("Your cards were laid face up for everybody; "
-                                            "the game goes on without you."), width)]
+        say("", _("Your cards were laid face up for everybody; the game goes on without "
+                  "you."))
     if end.envelope is not None:
-        lines += [("class:good", ln) for ln in wrap(_("The envelope: {triple}.").format(
-            triple=triple_word(end.envelope)), width, "  ")]
+        say("class:good", _("The envelope: {triple}.").format(
+            triple=triple_word(end.envelope)), "  ")
     if end.result == "won" and end.winner is not None:
         winner = model.config.players[end.winner]
         who = _("You win!") if end.winner == model.seat else \
             _("{player} wins.").format(player=player_word(winner.name,
                                                           suspect=winner.suspect))
-        lines += [("class:title", ln) for ln in wrap(who, width, "  ")]
+        say("class:title", who, "  ")
     elif end.result == "nobody":
-        lines += [("", ln) for ln in wrap(_("Nobody wins: every accusation was wrong."),
-                                          width, "  ")]
-    lines += [("", ln) for why in end.why for ln in wrap(why.strip(), width, "  ")]
+        say("", _("Nobody wins: every accusation was wrong."), "  ")
+    for why in end.why:
+        say("", why.strip(), "  ")
     score = model.evening.line() if model.evening is not None else ""
-    lines += [("class:title", ln) for ln in wrap(score, width, "  ") if score]
-    lines.append(("", ""))
+    if score:
+        say("class:title", score, "  ")
+    groups.append([("", "")])
     e = end.ended
     if e is not None:
         verdict = {True: "class:good", False: "class:warn", None: ""}[e.audit_ok]
-        lines += [(verdict, ln) for ln in wrap(e.message, width)]
-        lines += transcript_lines(e, width)
-        lines += [("class:dim", ln) for ln in wrap(
-            _("Anyone can check it again: p2pclue audit <transcript>"), width)]
-    lines.append(("", ""))
+        say(verdict, e.message)
+        groups.append(transcript_lines(e, width))
+        spare.append(len(groups))
+        say("class:dim", _("Anyone can check it again: p2pclue audit <transcript>"))
+    groups.append([("", "")])
     if end.hands is not None:
-        lines += [("class:title", ln) for ln in wrap(_("Every hand, revealed and checked:"),
-                                                      width)]
+        say("class:title", _("Every hand, revealed and checked:"))
         for seat, hand in sorted(end.hands.items()):
             p = model.config.players[seat]
             # Translators: the local player among the hands revealed ("You (Miss Scarlett)").
             player = (PlayerWord(_("You"), suspect=p.suspect) if seat == model.seat
                       else player_word(p.name, suspect=p.suspect))
-            for ln in wrap("  " + labelled(str(player), ", ".join(card_name(c) for c in hand)),
-                           width, "      "):
-                lines.append(("", ln))
+            say("", "  " + labelled(str(player), ", ".join(card_name(c) for c in hand)),
+                "      ")
     elif e is not None and e.status == "complete" and e.transcript is not None:
         # Only a complete game reveals every hand: an abandoned or halted one never will.
-        lines += [("class:dim", ln) for ln in wrap(
-            _("Reading the hands from the transcript..."), width)]
-    lines.append(("", ""))
+        say("class:dim", _("Reading the hands from the transcript..."))
+    groups.append([("", "")])
     keys_line = _("p: play again · q: leave · {key}: read back the story") \
         if model.again_offered() else _("q: leave · {key}: read back the story")
-    lines += [("class:title", ln) for ln in wrap(keys_line.format(key=key_name("PgUp")),
-                                                 width)]
-    if len(lines) > height:  # 80 x 24 with every hand: blank lines go first
-        lines = [ln for ln in lines if ln[1]]
-    return line_fragments(lines[-height:] if len(lines) > height else lines, width)
+    say("class:title", keys_line.format(key=key_name("PgUp")))
+    return line_fragments(_fit(groups, height, spare), width)
+
+
+def _fit(groups: list[list[tuple[str, str]]], height: int,
+         spare: list[int]) -> list[tuple[str, str]]:
+    """The rows of ``groups`` in ``height`` rows (80 x 24 with every hand and an evening's
+    score): blank rows go first, then the ``spare`` groups, then the oldest messages, each
+    whole: a message cut at the top would show its end without its start."""
+    def rows(kept: list[list[tuple[str, str]]]) -> int:
+        return sum(len(g) for g in kept)
+
+    if rows(groups) <= height:
+        return [row for g in groups for row in g]
+    kept = [g for g in groups if any(text for _style, text in g)]
+    for index in spare:
+        if rows(kept) > height:
+            kept = [g for g in kept if g is not groups[index]]
+    while rows(kept) > height and len(kept) > 1:
+        kept.pop(0)
+    rows_left = [row for g in kept for row in g]
+    return rows_left[-height:] if height else []
 
 
 def transcript_lines(e: Ended, width: int) -> list[tuple[str, str]]:

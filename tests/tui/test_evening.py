@@ -4,10 +4,18 @@ in Korean (the opener, with one local bot), one in Italian (who joins through th
 tables found, on 127.0.0.1 only). After every game both end screens show the evening's
 score, right by the transcripts' own verdicts; the next lobby shows it too; nobody types a
 code or picks a table again; each game has its own transcript, all audit-valid, and both
-people hold the same three."""
+people hold the same three.
+
+The evening is seeded (``P2PCLUE_TEST_SEED``, ``p2pclue.cli.testseed``) and every profile's
+identity key is made here from its name: the lobbies' nonces, the deals, the dice and the
+bot's choices come out the same on every run, so a failure can be run again. What the
+driver presses still follows the screens as they come (a bar unchanged for 2 s is pressed
+again), so the games' later turns may still differ where the timing does."""
 
 from __future__ import annotations
 
+import hashlib
+import os
 import resource
 import sys
 import time
@@ -15,7 +23,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from p2pclue.cli.testseed import VAR as TEST_SEED
 from p2pclue.engine.audit import audit
 from p2pclue.engine.transcript import parse
 from p2pclue.i18n import _, display_name, install, key_name, ngettext
@@ -127,8 +138,24 @@ def _score(lang: str, games: int, wins: dict[str, int], order: list[str]) -> str
         install("en")
 
 
+def _identities(home: Path, profiles: list[str]) -> None:
+    """Each profile's identity key, made from its name (as the product stores one)."""
+    for name in profiles:
+        folder = home / "p2pclue" / "profiles" / name
+        folder.mkdir(parents=True, mode=0o700)
+        key = Ed25519PrivateKey.from_private_bytes(
+            hashlib.sha256(b"tests/evening/" + name.encode()).digest())
+        fd = os.open(folder / "identity.pem", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as out:
+            out.write(key.private_bytes(serialization.Encoding.PEM,
+                                        serialization.PrivateFormat.PKCS8,
+                                        serialization.NoEncryption()))
+
+
 def test_two_people_and_a_bot_play_three_games_in_a_row(tmp_path: Path) -> None:
     env = _net_env(tmp_path)
+    env[TEST_SEED] = "tests/tui/test_evening"
+    _identities(tmp_path, ["mina", "leo", "mina.bot1"])
     mina = Person(OPEN, env, "ko")
     leo: Person | None = None
     people = [mina]
@@ -158,6 +185,9 @@ def test_two_people_and_a_bot_play_three_games_in_a_row(tmp_path: Path) -> None:
             order = order or names
             if verdict.result == "won" and verdict.winner is not None:
                 wins[names[verdict.winner]] = wins.get(names[verdict.winner], 0) + 1
+            print(f"game {game}: session {parse(raw).config.session.hex()[:16]}, "
+                  f"{verdict.result}, winner {verdict.winner}, "
+                  f"hands {verdict.hands}, {len(parse(raw).entries)} entries")
             for p in people:  # the score, right, on both end screens
                 p.read()
                 expected = _squeeze(_score(p.lang, game, wins, order))

@@ -88,6 +88,10 @@ def test_the_checks_see_what_they_look_for() -> None:
     legit = {"pensando…", "…e"}
     assert cut_words(["│Colonnello Musta… ✓"], legit)
     assert not cut_words(["Consiglio: Sto pensando…", "  …e hai ragione"], legit)
+    waiting = ["In attesa di Massimiliano…"]  # the catalog's "{player}…", a name whole
+    assert not cut_words(waiting, {"{player}…"}, names=["Massimiliano"])
+    assert cut_words(waiting, {"{player}…"}, names=["Massimilianone"])
+    assert cut_words(waiting, {"{player}…"})
 
 
 @pytest.mark.parametrize("lang", sorted(set(LANGUAGES) - {"en"}))
