@@ -408,8 +408,8 @@ class LobbyModel:
                  if m.identity != self.me and m.identity in self.links]
         if shown:
             # Translators: this screen's links to the others at an internet table, each
-            # "Bruno · direct · 3 ms", separated by three spaces.
-            out.append(("class:dim", _("Your links: {links}").format(links="   ".join(shown))))
+            # "Bruno · direct · 3 ms", separated by commas.
+            out.append(("class:dim", _("Your links: {links}").format(links=", ".join(shown))))
         if v.failed_attempts:
             out.append(("class:warn", guesses.describe(v.failed_attempts)))
         if self.phase == "started":
@@ -456,14 +456,16 @@ def notable(old: LinkPath, new: LinkPath) -> bool:
 
 
 def link_text(name: str, path: LinkPath) -> str:
-    """One member's link as the lobby shows it: "Bruno · direct · 3 ms"."""
+    """One member's link as the lobby shows it: "Bruno · direct · 3 ms", its spaces
+    no-break ones, so that a wrapped list of links never splits one of them."""
     ms = number(path.rtt_ms) if path.rtt_ms >= 1 else "<1"
     # Translators: a member of an internet table and this screen's link to it, which a
     # relay server carries; {ms}: its round trip in milliseconds (a number, or "<1").
     relayed = _("{player} · relayed · {ms} ms")
     # Translators: the same, for a link straight between the two machines.
     direct = _("{player} · direct · {ms} ms")
-    return (relayed if path.relayed else direct).format(player=player_word(name), ms=ms)
+    text = (relayed if path.relayed else direct).format(player=player_word(name), ms=ms)
+    return text.replace(" ", "\u00a0")
 
 
 def code_tries(count: int) -> str:
