@@ -4,7 +4,7 @@ A real table over iroh on 127.0.0.1 with relays off: the opener and two joiners 
 lobby, each with the real lobby model, the opener's said by the real ``--plain`` front.
 The opener's lines name both joiners' links, a joiner's its one link (the opener's), each
 "direct" with a round trip in ms. A LAN table on loopback is told nothing and shows nothing
-new.
+new. A person at ``join --plain`` in its own process sees a joiner's link the same way.
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ from p2pclue.net.play import Opened, Seat, join_table, open_table, table_id
 from p2pclue.net.profile import load
 from p2pclue.rules.variants import preset
 from p2pclue.tui.lobby import LineFeed, LobbyModel, PlainLobby
+from tests.net.plain_person import PlainPerson
+from tests.net.procs import HANG_GUARD, Procs, net_env
 
 LOOPBACK = ["127.0.0.1"]
 SETTLE = 20.0
@@ -185,3 +187,25 @@ def test_a_lan_table_is_told_nothing_and_shows_no_links(tmp_path: Path) -> None:
     assert samples == [[], []]
     assert "Your links" not in said and not any("Your links" in t for t in joiner)
     assert " ms" not in said and "direct" not in said
+
+
+@pytest.mark.skipif(not available(), reason="the internet extra (iroh) is missing")
+def test_a_person_at_plain_sees_a_joiners_link_over_iroh(tmp_path: Path, procs: Procs) -> None:
+    """Processes: a person opens an internet table with ``join --plain`` (relays off); a
+    bot joins with the ticket from another process; the person's lobby names its link."""
+    person = PlainPerson(tmp_path / "home", tmp_path / "person.txt", "--create", "--internet",
+                         "--no-relay", "--code", "2718", "--players", "3", "--table", "Attic",
+                         "--name", "Pat", "--profile", "person")
+    try:
+        found = re.search(r"--ticket (clue1[a-z2-7]+)", person.play_until(r"--ticket clue1"))
+        assert found is not None
+        procs.p2pclue("guest", "join", "--ticket", found.group(1), "--code", "2718",
+                      "--no-relay", "--bot", "detective", "--profile", "guest", "--json",
+                      env=net_env(tmp_path / "guest"))
+        said = person.play_until(rf"Your links: [^\n]+{SEP}direct{SEP}{MS}")
+        lines = [ln for ln in said.splitlines() if ln.startswith("Your links: ")]
+        assert len(lines) == 1 and "Pat" not in lines[0], said[-2000:]
+        person.type("q")
+        assert person.proc.wait(HANG_GUARD) == 0, person.said()[-2000:]
+    finally:
+        person.stop()
