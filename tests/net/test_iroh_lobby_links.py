@@ -4,7 +4,8 @@ A real table over iroh on 127.0.0.1 with relays off: the opener and two joiners 
 lobby, each with the real lobby model, the opener's said by the real ``--plain`` front.
 The opener's lines name both joiners' links, a joiner's its one link (the opener's), each
 "direct" with a round trip in ms. A LAN table on loopback is told nothing and shows nothing
-new. A person at ``join --plain`` in its own process sees a joiner's link the same way.
+new. A person in its own process sees a joiner's link the same way, at ``join --plain``
+and on the full screen (a real pseudo-terminal read by pyte).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import io
 import itertools
 import os
 import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -30,6 +32,7 @@ from p2pclue.rules.variants import preset
 from p2pclue.tui.lobby import LineFeed, LobbyModel, PlainLobby
 from tests.net.plain_person import PlainPerson
 from tests.net.procs import HANG_GUARD, Procs, net_env
+from tests.tui.drive import PtyProgram
 
 LOOPBACK = ["127.0.0.1"]
 SETTLE = 20.0
@@ -209,3 +212,38 @@ def test_a_person_at_plain_sees_a_joiners_link_over_iroh(tmp_path: Path, procs: 
         assert person.proc.wait(HANG_GUARD) == 0, person.said()[-2000:]
     finally:
         person.stop()
+
+
+@pytest.mark.skipif(not available(), reason="the internet extra (iroh) is missing")
+def test_the_full_screen_lobby_shows_a_joiners_link_over_iroh(tmp_path: Path,
+                                                               procs: Procs) -> None:
+    """The same with the person's full-screen lobby, read by pyte on a real 80x24 pty."""
+    env = dict(net_env(tmp_path / "home"), TERM="xterm-256color")
+    prog = PtyProgram([sys.executable, "-m", "p2pclue", "join", "--lang", "en", "--create",
+                       "--internet", "--no-relay", "--code", "2718", "--players", "3",
+                       "--table", "Attic", "--name", "Pat", "--profile", "person"], env=env)
+    try:
+        def ticket() -> str | None:  # wrapped over rows: read with the rows' edges joined
+            joined = "".join(row.strip() for row in prog.screen.display)
+            found = re.search(r"--ticket(clue1[a-z2-7]+) --code", joined)
+            return found.group(1) if found else None
+
+        prog.pump_until(lambda: ticket() is not None, 60, "the ticket")
+        procs.p2pclue("guest", "join", "--ticket", ticket() or "", "--code", "2718",
+                      "--no-relay", "--bot", "detective", "--profile", "guest", "--json",
+                      env=net_env(tmp_path / "guest"))
+        # a terminal shows a no-break space as a space: read both as one
+        link = re.compile(r"Your links: .+ · direct · (<1|\d+) ms")
+        prog.pump_until(lambda: link.search(prog.text().replace("\u00a0", " ")) is not None,
+                        60, "the joiner's link")
+        prog.pump_quiet()
+        rows = prog.screen.display
+        assert rows[0].strip() == "p2pclue: the lobby", prog.text()
+        assert sum("Your links:" in row for row in rows) == 1, prog.text()
+        prog.press("q")  # q leaves the lobby: the full screen closes
+        prog.pump_until(lambda: b"\x1b[?1049l" in prog.raw, 60, "the full screen closed")
+        # Not checked here: the exit status. As the interpreter ends, the iroh library
+        # sometimes aborts the process ("FATAL: exception not rethrown", SIGABRT) after a
+        # lobby with a linked member, with or without the links line.
+    finally:
+        prog.close()
