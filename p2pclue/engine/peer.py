@@ -26,7 +26,6 @@ verifies with blame, reports events and moves from stage to stage.
 
 from __future__ import annotations
 
-import math
 from collections import deque
 from collections.abc import Callable, Container, Mapping
 from typing import Any
@@ -35,11 +34,11 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from p2pclue.crypto import proofs as P
 from p2pclue.crypto.errors import CryptoError, InvalidPointError
-from p2pclue.crypto.group import Owed, current_owed, owing, own_points, scalar_from_bytes
+from p2pclue.crypto.group import Owed, current_owed, owing, own_points
 from p2pclue.crypto.rand import ScalarSource
 from p2pclue.engine import events as ev
 from p2pclue.engine.accusation import AccusationCheck
-from p2pclue.engine.certificate import PastVotes
+from p2pclue.engine.certificate import Certificates
 from p2pclue.engine.chains import ChainCommitments
 from p2pclue.engine.config import GameConfig
 from p2pclue.engine.deal import JoinRound, deal_owners
@@ -56,10 +55,10 @@ from p2pclue.engine.errors import (
 from p2pclue.engine.leave import build_leave
 from p2pclue.engine.messages import decode_body
 from p2pclue.engine.openings import is_private_opening, private_frame, take_private_opening
-from p2pclue.engine.peer_secrets import PeerSecrets, SeatSecrets, SecretsError
+from p2pclue.engine.peer_secrets import PeerSecrets, SeatSecrets
 from p2pclue.engine.record import PublicRecord, RecordView, ShowRecord
 from p2pclue.engine.signed import late, misaddressed, read_signed
-from p2pclue.engine.silence import FORFEIT_GRACE, At, Silence
+from p2pclue.engine.silence import At, Silence
 from p2pclue.engine.stage import (
     Body,
     Choice,
@@ -75,7 +74,7 @@ from p2pclue.engine.transcript import Transcript
 from p2pclue.engine.transcript import build as build_transcript
 from p2pclue.engine.turn import OPENING_WAIT, Refutation, ShowAnswer, Turn, play_stage
 from p2pclue.engine.verdicts import owed_fault, points_in, violation
-from p2pclue.engine.votes import Vote, read_vote
+from p2pclue.engine.votes import Vote
 from p2pclue.engine.wire import (
     MAX_ENTRY_BYTES,
     Header,
@@ -183,10 +182,9 @@ class Peer(RecordView):
         self._config_digest = config.digest()
         self._head = sha256(b"p2pclue/v1/chain-start\x00" + self._config_digest)
         self._silence = Silence(self._config_digest, self._keys, timeout, now)
-        self._past = PastVotes(self._config_digest, self._keys)
+        self._certificates = Certificates(self._config_digest, self._keys, lambda: Peer(
+            config, None, relay=False, timeout=timeout))
         """Abandon votes about points this peer has passed: a quorum of them is final."""
-        self._settle_due = False
-        """An entry was chained while abandon votes about its point were held or counted."""
         self._now = now
         # the stages
         self._current: StageState = JoinRound(SeatRound.starting(n, 0, ()))
@@ -239,9 +237,10 @@ class Peer(RecordView):
         this game halts the game with that signer blamed. ``via`` is never evidence.
         """
         if is_private_opening(raw):
+            answer = self._open_show()
             try:
                 if not take_private_opening(raw, via, self.record, self._player,
-                                            self._open_record()):
+                                            None if answer is None else answer.record):
                     self.duplicate_count += 1
             except WireError as exc:  # not a frame sample: the bytes may be a real opening
                 self.dropped_count += 1
@@ -295,8 +294,6 @@ class Peer(RecordView):
         seat = self.expected_seat()
         if deadline is None or seat is None:
             return []
-        # ``seat`` owes the next entry past this peer's deadline: from now on, until it
-        # speaks, votes about it count, those held until now first.
         out: list[ev.Event] = [ev.PeerSilent(seat, deadline)]
         for checked, raw in self._silence.report(self._at()):
             if self.status is Status.RUNNING:
@@ -318,10 +315,7 @@ class Peer(RecordView):
         """This player's secrets, for its own 0600 file (see ``secrets_version``)."""
         if self.seat is None:
             raise LocalProtocolError(N_("an observer has no secrets"))
-        sec = self._secrets
-        return PeerSecrets(self.seat, None if sec.k is None else bytes(sec.k),
-                           None if sec.r is None else bytes(sec.r), tuple(sec.seeds),
-                           tuple(sorted(sec.acked.items())))
+        return self._secrets.export(self.seat)
 
     def restore(self, secrets: PeerSecrets, entries: list[bytes], now: float) -> list[ev.Event]:
         """Rebuild a fresh peer's state after a crash: load the stored secrets, replay the
@@ -334,14 +328,7 @@ class Peer(RecordView):
         if me is None or self.entries or secrets.seat != me.seat:
             raise LocalProtocolError(
                 N_("restore a fresh playing peer, with its own seat's secrets"))
-        sec = self._secrets
-        try:
-            sec.k = None if secrets.k is None else scalar_from_bytes(secrets.k, "k")
-            sec.r = None if secrets.r is None else scalar_from_bytes(secrets.r, "r")
-        except CryptoError:
-            raise SecretsError("a stored secret is not a valid scalar") from None
-        sec.seeds = list(secrets.seeds)
-        sec.acked = dict(secrets.shown)
+        self._secrets.load(secrets)
         events: list[ev.Event] = []
         for i, raw in enumerate(entries):
             try:
@@ -366,7 +353,7 @@ class Peer(RecordView):
             self.send_opening(answer.record)  # it may have been lost in the crash
         return events + self._run(now, lambda: None)
 
-    # ---- silence and votes (engine/silence.py) ----------------------------------------
+    # ---- silence and votes (engine/silence.py), certificates (engine/certificate.py) ---
 
     def vote(self, choice: str, now: float) -> tuple[bytes, list[ev.Event]]:
         """Sign this player's vote about the seat that is silent now (after ``PeerSilent``);
@@ -380,26 +367,20 @@ class Peer(RecordView):
         return raw, self.receive_vote(raw, now)
 
     def receive_vote(self, raw: bytes, now: float) -> list[ev.Event]:
-        """Count a signed vote. A vote that does not verify, or is about a point this peer
-        has not reached, is ignored: votes cost nobody anything. A vote that arrives before
-        this peer's own deadline for the silent seat has passed (``on_timeout`` has not
-        reported it at this point) is held, not counted: it counts when the deadline
-        passes. If the awaited entry is chained first, a held or counted wait vote lapses;
-        an abandon vote is kept, like any valid abandon vote about a point this peer has
-        passed (``_receive_past``), and a quorum of them ends the game at that point (a
-        certificate is final; at a forfeit point the quorum is every other seat).
-        A quorum of abandon votes ends the game as abandoned (and, when the silent seat is
-        the accuser owing its own step of its accusation check, applies that accusation as
-        wrong: the forfeit); of wait votes, restarts the silence clock."""
+        """Count a signed vote; one that does not verify, or is about a point this peer has
+        not reached, is ignored: votes cost nobody anything. It is held until this peer's own
+        deadline for the silent seat passes (``on_timeout``). If the awaited entry is chained
+        first, a wait vote lapses and an abandon vote is kept, like one about a passed point,
+        for a quorum of them is final (``certificate``). A quorum of abandon votes ends the
+        game as abandoned (at a forfeit point: every other seat, and the accusation counts as
+        wrong); of wait votes, restarts the silence clock."""
         if self.status is not Status.RUNNING:
             return []
         try:
-            passed = read_vote(raw, self._keys).entries < len(self.entries)
-        except WireError:
-            passed = False
-        if passed:
-            return self._receive_past(raw, now)
-        try:
+            if self._certificates.passed(raw, self.entries):
+                if not self._certificates.take(raw, self.entries):
+                    self.duplicate_count += 1
+                return self._settle(now)
             checked = self._silence.check(raw, self._at())
         except WireError as exc:
             self._drop(raw, str(exc))
@@ -412,58 +393,21 @@ class Peer(RecordView):
         them to every seat that plays on, so the certificate ends the game there too."""
         if self.status is not Status.ABANDONED or not self.abandon_votes:
             return None
-        i = len(self.entries)
-        return i, tuple(dict.fromkeys(self.abandon_votes + self._past.certificate(i)))
-
-    def _receive_past(self, raw: bytes, now: float) -> list[ev.Event]:
-        """An abandon vote about a point this peer has passed: kept (it does not lapse), and
-        a quorum of them ends the game there (``certificate``)."""
-        try:
-            vote = self._past.check(raw, self.entries)
-        except WireError as exc:
-            self._drop(raw, str(exc))
-            return []
-        if not self._past.keep(vote, raw):
-            self.duplicate_count += 1
-            return []
-        return self._settle(now)
+        return len(self.entries), self._certificates.certificate(self.entries, self.abandon_votes)
 
     def _settle(self, now: float) -> list[ev.Event]:
-        """End the game at the earliest passed point where the kept abandon votes make a
-        quorum, if one does (``_end_at``)."""
-        at_table = sum(1 for s in range(self.n) if s not in self.left_hands)
-        for i in self._past.candidates(at_table - 1):
-            out = self._end_at(i, now)
-            if out is not None:
-                return out
-            self._past.tried[i] = len(self._past.points[i])
-        return []
-
-    def _end_at(self, i: int, now: float) -> list[ev.Event] | None:
-        """Count the kept votes about point ``i`` exactly as a peer standing there past its
-        deadline and its forfeit grace would (as the audit does): the chain up to ``i`` is
-        replayed in an observer, which counts them. If they make a quorum, this peer's game
-        becomes that one: the first ``i`` entries, abandoned by those votes (the entries it
-        chained after ``i`` are void). None: no quorum there."""
-        observer = Peer(self.config, None, relay=False, timeout=self._silence.timeout)
-        for k, raw in enumerate(self.entries[:i]):
-            observer.receive(raw, float(k))
-        if len(observer.entries) != i or observer.status is not Status.RUNNING:
-            return None
-        for _ in range(FORFEIT_GRACE):
-            observer.on_timeout(math.inf)
-        events: list[ev.Event] = []
-        for raw in self._past.votes(i):
-            events += observer.receive_vote(raw, now)
-        if not observer.abandon_votes:  # set exactly when a quorum ended its game
-            return None
-        self.record, self._current = observer.record, observer._current
-        self._head, self._index_of = observer._head, observer._index_of
-        self._sent_by = observer._sent_by
-        self._held.clear()
-        self._held_digests.clear()
+        """If the kept abandon votes about a passed point make a quorum, this peer's game
+        becomes the one they end there (``Certificates.settle``)."""
+        found = None if self.status is not Status.RUNNING else self._certificates.settle(
+            self.entries, self.n, self.left_hands, now)
+        if found is None:
+            return []
+        observer, events = found
+        self.record, self._current, self._head = observer.record, observer._current, observer._head
+        self._index_of, self._sent_by = observer._index_of, observer._sent_by
+        self._held, self._held_digests = {}, set()
         self.status, self.abandon_votes = Status.ABANDONED, observer.abandon_votes
-        return [e for e in events if isinstance(e, ev.VoteCounted | ev.Abandoned)]
+        return events
 
     def abandon_quorum(self) -> int:
         """Abandon votes that end the game now: a strict majority of the seats still at the
@@ -624,10 +568,6 @@ class Peer(RecordView):
         current = self._current
         return current if isinstance(current, ShowAnswer) else None
 
-    def _open_record(self) -> ShowRecord | None:
-        answer = self._open_show()
-        return None if answer is None else answer.record
-
     def _awaited_show(self) -> ShowAnswer | None:
         """The show whose private opening this suggester is waiting for, if any."""
         answer = self._open_show()
@@ -668,10 +608,7 @@ class Peer(RecordView):
                 self._pump()
             except RemoteProtocolError as exc:
                 self._halt(exc)
-        if self._settle_due:
-            self._settle_due = False
-            if self.status is Status.RUNNING:
-                self._events += self._settle(now)
+        self._events += self._settle(now)
         if len(self.entries) != before:
             self._silence.restart(now)
         out, self._events = self._events, []
@@ -742,8 +679,7 @@ class Peer(RecordView):
         if len(raw) > MAX_ENTRY_BYTES:  # before any work: not even hashed
             self._drop(raw, f"unreadable frame: over {MAX_ENTRY_BYTES} bytes")
             return
-        digest = sha256(raw)
-        if digest in self._index_of or digest in self._held_digests:
+        if self.knows(raw):
             self.duplicate_count += 1
             return  # a duplicate delivery of an accepted or held frame: harmless, and free
         try:
@@ -851,11 +787,8 @@ class Peer(RecordView):
         self._index_of[sha256(raw)] = index
         self._sent_by[sender].append(raw)
         self._head = sha256(raw)
-        # Votes about one point of the game lapse here, but for the abandon votes: those
-        # are kept (``certificate``), and a quorum of them ends the game at that point.
-        for vote, raw_vote in [*self._silence.counted.values(), *self._silence.held.values()]:
-            self._settle_due = self._past.keep(vote, raw_vote) or self._settle_due
-        self._silence.lapse()
+        # Votes about the point passed lapse, but for the abandon votes: those are kept.
+        self._certificates.keep(self._silence.lapse())
         self._events.append(ev.Accepted(index, sender, msg_type))
         if self._relay and sender != self.seat:
             self._outbox.append((raw, None))

@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from p2pclue.crypto.group import Point, Scalar, base_mul
+from p2pclue.crypto.errors import CryptoError
+from p2pclue.crypto.group import Point, Scalar, base_mul, scalar_from_bytes
 from p2pclue.crypto.randomness import HashChain
 from p2pclue.engine.chains import ChainCommitments
 from p2pclue.engine.errors import EngineError, WireError
@@ -55,6 +56,23 @@ class SeatSecrets:
 
     def __repr__(self) -> str:
         return "SeatSecrets(<hidden>)"
+
+    def export(self, seat: int) -> PeerSecrets:
+        """These secrets as ``seat``'s file holds them (``Peer.export_secrets``)."""
+        return PeerSecrets(seat, None if self.k is None else bytes(self.k),
+                           None if self.r is None else bytes(self.r), tuple(self.seeds),
+                           tuple(sorted(self.acked.items())))
+
+    def load(self, stored: PeerSecrets) -> None:
+        """Take the secrets of a file (``Peer.restore`` then checks they fit the transcript).
+        ``SecretsError`` if a stored scalar is not a valid one."""
+        try:
+            self.k = None if stored.k is None else scalar_from_bytes(stored.k, "k")
+            self.r = None if stored.r is None else scalar_from_bytes(stored.r, "r")
+        except CryptoError:
+            raise SecretsError("a stored secret is not a valid scalar") from None
+        self.seeds = list(stored.seeds)
+        self.acked = dict(stored.shown)
 
     def key(self) -> Scalar:
         """``k`` (``Y = k*G``): every step of this seat after its ``keys`` uses it."""

@@ -79,12 +79,15 @@ class Silence:
         self.deadline = now + self.timeout
         self.since = now
 
-    def lapse(self) -> None:
-        """The awaited entry was chained: every vote about the old point lapses."""
+    def lapse(self) -> list[tuple[Vote, bytes]]:
+        """The awaited entry was chained: every vote about the old point lapses (returned:
+        its abandon votes are kept, ``certificate``)."""
+        lapsed = [*self.counted.values(), *self.held.values()]
         self.counted.clear()
         self.held.clear()
         self.silent_at = None
         self.silences = 0
+        return lapsed
 
     def overdue(self, now: float) -> float | None:
         """The deadline passed by ``now`` (None: not yet); the clock starts again."""

@@ -116,6 +116,9 @@ class LocalSession:
         self._waiting_for: tuple[int, int] | None = None
         self._closed = False
         self._running = False
+        self._submitting = 0
+        """The person's choices on their way through the engine: until they are through,
+        the table is not stuck even if nobody else can move."""
         self._progress_at = -1
         self.transcript_path: Path | None = None
         """Where the transcript is written as the game goes (set when ``run`` starts)."""
@@ -154,11 +157,15 @@ class LocalSession:
         if self.me.choice() is None and not isinstance(intent, ev.Leave):
             raise LocalProtocolError(N_("nothing is awaiting your choice"))
         now = time.monotonic()
-        events = await self._engine(lambda: self.me.act(intent, now))
         assert self.seat is not None
-        await self._route(self.seat, events)
-        self._collect(self.seat)
-        self._wake.set()
+        self._submitting += 1
+        try:
+            events, frames = await self._step(self.seat, lambda: self.me.act(intent, now))
+            await self._route(self.seat, events)
+            self._enqueue(self.seat, frames)
+        finally:
+            self._submitting -= 1
+            self._wake.set()
 
     async def run(self) -> None:
         """Deliver frames and let the bots play until the local peer stops."""
@@ -168,12 +175,17 @@ class LocalSession:
             self._progress(0)
             for s, peer in enumerate(self._peers):
                 now = time.monotonic()
-                await self._route(s, await self._engine(partial(peer.start, now)))
-                self._collect(s)
+                events, frames = await self._step(s, partial(peer.start, now))
+                await self._route(s, events)
+                self._enqueue(s, frames)
             while not self._closed:
                 if await self._deliver_one():
                     continue
                 if await self._bot_turn():
+                    continue
+                if self._submitting:  # the person's step is in the worker: wait for it
+                    self._wake.clear()
+                    await self._wake.wait()
                     continue
                 if self.me.status is not Status.RUNNING:
                     break
@@ -199,8 +211,18 @@ class LocalSession:
     async def _engine(self, call: Callable[[], _T]) -> _T:
         return await asyncio.get_running_loop().run_in_executor(self._worker, call)
 
-    def _collect(self, sender: int) -> None:
-        for frame, to in self._peers[sender].frames_to_send():
+    async def _step(self, seat: int, call: Callable[[], list[ev.Event]]
+                    ) -> tuple[list[ev.Event], list[tuple[bytes, int | None]]]:
+        """Run one engine call and take the frames it made in the same worker job.
+
+        The person's ``submit`` runs beside the loop: had the loop taken a peer's frames
+        after its own call returned, it could take them while the worker was in that
+        person's call, and a frame made then would be lost (the table stuck)."""
+        peer = self._peers[seat]
+        return await self._engine(lambda: (call(), peer.frames_to_send()))
+
+    def _enqueue(self, sender: int, frames: list[tuple[bytes, int | None]]) -> None:
+        for frame, to in frames:
             for j in ([to] if to is not None else range(len(self._peers))):
                 if j != sender:
                     self._queue.append(_Delivery(j, frame, sender))
@@ -213,12 +235,12 @@ class LocalSession:
         now = time.monotonic()
         if d.to == self.seat and (len(peer.entries) + 1) % len(self._peers) == self.seat:
             self._progress(len(peer.entries) + 1)
-        events = await self._engine(lambda: peer.receive(d.frame, now, via=d.via))
+        events, frames = await self._step(d.to, lambda: peer.receive(d.frame, now, via=d.via))
         await self._route(d.to, events)
         if d.to == self.seat and self._human_passed(events):
             low, high = self.pace.pass_delay
             await asyncio.sleep(self._pass_rng.uniform(low, high))
-        self._collect(d.to)
+        self._enqueue(d.to, frames)
         self._progress()
         return True
 
@@ -257,9 +279,9 @@ class LocalSession:
                 await asyncio.sleep(self.pace.bot_think)
             intent = await self._engine(partial(seat.choose, peer, choice))
             now = time.monotonic()
-            events = await self._engine(partial(peer.act, intent, now))
+            events, frames = await self._step(s, partial(peer.act, intent, now))
             await self._route(s, events)
-            self._collect(s)
+            self._enqueue(s, frames)
             return True
         return False
 
