@@ -365,7 +365,8 @@ async def _seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | Plain
             seat, table_name, preset(args.rules), args.players, code, on_opened=opened,
             on_view=_shows(model, front), on_code=lambda o: front.refresh(),
             actions=actions, transcript=args.transcript if after is None else None,
-            internet=args.internet, own_bots=args.bots > 0, port=again.port, after=after)))
+            internet=args.internet, own_bots=args.bots > 0, port=again.port, after=after,
+            on_links=front.on_links)))
     if after is not None:
         return await _join_again(seat, front, model, actions, again, after)
     return await _join_seat(args, seat, front, model, actions, interfaces, again)
@@ -384,7 +385,7 @@ async def _join_again(seat: Seat, front: LobbyScreen | PlainLobby, model: LobbyM
             return await front.seated(join_table(
                 seat, again.table, again.host, again.port, again.code,
                 on_view=_shows(model, front), actions=actions, wait=2.0,
-                opener=again.opener, after=after))
+                opener=again.opener, after=after, on_links=front.on_links))
         except (NoTable, TableClosed, LobbyError):
             if loop.time() > end:
                 raise
@@ -427,7 +428,7 @@ async def _join_seat(args: argparse.Namespace, seat: Seat, front: LobbyScreen | 
                     seat, table_name, host, port, code,
                     on_view=_shows(model, front), actions=actions, transcript=args.transcript,
                     wait=args.wait, opener=ad.fingerprint if ad else None,
-                    ask_last_seat=not model.wish_asked))
+                    ask_last_seat=not model.wish_asked, on_links=front.on_links))
                 again.table, again.host, again.port, again.code = table_name, host, port, code
                 again.opener = ad.fingerprint if ad else None
                 return session

@@ -97,6 +97,17 @@ class Guesses:
     used_up: bool
 
 
+@dataclass(frozen=True)
+class LinkPath:
+    """How one link runs now, as its transport measured it (iroh's QUIC does; a LAN link
+    measures nothing): shown in the lobby of an internet table, so people see which
+    members a relay carries and how far each is. For display only, never evidence."""
+
+    relayed: bool
+    rtt_ms: int
+    """The round trip in whole milliseconds (0: under one)."""
+
+
 SessionEvent = Engine | Progress | YourChoice | Waiting | Presence | Guesses | Ended
 
 

@@ -18,6 +18,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from p2pclue.net import links
+from p2pclue.net.api import LinkPath
 from p2pclue.net.guesses import Guesses
 from p2pclue.net.meta import MAX_META_BYTES as MAX_META_BYTES
 from p2pclue.net.meta import META_LIMITS as META_LIMITS
@@ -244,6 +245,16 @@ class Mesh:
 
     def linked(self) -> set[bytes]:
         return set(self._links)
+
+    def paths(self) -> dict[bytes, LinkPath]:
+        """How each link that its transport measures runs now (direct or relayed, round
+        trip), by the identity at its other end; LAN links are left out."""
+        out = {}
+        for ident, handle in self._links.items():
+            path = handle.link.info.measured
+            if path is not None:
+                out[ident] = path
+        return out
 
     def send(self, ident: bytes, tag: int, body: bytes | dict[str, Any]) -> None:
         self._send_raw(ident, encode(tag, body))

@@ -31,11 +31,13 @@ from p2pclue.net.profile import Profile
 from p2pclue.net.reach import Ticket, is_reach, parse_reach
 from p2pclue.net.session import DEFAULT_TIMEOUT, NetSession
 from p2pclue.net.table import (
+    LinkSink,
     LobbyAction,
     Seated,
     TableClosed,
     guest_lobby,
     host_lobby,
+    links_shown,
     start_members,
 )
 from p2pclue.net.transport import (
@@ -265,7 +267,7 @@ async def open_table(
     transcript: Path | None = None, finder: Discovery | None = None,
     transport: Transport | None = None, internet: bool = False,
     on_code: Callable[[Opened], None] | None = None, own_bots: bool = False,
-    port: int = 0, after: bytes | None = None,
+    port: int = 0, after: bytes | None = None, on_links: LinkSink | None = None,
 ) -> NetSession:
     """Open a table, keep its lobby until the signed start, and return the session.
     ``finder``: how the table is announced (mDNS by default); ``transport``: what makes
@@ -276,7 +278,9 @@ async def open_table(
     this process seats bots of its own (``bot_transport``): they come through a door of
     the opener's transport (``Opened.door``), not with the code. Playing again:
     ``port``, where the table listened for its last game (its players dial it there
-    again), and ``after``, that game's session id, named in the table's view."""
+    again), and ``after``, that game's session id, named in the table's view.
+    ``on_links``: told every few seconds how the links run (direct or relayed, round
+    trip) while the lobby fills, when the transport measures it (iroh does)."""
     tid = table_id(table_name)
     if internet:
         transport = transport or internet_transport(seat, table_name, code)
@@ -318,7 +322,8 @@ async def open_table(
             if on_code is not None:
                 on_code(opened)
 
-        seated = await host_lobby(lobby, mesh, view_changed, actions, on_code=code_turned)
+        async with links_shown(mesh, on_links):
+            seated = await host_lobby(lobby, mesh, view_changed, actions, on_code=code_turned)
         session = _session(seat, seated, transcript)
     except BaseException:
         await mesh.close()
@@ -399,6 +404,7 @@ async def join_table(
     actions: asyncio.Queue[LobbyAction] | None = None, transcript: Path | None = None,
     wait: float = 0.0, opener: str | None = None, ask_last_seat: bool = False,
     transport: Transport | None = None, after: bytes | None = None,
+    on_links: LinkSink | None = None,
 ) -> NetSession:
     """Join a table at ``host:port`` (as a player or a spectator); returns the session.
 
@@ -410,7 +416,8 @@ async def join_table(
     ``TableClosed``): a front end asks for the code again. A table that answers the hello
     with a refusal raises ``TableRefused`` at once: only a table not reached is re-dialled.
     ``after``: playing again, the session id of the game just played here; another table
-    is left (``LobbyError``).
+    is left (``LobbyError``). ``on_links``: as for ``open_table`` (a joiner's one link in
+    the lobby is the opener's).
     """
     if transport is None and is_reach(host):  # an internet table's opener (its ticket)
         transport = internet_transport(seat, table_name, code)
@@ -427,8 +434,9 @@ async def join_table(
         delay = 0.2
         while True:
             try:
-                seated = await guest_lobby(lobby, mesh, host, port, on_view, actions,
-                                           opener=opener)
+                async with links_shown(mesh, on_links):
+                    seated = await guest_lobby(lobby, mesh, host, port, on_view, actions,
+                                               opener=opener)
                 break
             except (OSError, Unreachable, HandshakeTimeout, LinkClosed, Busy,
                     BadAddress) as exc:

@@ -15,11 +15,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 
 from p2pclue.i18n import N_, _
 from p2pclue.net.ads import fingerprint
+from p2pclue.net.api import LinkPath
 from p2pclue.net.guesses import CODE_BUDGET, CODE_DIGITS, CODE_TURNS, is_fresh_code
 from p2pclue.net.lobby import (
     GuestLobby,
@@ -90,6 +91,37 @@ class Seated:
 ViewSink = Callable[[LobbyView], None]
 CodeSink = Callable[[str | None], None]
 """Told the opener's fresh code when the table turns to one (None: nobody new can join)."""
+LinkSink = Callable[[dict[bytes, LinkPath]], None]
+"""Told how this member's links run (direct or relayed, round trip), by identity key."""
+LINK_SAMPLE_EVERY = 2.0
+"""Seconds between two looks at how the links run, while the lobby fills."""
+
+
+@contextlib.asynccontextmanager
+async def links_shown(mesh: Mesh, on_links: LinkSink | None,
+                      every: float = LINK_SAMPLE_EVERY) -> AsyncIterator[None]:
+    """While the block runs, tell ``on_links`` how the mesh's links run whenever a look
+    every ``every`` seconds finds a change. A LAN table's links measure nothing, so its
+    front end is told nothing; the lobby's own logic never sees these numbers."""
+    if on_links is None:
+        yield
+        return
+
+    async def sample() -> None:
+        last: dict[bytes, LinkPath] = {}
+        while True:
+            now = mesh.paths()
+            if now != last:
+                last = now
+                on_links(now)
+            await asyncio.sleep(every)
+
+    task = asyncio.ensure_future(sample())
+    try:
+        yield
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
 
 
 def _keep(pending: list[Item], item: Item) -> None:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from p2pclue.net.ads import TableAd, TableNotFound
+from p2pclue.net.api import LinkPath
 from p2pclue.net.guesses import Guesses
 
 # ---- what can go wrong with a link (every transport raises these) ---------------------
@@ -103,6 +104,14 @@ class LinkInfo:
     """"direct", or "relayed" when a relay carries the link (a QUIC transport's)."""
     rtt_ms: int | None = None
     """The link's round-trip time as its transport measures it (QUIC does; TCP: None)."""
+
+    @property
+    def measured(self) -> LinkPath | None:
+        """The path and round trip, for a transport that measures them (None: a LAN or
+        in-process link, which has nothing to show)."""
+        if self.rtt_ms is None:
+            return None
+        return LinkPath(self.path == "relayed", self.rtt_ms)
 
 
 class Link(Protocol):

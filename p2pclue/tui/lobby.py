@@ -17,7 +17,7 @@ import difflib
 import queue
 import sys
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TextIO, TypeVar
 
 from prompt_toolkit.application import Application
@@ -36,6 +36,7 @@ from p2pclue.i18n import (
     card_word,
     display_name,
     ngettext,
+    number,
     pad,
     player_word,
     rules_label,
@@ -43,6 +44,7 @@ from p2pclue.i18n import (
     text_width,
 )
 from p2pclue.net import guesses
+from p2pclue.net.api import LinkPath
 from p2pclue.net.discovery import TableAd, fingerprint
 from p2pclue.net.lobby import LobbyView, Member
 from p2pclue.net.play import Opened
@@ -55,6 +57,8 @@ from p2pclue.tui.text import centre, wrap
 
 _T = TypeVar("_T")
 MAX_CODE_TYPED = 32
+NOTABLE_RTT_MS = 20
+"""A round trip said again in ``--plain`` only once it moved this much (and by half)."""
 KEYS_HELP = {
     "tables": N_("Up/Down: choose a table   Enter: join it   q: leave"),
     "code": N_("Type the code   Enter: join   Backspace: erase   Esc: back"),
@@ -102,6 +106,9 @@ class LobbyModel:
         """Wrong codes this person typed for the table asked about: the table's own count
         reaches a joiner only once seated (a refusal carries no count), so the code
         question tells this one."""
+        self.links: dict[bytes, LinkPath] = {}
+        """How this member's links run, by the key at their other end: an internet
+        table's (direct or relayed, round trip); a LAN table's measure nothing."""
 
     # ---- facts from the runner ---------------------------------------------------------
 
@@ -120,6 +127,17 @@ class LobbyModel:
             # This seat filled the table though its record showed more free seats (it
             # was stale): the start waits while the person chooses (``GuestLobby``).
             self.late_wish, self.phase = True, "wish"
+
+    def on_links(self, paths: Mapping[bytes, LinkPath], *, notable_only: bool = False) -> None:
+        """A fresh look at the links. ``notable_only``: a link keeps the round trip shown
+        until it moves by half and at least ``NOTABLE_RTT_MS`` (or turns direct or
+        relayed): ``--plain`` says a changed line anew, and a jitter is no news."""
+        if not notable_only:
+            self.links = dict(paths)
+            return
+        self.links = {ident: (old if (old := self.links.get(ident)) is not None
+                              and not notable(old, new) else new)
+                      for ident, new in paths.items()}
 
     def mine(self) -> Member | None:
         if self.view is None:
@@ -386,6 +404,12 @@ class LobbyModel:
         if v.spectators:
             out.append(("", _("Watching: {players}").format(
                 players=", ".join(display_name(m.name) for m in v.spectators))))
+        shown = [link_text(m.name, self.links[m.identity]) for m in v.members
+                 if m.identity != self.me and m.identity in self.links]
+        if shown:
+            # Translators: this screen's links to the others at an internet table, each
+            # "Bruno · direct · 3 ms", separated by commas.
+            out.append(("class:dim", _("Your links: {links}").format(links=", ".join(shown))))
         if v.failed_attempts:
             out.append(("class:warn", guesses.describe(v.failed_attempts)))
         if self.phase == "started":
@@ -422,6 +446,26 @@ class LobbyModel:
         if waiting[0].identity == self.me:
             return _("You are not ready yet: press r when you are.")
         return _("{player} is not ready yet.").format(player=player_word(waiting[0].name))
+
+
+def notable(old: LinkPath, new: LinkPath) -> bool:
+    """Whether a link changed enough to say it again: direct became relayed (or back), or
+    the round trip moved by half and at least ``NOTABLE_RTT_MS``."""
+    moved = abs(new.rtt_ms - old.rtt_ms)
+    return new.relayed != old.relayed or moved >= max(NOTABLE_RTT_MS, old.rtt_ms // 2)
+
+
+def link_text(name: str, path: LinkPath) -> str:
+    """One member's link as the lobby shows it: "Bruno · direct · 3 ms", its spaces
+    no-break ones, so that a wrapped list of links never splits one of them."""
+    ms = number(path.rtt_ms) if path.rtt_ms >= 1 else "<1"
+    # Translators: a member of an internet table and this screen's link to it, which a
+    # relay server carries; {ms}: its round trip in milliseconds (a number, or "<1").
+    relayed = _("{player} · relayed · {ms} ms")
+    # Translators: the same, for a link straight between the two machines.
+    direct = _("{player} · direct · {ms} ms")
+    text = (relayed if path.relayed else direct).format(player=player_word(name), ms=ms)
+    return text.replace(" ", "\u00a0")
 
 
 def code_tries(count: int) -> str:
@@ -494,6 +538,11 @@ class LobbyScreen:
 
     def refresh(self) -> None:
         self.app.invalidate()
+
+    def on_links(self, paths: Mapping[bytes, LinkPath]) -> None:
+        """The links' latest look (every few seconds), drawn as it is."""
+        self.model.on_links(paths)
+        self.refresh()
 
     async def choose_table(self, found: Callable[[], list[TableAd]]) -> TableAd | None:
         self.model.phase, self.model.chosen = "tables", None
@@ -608,6 +657,11 @@ class PlainLobby:
 
     def start(self) -> None:
         pass
+
+    def on_links(self, paths: Mapping[bytes, LinkPath]) -> None:
+        """The links' latest look: said again only when it changed notably."""
+        self.model.on_links(paths, notable_only=True)
+        self.refresh()
 
     def refresh(self) -> None:
         """Say what changed since the last time: the whole screen's lines once (and again

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 
+from p2pclue.i18n import _
+from p2pclue.net.api import LinkPath
 from p2pclue.net.discovery import TableAd, fingerprint
 from p2pclue.net.lobby import LobbyView, Member, TableInfo
 from p2pclue.net.play import Opened
@@ -164,3 +166,68 @@ def test_the_openers_screen_shows_a_fresh_code_then_that_nobody_new_can_join() -
     assert "Too many wrong codes: the last table code is used up, and nobody new can join. " \
            "The seated players play on." in shown
     assert "Table code:" not in shown and "Others join with" not in shown
+
+
+def links_line(model: LobbyModel, width: int = 100) -> list[str]:
+    """The rows of the links line (it may wrap), with its no-break spaces as spaces."""
+    rows = [t.replace("\u00a0", " ") for _s, t in model.lines(width)]
+    at = [i for i, t in enumerate(rows) if t.startswith(_("Your links: {links}").split("{")[0])]
+    if not at:
+        return []
+    end = at[0] + 1
+    while end < len(rows) and rows[end].startswith("    "):
+        end += 1
+    return rows[at[0]:end]
+
+
+def test_an_internet_tables_links_show_direct_or_relayed_and_the_round_trip() -> None:
+    model = LobbyModel(ME, "Me")
+    model.on_view(view())
+    assert links_line(model) == [], "no link measured (a LAN table): no line"
+    model.on_links({ADA: LinkPath(False, 3), EVE: LinkPath(True, 1234), ME: LinkPath(False, 0)})
+    assert links_line(model) == ["Your links: Ada · direct · 3 ms, Eve · relayed · 1,234 ms"]
+    model.on_links({ADA: LinkPath(False, 0)})  # Eve's link went: she is not listed
+    assert links_line(model) == ["Your links: Ada · direct · <1 ms"]
+    model.on_links({b"\x09" * 32: LinkPath(False, 5)})  # a key the lobby does not show
+    assert links_line(model) == []
+
+
+def test_plain_says_a_link_again_only_when_it_changed_notably() -> None:
+    model = LobbyModel(ME, "Me")
+    model.on_view(view())
+    model.on_links({ADA: LinkPath(False, 40)}, notable_only=True)
+    seen = []
+    for rtt, relayed in ((45, False), (59, False), (61, False), (61, True), (70, True),
+                         (20, True)):
+        model.on_links({ADA: LinkPath(relayed, rtt)}, notable_only=True)
+        seen.append(model.links[ADA])
+    assert seen == [LinkPath(False, 40), LinkPath(False, 40), LinkPath(False, 61),
+                    LinkPath(True, 61), LinkPath(True, 61), LinkPath(True, 20)]
+    model.on_links({EVE: LinkPath(False, 1)}, notable_only=True)
+    assert model.links == {EVE: LinkPath(False, 1)}, "a new link at once, a gone one gone"
+    model.on_links({EVE: LinkPath(False, 2)})  # the full screen: every look as it is
+    assert model.links == {EVE: LinkPath(False, 2)}
+
+
+def test_the_links_in_each_language_fit_80_columns_each_link_whole_on_one_row() -> None:
+    from p2pclue.i18n import LANGUAGES, install, text_width
+    from p2pclue.tui.lobby import link_text
+
+    paths = {ADA: LinkPath(False, 3), EVE: LinkPath(True, 85)}
+    try:
+        for lang in sorted(LANGUAGES):
+            install(lang)
+            model = LobbyModel(ME, "Me")
+            model.on_view(view(long_name=True))
+            model.on_links(paths)
+            rows = [t for _s, t in model.lines(80)]
+            assert all(text_width(t) <= 80 for t in rows), (lang, rows)
+            names = {ADA: "Chiara (medium bot)", EVE: "Eve"}
+            for ident, path in paths.items():
+                whole = link_text(names[ident], path)
+                assert sum(whole in t for t in rows) == 1, (lang, whole, rows)
+            if lang != "en":
+                shown = "\n".join(rows)
+                assert "\u00a0direct\u00a0" not in shown and "Your links" not in shown
+    finally:
+        install("en")

@@ -21,10 +21,12 @@ import pytest
 
 from p2pclue.i18n import _, install, no_key, yes_key
 from p2pclue.i18n.pseudo import PSEUDO
+from p2pclue.net.api import LinkPath
 from p2pclue.net.discovery import TableAd, fingerprint
 from p2pclue.net.lobby import LobbyView, Member, TableInfo
 from p2pclue.net.local import FAST, LocalSession
 from p2pclue.net.play import Opened
+from p2pclue.net.reach import Reach, Ticket
 from p2pclue.rules.variants import preset
 from p2pclue.tui.lobby import LineFeed, LobbyModel, PlainLobby, lobby_layout
 from p2pclue.tui.plain import PlainUI
@@ -32,8 +34,9 @@ from tests.pseudo_check import screen_problems
 from tests.tui.model_screen import draw
 
 ME, ADA, BOT, EVE = b"\x01" * 32, b"\x02" * 32, b"\x03" * 32, b"\x04" * 32
+TICKET = Ticket("tavolo", Reach(ME, ("203.0.113.7:40001",))).text()
 NAMES = ["Ada", "Bruno", "Chiara", "Dmitri", "Eve", "Pia"]
-DATA = [*NAMES, "join", "tavolo", "cucina", "257968", "127.0.0.1:50123",
+DATA = [*NAMES, "join", "tavolo", "cucina", "257968", "127.0.0.1:50123", TICKET, "<1",
         *(fingerprint(k) for k in (ME, ADA, BOT))]
 
 
@@ -81,15 +84,27 @@ def _lobby_steps() -> Iterator[tuple[str, LobbyModel]]:
     yield "a suspect taken", model
     model.phase, model.check = "started", "074 117 976"
     yield "the signed start", model
+    model = LobbyModel(ME, "Pia")
+    model.opened = Opened("tavolo", "257968", TICKET, 1, fingerprint(ME), False, ticket=TICKET)
+    model.on_view(_view())
+    model.on_links({ADA: LinkPath(False, 3), EVE: LinkPath(True, 85), BOT: LinkPath(False, 0)})
+    yield "an internet table's links", model
+
+
+def _ticket_pieces(lines: list[str]) -> list[str]:
+    """The ticket as the screen wrapped it (each piece is data, like the whole)."""
+    return [word for line in lines for word in line.split() if len(word) > 2 and word in TICKET]
 
 
 @pytest.mark.parametrize("step", [name for name, _model in _lobby_steps()])
 def test_every_lobby_screen(step: str) -> None:
     model = dict(_lobby_steps())[step]
     lines = draw(lambda w, h: lobby_layout(model, lambda: w))
-    found = screen_problems(lines, [*DATA, "074", "117", "976"])
+    found = screen_problems(lines, [*DATA, *_ticket_pieces(lines), "074", "117", "976"])
     assert not found, "\n".join([*found, *lines])
     assert any("\u27e6" in line for line in lines), lines
+    if model.links:  # each link said whole, on the screen's 24 rows
+        assert any(_("Your links: {links}").split("{")[0] in line for line in lines), lines
 
 
 def test_the_plain_lobby_says_each_step_in_catalog_words() -> None:
@@ -102,7 +117,8 @@ def test_the_plain_lobby_says_each_step_in_catalog_words() -> None:
     asyncio.run(front.started("074 117 976"))
     write.close()
     said = out.getvalue()
-    found = screen_problems(said.splitlines(), [*DATA, "074", "117", "976"], separator="\x00")
+    found = screen_problems(said.splitlines(), [*DATA, *_ticket_pieces(said.splitlines()),
+                                                "074", "117", "976"], separator="\x00")
     assert not found, "\n".join([*found, said])
 
 
