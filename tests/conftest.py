@@ -44,9 +44,10 @@ for _name in ("LC_ALL", "LC_MESSAGES"):
 os.environ["LANG"] = "C.UTF-8"
 
 
-LONG_FIRST = ("tests/tui/test_evening.py", "tests/net/test_botplay.py",
-              "tests/net/test_model_table.py", "tests/net/test_core_driver.py",
-              "tests/net/test_botplay_ahead.py", "tests/net/test_fault_campaign.py",
+LONG_FIRST = ("tests/tui/test_evening.py", "tests/net/test_model_table.py",
+              "tests/net/test_fault_campaign.py", "tests/net/test_resume.py",
+              "tests/net/test_resume_person.py", "tests/test_bench_goals.py",
+              "tests/bots/test_bench_bots.py", "tests/tui/test_join_e2e.py",
               "tests/net/test_session.py")
 """The modules whose tests take longest (tens of seconds to minutes of wall time each)."""
 

@@ -13,7 +13,13 @@ from pathlib import Path
 import pytest
 
 from p2pclue.i18n import LANGUAGES, install, listing, number, percent
-from p2pclue.i18n.cldr import cldr_version, format_number, format_percent, join_list
+from p2pclue.i18n.cldr import (
+    cldr_version,
+    format_number,
+    format_percent,
+    join_list,
+)
+from p2pclue.i18n.cldr import format_decimal as cldr_decimal
 from tools import cldr_data
 
 babel = pytest.importorskip("babel")
@@ -50,6 +56,23 @@ def test_lists_numbers_and_percentages_as_babel_formats_them(lang: str) -> None:
         assert format_number(value, lang) == format_decimal(value, locale=locale)
     for share in (0.0, 0.004, 0.05, 0.125, 0.42, 0.995, 1.0, 12.5):
         assert format_percent(share, lang) == babel_percent(share, locale=locale), share
+    for seconds in (0.0, 0.5, 3.0, 121.5, 1234.25, 0.001, -2.5):
+        assert cldr_decimal(seconds, lang) == format_decimal(seconds, locale=locale), seconds
+
+
+def test_an_audit_notes_seconds_in_the_readers_decimal_sign() -> None:
+    from p2pclue.engine.errors import Note, Seconds
+    from p2pclue.i18n.refusals import note_text
+
+    note = Note("seat {seat} signed after waiting {waited} s (its own timeout {timeout} s)",
+                seat=2, waited=Seconds(121.5), timeout=Seconds(60.0))
+    assert str(note) == "seat 2 signed after waiting 121.5 s (its own timeout 60 s)"
+    try:
+        install("cs")
+        told = note_text(note)
+        assert "121,5" in told and "121.5" not in told, told
+    finally:
+        install("en")
 
 
 def test_what_readers_see_in_each_language() -> None:

@@ -61,7 +61,7 @@ def test_the_signed_name_is_the_same_whatever_the_openers_language(lang: str) ->
 
 @pytest.mark.parametrize(("lang", "said"), [
     ("en", "Bruno (medium bot)"), ("it", "Bruno (bot medio)"), ("fr", "Bruno (bot moyen)"),
-    ("cs", "Bruno (středně silný bot)"), ("sq", "Bruno (robot mesatar)"),
+    ("cs", "Bruno (průměrný bot)"), ("sq", "Bruno (robot mesatar)"),
     ("ko", "Bruno(중급 봇)"),
 ])
 def test_every_reader_reads_the_level_in_their_own_language(lang: str, said: str) -> None:

@@ -18,11 +18,10 @@ if TYPE_CHECKING:
     from p2pclue.cli.subcommands import Subcommands
 
 
-def _common(p: argparse.ArgumentParser) -> None:
+def _common(p: argparse.ArgumentParser, table_help: str) -> None:
     from p2pclue.net.profile import DEFAULT_PROFILE
 
-    p.add_argument("--table", metavar="NAME", help=_("the table's name (join or watch it by "
-                   "name; with --create, the name of the new table)"))
+    p.add_argument("--table", metavar="NAME", help=table_help)
     p.add_argument("--peer", type=argtypes.peer, metavar="HOST:PORT",
                    help=_("reach the table directly, without multicast discovery (needs "
                           "--table NAME)"))
@@ -65,7 +64,8 @@ def register(subparsers: Subcommands) -> None:
 def join_arguments(p: argparse.ArgumentParser) -> None:
     from p2pclue.bots.registry import BOTS, DEFAULT_LEVEL, LEVEL_NAMES
 
-    _common(p)
+    _common(p, _("the table's name (join it by name; with --create, the name of the new "
+                 "table)"))
     p.add_argument("--create", action="store_true", help=_("open a new table"))
     p.add_argument("--internet", action="store_true",
                    help=_("with --create: open an internet table (iroh), joined by ticket"))
@@ -73,7 +73,8 @@ def join_arguments(p: argparse.ArgumentParser) -> None:
                    help=_("resume an unfinished game after a crash (the newest, or GAME as "
                           "listed by 'join --resume list')"))
     p.add_argument("--name", help=_("the name other players see"))
-    p.add_argument("--rules", default="classic", choices=("classic", "cz"))
+    p.add_argument("--rules", default="classic", choices=("classic", "cz"),
+                   help=_("the rules: classic, or cz (the Czech edition's)"))
     p.add_argument("--players", type=int, choices=range(3, 7), metavar="3..6",
                    help=_("seats at a new table (default 4; with --bots K, K + 1 and at "
                           "least 3, so the game starts once the bots sit down)"))
@@ -99,7 +100,7 @@ def join_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def watch_arguments(w: argparse.ArgumentParser) -> None:
-    _common(w)
+    _common(w, _("the table's name (watch it by name)"))
     w.add_argument("--name", help=_("the name the players see (default: spectator)"))
 
 

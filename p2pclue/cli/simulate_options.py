@@ -31,8 +31,10 @@ def arguments(p: argparse.ArgumentParser) -> None:
     from p2pclue.bots.registry import BOTS, DEFAULT_BOT
     from p2pclue.engine.cheats import CHEATS, PHASED
 
-    p.add_argument("--players", type=int, default=4, choices=range(3, 7), metavar="3..6")
-    p.add_argument("--rules", default="classic", choices=("classic", "cz"))
+    p.add_argument("--players", type=int, default=4, choices=range(3, 7), metavar="3..6",
+                   help=_("players at the table (default 4)"))
+    p.add_argument("--rules", default="classic", choices=("classic", "cz"),
+                   help=_("the rules: classic, or cz (the Czech edition's)"))
     p.add_argument("--seed", type=int, help=_("reproduce a game (default: a random seed)"))
     p.add_argument("--bot", default=DEFAULT_BOT, choices=sorted(BOTS),
                    help=_("which bots play"))

@@ -25,7 +25,7 @@ from typing import Any
 
 from p2pclue.engine import events as ev
 from p2pclue.engine.config import GameConfig
-from p2pclue.engine.errors import CardsNo, Note, Notes, SeatsNo, WireError, counted
+from p2pclue.engine.errors import CardsNo, Note, Notes, SeatsNo, Seconds, WireError, counted
 from p2pclue.engine.peer import (
     Peer,
     ShowRecord,
@@ -392,7 +392,7 @@ def _windows(windows: list[tuple[int, int, int]]) -> Note:
     """Each voter's signed observation window: the voter's word, not a proof."""
     return Note(N_("by their own signed word, {windows}"), windows=Notes(
         Note(N_("seat {seat} signed after waiting {waited} s (its own timeout {timeout} s)"),
-             seat=seat, waited=f"{waited / 1000:g}", timeout=f"{timeout / 1000:g}")
+             seat=seat, waited=Seconds(waited / 1000), timeout=Seconds(timeout / 1000))
         for seat, waited, timeout in windows))
 
 

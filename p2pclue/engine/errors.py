@@ -103,6 +103,17 @@ class CardsNo(tuple[int, ...]):
         return str(self)
 
 
+class Seconds(float):
+    """Seconds in a note: "121.5" in its English text, the reader's decimal sign where a
+    person reads it ("121,5")."""
+
+    def __str__(self) -> str:
+        return f"{float(self):g}"
+
+    def __format__(self, spec: str) -> str:
+        return str(self)
+
+
 class SeatsNo(CardsNo):
     """Seats in a note: "[0, 2]" in its English text, a list in the reader's words."""
 

@@ -105,6 +105,18 @@ def format_number(value: int, lang: str | None = None) -> str:
     return symbols["minusSign"] + text if value < 0 else text
 
 
+def format_decimal(value: float, lang: str | None = None, places: int = 3) -> str:
+    """``value`` with at most ``places`` decimals as ``lang`` writes it ("121.5", "121,5")."""
+    data = rules(lang or current_language())
+    symbols = data["symbols"]
+    _before, _after, size = _number_part(data["decimal"])
+    whole, _dot, fraction = f"{abs(value):.{places}f}".partition(".")
+    fraction = fraction.rstrip("0")
+    text = _grouped(whole, symbols["group"], size) + (
+        symbols["decimal"] + fraction if fraction else "")
+    return symbols["minusSign"] + text if value < 0 and text.strip("0,.") else text
+
+
 def format_percent(fraction: float, lang: str | None = None) -> str:
     """``fraction`` (0.42) as a whole percentage in ``lang`` ("42%", "42 %")."""
     data = rules(lang or current_language())
@@ -117,4 +129,5 @@ def format_percent(fraction: float, lang: str | None = None) -> str:
             + after.replace("%", symbols["percentSign"]))
 
 
-__all__ = ["Shape", "cldr_version", "format_number", "format_percent", "join_list", "rules"]
+__all__ = ["Shape", "cldr_version", "format_decimal", "format_number", "format_percent",
+           "join_list", "rules"]

@@ -18,10 +18,12 @@ from p2pclue.engine.errors import (
     Note,
     Notes,
     SeatsNo,
+    Seconds,
     TranscriptError,
     WireError,
     Words,
 )
+from p2pclue.i18n.cldr import format_decimal
 from p2pclue.i18n.phrases import card_word
 from p2pclue.i18n.players import player_word
 from p2pclue.i18n.story_words import cards_text
@@ -78,6 +80,8 @@ def _note_value(key: str, value: object) -> object:
         return listing([str(seat) for seat in value])
     if isinstance(value, CardsNo):
         return cards_text(list(value))
+    if isinstance(value, Seconds):
+        return format_decimal(value)
     if key == "result" and isinstance(value, str):
         return outcome_word(value)
     return value

@@ -228,11 +228,21 @@ class IrohTransport:
         return endpoint
 
     def reach(self) -> Reach:
-        """Where others reach this member now (its endpoint's addresses and relay)."""
+        """Where others reach this member now: the external addresses it was given, then
+        its endpoint's own addresses, and its relay.
+
+        The external ones are named here, not only left to the endpoint: the endpoint
+        lists an added external address a moment after ``bind`` returns, and a reach
+        taken in that moment (the one the listener reports, which the start then names)
+        would tell the other houses no address they can reach, so every dial to this
+        member from outside would go unanswered."""
         addr = self.endpoint.addr()
         relay = addr.relay_url()
-        addrs = [str(a) for a in addr.direct_addresses()]
-        keep = [a for a in addrs if _canonical(a) and (self._loopback or not _on_loopback(a))]
+        keep: list[str] = []
+        for a in [*self.external, *(str(a) for a in addr.direct_addresses())]:
+            if _canonical(a) and (self._loopback or not _on_loopback(a)) \
+                    and a not in keep:
+                keep.append(a)
         return Reach(self.public, tuple(keep[:MAX_ITEMS - 1]), (str(relay),) if relay else ())
 
     async def listen(self, host: str, port: int, on_link: OnLink) -> _IrohListener:

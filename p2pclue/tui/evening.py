@@ -44,7 +44,9 @@ class Evening:
         if not self.games:
             return ""
         order = sorted(self.names, key=lambda k: -self.wins.get(k, 0))
-        scores = ", ".join(f"{display_name(self.names[k])} {self.wins.get(k, 0)}" for k in order)
+        # a name and its wins never split over two rows (a no-break space between them)
+        scores = ", ".join(f"{display_name(self.names[k])}\u00a0{self.wins.get(k, 0)}"
+                           for k in order)
         # Translators: {scores} is "Name 2, Name 1, ..." (games won); {games}: games played.
         return ngettext("Games won this evening (of {games} game): {scores}",
                         "Games won this evening (of {games} games): {scores}",

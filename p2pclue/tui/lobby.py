@@ -20,7 +20,7 @@ import threading
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TextIO, TypeVar
 
-from prompt_toolkit.application import Application
+from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
@@ -269,7 +269,8 @@ class LobbyModel:
 
     # ---- drawing ---------------------------------------------------------------------
 
-    def lines(self, width: int) -> list[tuple[str, str]]:
+    def lines(self, width: int, height: int | None = None) -> list[tuple[str, str]]:
+        """The screen's rows at ``width``; with ``height``, only whole messages that fit."""
         out: list[tuple[str, str]] = [("class:title", centre(_("p2pclue: the lobby"), width)),
                                       ("", "")]
         if self.phase == "tables":
@@ -284,8 +285,12 @@ class LobbyModel:
             out += [("", ""), ("class:warn", self.message)]
         # Wrapped, never cut (the join command, a long sentence in some languages);
         # a line that fits keeps its spaces, which align the columns.
-        return [(style, line) for style, text in out
-                for line in ([text] if text_width(text) <= width else wrap(text, width, "    "))]
+        messages = [[(style, line) for line in
+                     ([text] if text_width(text) <= width else wrap(text, width, "    "))]
+                    for style, text in out]
+        if height is not None:
+            messages = fit(messages, height)
+        return [row for message in messages for row in message]
 
     def _code_lines(self) -> list[tuple[str, str]]:
         name, key = self.code_for or ("", None)
@@ -409,7 +414,7 @@ class LobbyModel:
         if shown:
             # Translators: this screen's links to the others at an internet table, each
             # "Bruno · direct · 3 ms", separated by commas.
-            out.append(("class:dim", _("Your links: {links}").format(links=", ".join(shown))))
+            out.append(("", _("Your links: {links}").format(links=", ".join(shown))))
         if v.failed_attempts:
             out.append(("class:warn", guesses.describe(v.failed_attempts)))
         if self.phase == "started":
@@ -475,12 +480,40 @@ def code_tries(count: int) -> str:
                     count).format(count=count)
 
 
+def fit(messages: list[list[tuple[str, str]]], height: int) -> list[list[tuple[str, str]]]:
+    """Whole messages in ``height`` rows: a short screen loses its blank rows first, then
+    its hints (dim), the last first, then what is at the bottom; never the end of a
+    sentence whose start it shows (a window would cut its last rows, mid-sentence)."""
+    kept = list(messages)
+    total = sum(len(m) for m in kept)
+    spare: list[Callable[[list[tuple[str, str]]], bool]] = [
+        lambda m: all(not text.strip() for _style, text in m),
+        lambda m: m[0][0] == "class:dim"]
+    for droppable in spare:
+        for i in range(len(kept) - 1, 0, -1):  # the title stays
+            if total <= height:
+                return [m for m in kept if m]
+            if kept[i] and droppable(kept[i]):
+                total -= len(kept[i])
+                kept[i] = []
+        kept = [m for m in kept if m]
+    shown: list[list[tuple[str, str]]] = []
+    used = 0
+    for m in kept:
+        if used + len(m) > height:
+            break
+        shown.append(m)
+        used += len(m)
+    return shown
+
+
 def lobby_layout(model: LobbyModel, width: Callable[[], int]) -> HSplit:
     """The lobby's screen: its lines, and the keys of the step on the bottom line."""
 
     def body() -> StyleAndTextTuples:
         out: StyleAndTextTuples = []
-        for style, text in model.lines(width()):
+        rows = get_app().output.get_size().rows - len(keys())
+        for style, text in model.lines(width(), max(rows, 1)):
             out += [(style, text), ("", "\n")]
         return out
 

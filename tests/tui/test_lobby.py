@@ -231,3 +231,43 @@ def test_the_links_in_each_language_fit_80_columns_each_link_whole_on_one_row() 
                 assert "\u00a0direct\u00a0" not in shown and "Your links" not in shown
     finally:
         install("en")
+
+
+def test_a_short_screen_shows_whole_messages_only() -> None:
+    """An opener's lobby with the evening's score and an internet table's links has more rows
+    than 80x24 holds: what does not fit goes whole (hints first), never a sentence's end."""
+    from p2pclue.bots.protocol import make_config
+    from p2pclue.rules import game as rg
+    from p2pclue.tui.evening import Evening
+    from p2pclue.tui.lobby import lobby_layout
+    from tests.tui.model_screen import draw
+
+    model = LobbyModel(b"\x01" * 32, "Massimiliano")
+    model.opened = Opened("tavolo", "257968", "127.0.0.1", 50123, fingerprint(b"\x01" * 32),
+                          True)
+    config, _keys = make_config(preset("classic"), 6, seed=5)
+    won = rg.new_game(preset("classic"), [p.suspect for p in config.players],
+                      hand_sizes=[3] * 6, weapon_rooms={6 + i: 12 + i for i in range(6)})
+    model.evening = Evening()
+    model.evening.record(config, dataclasses.replace(won, result="won", winner=4))
+    assert model.evening.line()
+    model.on_view(LobbyView(TableInfo("tavolo", preset("classic"), 4), (
+        Member(b"\x02" * 32, "Margherita", "player", 0, True),
+        Member(b"\x03" * 32, "Bartolomeo", "player", 1, True),
+        Member(b"\x01" * 32, "Massimiliano", "player", 2, False),
+        Member(b"\x04" * 32, "Ludovica", "spectator"),
+    )))
+    model.on_links({b"\x02" * 32: LinkPath(False, 3), b"\x03" * 32: LinkPath(True, 85),
+                    b"\x04" * 32: LinkPath(False, 1)})
+    every = [t for _s, t in model.lines(80)]
+    assert len(every) > 23, every  # more than the body's rows: the case under test
+    shown = draw(lambda w, h: lobby_layout(model, lambda: w))
+    screen = " ".join(" ".join(line.split()) for line in shown)
+    rule = " ".join(_("The game starts when every seat is taken, or when at least three "
+                      "players are all ready.").split())
+    first_words = " ".join(rule.split()[:4])
+    assert rule in screen or first_words not in screen, shown
+    # what matters stays: the code, every seat, the cursor's suspect
+    assert "257968" in screen and "Margherita" in screen and "> 3." in screen, "\n".join(shown)
+    body = model.lines(80, 23)
+    assert len(body) <= 23 and all(text in every for _style, text in body)
