@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from p2pclue.bots import Bot, Decision, Observation, RollIntent
-from p2pclue.engine.cheats import REFUTATION_CHEATS
+from p2pclue.engine.cheats import OPENING_CHEATS, REFUTATION_CHEATS
 from p2pclue.engine.peer import Peer
 from p2pclue.rules.actions import Accuse, EndTurn, Move, Suggest
 from p2pclue.rules.cards import SUSPECTS, WEAPONS
@@ -94,7 +94,7 @@ class StagedBot:
         return decision
 
     def _useful(self, named: set[int], mine: set[int]) -> bool:
-        if self.kind in ("false-cannot-refute", "wrong-opening", "no-opening"):
+        if self.kind == "false-cannot-refute" or self.kind in OPENING_CHEATS:
             return bool(named & mine)  # something to show (or to deny holding)
         if self.kind == "show-unheld-card":
             return bool(named - mine)

@@ -106,6 +106,7 @@ def _unreadable(args: argparse.Namespace, template: str, fields: dict[str, objec
             "transcript_sha256": hashlib.sha256(raw).hexdigest() if raw is not None else None,
             "envelope": None, "hands": None, "notes": [], "withheld": None, "forfeit": None,
             "unfinished": None,  # every verdict key, empty (docs/protocol.md, "Audit")
+            "complaints": [],
         }, sort_keys=True))
     return EXIT_UNREADABLE
 
@@ -156,6 +157,8 @@ def _summary(v: Verdict, config: GameConfig, style: Style) -> None:
     for note in v.notes:
         # Translators: a note of the audit (what the transcript says of leavers and votes).
         print("  " + _("note: {note}").format(note=note_text(note)))
+    for line in _complaint_lines(v, config):
+        print("  " + line)
     if v.valid and v.unfinished:
         print(ngettext("{valid}: unfinished after {turns} turn, no footer (quit to resume "
                        "later, or a crash); every signature, proof and rule of its messages "
@@ -173,3 +176,28 @@ def _summary(v: Verdict, config: GameConfig, style: Style) -> None:
                        "checked", v.turns).format(
             valid=style.event(_("VALID"), "win"), outcome=outcomes.get(v.result, v.result),
             turns=v.turns))
+
+
+def _complaint_lines(v: Verdict, config: GameConfig) -> list[str]:
+    """Each suggester's complaints, counted: whether a sealed opening answered them, never
+    the card (the sealed opening names it to the suggester alone)."""
+    lines: list[str] = []
+    for row in v.complaints:
+        player, count, sealed = _player(config, row["suggester"]), row["complained"], row["sealed"]
+        if sealed == count:
+            text = ngettext("{player} complained about {count} show; a sealed opening answered "
+                            "it",
+                            "{player} complained about {count} shows; a sealed opening answered "
+                            "each", count)
+        elif sealed == 0:
+            text = ngettext("{player} complained about {count} show; no sealed opening answered "
+                            "it",
+                            "{player} complained about {count} shows; no sealed opening answered "
+                            "them", count)
+        else:
+            text = ngettext("{player} complained about {count} show; sealed openings answered "
+                            "{sealed} of them",
+                            "{player} complained about {count} shows; sealed openings answered "
+                            "{sealed} of them", count)
+        lines.append(text.format(player=player, count=count, sealed=sealed))
+    return lines

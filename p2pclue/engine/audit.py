@@ -90,6 +90,10 @@ class Verdict:
     unfinished: bool = False
     """The file has no end marker and footer (its writer stopped between two messages):
     its entries were verified, nothing was claimed about the end."""
+    complaints: list[dict[str, int]] = field(default_factory=list)
+    """Per suggester that complained: ``suggester``, ``complained`` (its accepted
+    ``complain`` entries) and ``sealed`` (how many of them an accepted ``sealed`` answered).
+    Counts only: a sealed opening names its card to the suggester alone."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -108,6 +112,7 @@ class Verdict:
             "withheld": self.withheld,
             "forfeit": self.forfeit,
             "unfinished": self.unfinished,
+            "complaints": self.complaints,
         }
 
 
@@ -205,6 +210,7 @@ def audit(transcript: Transcript, raw_bytes: bytes | None = None, *,
         withheld=withheld,
         forfeit=forfeit,
         unfinished=not finished,
+        complaints=complaint_counts(events, len(transcript.entries)),
     )
     if observer.status is Status.COMPLETE and (violation is None or violation.check != "reveal"):
         hands = verdict.hands = hands_from_secrets(observer.record)
@@ -216,6 +222,25 @@ def audit(transcript: Transcript, raw_bytes: bytes | None = None, *,
     for seat, hand in sorted(observer.left_hands.items()):
         notes.append(_left_note(observer, seat, CardsNo(hand)))
     return verdict
+
+
+def complaint_counts(events: list[ev.Event], n: int) -> list[dict[str, int]]:
+    """Complaints per suggester among the file's first ``n`` entries as the replay accepted
+    them (a blame's evidence is not an entry). A ``sealed`` answers the complaint just before
+    it: after ``complain`` the refuter's ``sealed`` is the only message allowed."""
+    counts: dict[int, list[int]] = {}
+    waiting: int | None = None  # the suggester of the complaint not answered yet
+    for e in events:
+        if not isinstance(e, ev.Accepted) or e.index >= n:
+            continue
+        if e.type == "complain":
+            counts.setdefault(e.sender, [0, 0])[0] += 1
+            waiting = e.sender
+        elif e.type == "sealed" and waiting is not None:
+            counts[waiting][1] += 1
+            waiting = None
+    return [{"suggester": seat, "complained": made, "sealed": sealed}
+            for seat, (made, sealed) in sorted(counts.items())]
 
 
 def _reveal_violation(observer: Peer, events: list[ev.Event], n: int) -> Violation | None:

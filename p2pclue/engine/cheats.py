@@ -59,6 +59,8 @@ CHEATS: dict[str, str] = {
                      "suggester when it complains",
     "no-opening": "sends the suggester no opening of its show, and when the suggester "
                   "complains seals one it made up",
+    "bad-sealed": "sends the suggester no opening of its show, and when the suggester "
+                  "complains seals the shown card with an R that is no point of the group",
 }
 
 PHASED = {"bad-shuffle": ("envelope", "deal"), "bad-decrypt": ("unlayer", "open"),
@@ -68,10 +70,10 @@ PHASED = {"bad-shuffle": ("envelope", "deal"), "bad-decrypt": ("unlayer", "open"
 """Cheats that can happen at more than one point, and the points ``phase`` may name."""
 
 REFUTATION_CHEATS = frozenset({"false-cannot-refute", "show-unheld-card", "show-unnamed-card",
-                               "wrong-opening", "no-opening"})
-OPENING_CHEATS = frozenset({"wrong-opening", "no-opening"})
-"""Refutation cheats that show a held named card honestly and lie about its opening."""
+                               "wrong-opening", "no-opening", "bad-sealed"})
 """Cheats that need another seat's suggestion to reach the cheater."""
+OPENING_CHEATS = frozenset({"wrong-opening", "no-opening", "bad-sealed"})
+"""Refutation cheats that show a held named card honestly and lie about its opening."""
 
 
 def impossible(kind: str, phase: str | None, rules: Rules) -> str | None:
@@ -237,7 +239,7 @@ class CheatingPeer(Peer):
 
     def send_opening(self, rec: ShowRecord) -> None:
         """The private opening, as the cheat has it: to another card, or none at all."""
-        if self.cheat == "no-opening":
+        if self.cheat in ("no-opening", "bad-sealed"):
             return
         if self.cheat == "wrong-opening":
             self._outbox.append((self._private_frame(rec, self._wrong_card(rec)), rec.suggester))
@@ -259,15 +261,23 @@ class CheatingPeer(Peer):
         if answer is None or not answer.complained or answer.record.refuter != me.seat:
             return None
         rec = answer.record
-        opening = (self._wrong_card(rec) if self.cheat == "wrong-opening"
-                   else self._made_up_rho(me, rec))
+        if self.cheat == "wrong-opening":
+            opening = self._wrong_card(rec)
+        elif self.cheat == "no-opening":
+            opening = self._made_up_rho(me, rec)
+        else:  # bad-sealed: the true opening, so that only the bad R can fail it
+            opening = self._my_opening(rec)
         ctx = proof_context(answer.play.game_id, len(self.entries), me.seat, "sealed")
         sealed = seal_unchecked(ctx, rec.triple, self.Y[rec.suggester], rec.commitment,
-                                opening.rho, rec.triple.index(opening.card), me.src)
-        return [(self._frame(me, "sealed", {"sealed": sealed.to_wire()}), None)]
+                                opening.rho, rec.triple.index(opening.card), me.src).to_wire()
+        if self.cheat == "bad-sealed":
+            # 32 zero bytes decode to y = 0, a point of order 4: outside the prime-order group
+            sealed["r"] = bytes(32)
+        return [(self._frame(me, "sealed", {"sealed": sealed}), None)]
 
     _cheat_wrong_opening = _cheat_opening
     _cheat_no_opening = _cheat_opening
+    _cheat_bad_sealed = _cheat_opening
 
     def _cheat_illegal_move(self, me: Player) -> Frames | None:
         state = self._play_state()

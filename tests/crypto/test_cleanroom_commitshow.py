@@ -280,6 +280,7 @@ def test_sample_tampered_proof_fails_here_and_in_the_audit(tmp_path: Path) -> No
     ("show-unnamed-card", "proof:commit-show", r"verifies for rooms \[\]"),
     ("wrong-opening", "proof:sealed-opening", r"^sealed at \d+: sealed-opening$"),
     ("no-opening", "proof:sealed-opening", r"^sealed at \d+: sealed-opening$"),
+    ("bad-sealed", "proof:sealed-opening", r"^sealed at \d+: malformed$"),  # R is no point
 ])
 def test_cheat_fails_here_and_in_the_audit(
     kind: str, check: str, refusal: str, tmp_path: Path,

@@ -902,6 +902,23 @@ def _withheld(g: Game) -> dict[str, Any] | None:
     return {"seat": g.queue[0], "accuser": g.accuser, "counts_as_wrong": g.queue[0] == g.accuser}
 
 
+def _complaints(entries: list[bytes]) -> list[dict[str, int]]:
+    """Per suggester, its counted `complain` entries and how many a `sealed` answered
+    ("Audit", `complaints`): a `sealed` answers the `complain` just before it."""
+    counts: dict[int, list[int]] = {}
+    waiting: int | None = None
+    for frame in entries:
+        sender, payload, _ = strict(frame)
+        kind = strict(payload)["type"]
+        if kind == "complain":
+            counts.setdefault(sender, [0, 0])[0] += 1
+            waiting = sender
+        elif kind == "sealed" and waiting is not None:
+            counts[waiting][1] += 1
+            waiting = None
+    return [{"suggester": s, "complained": c, "sealed": k} for s, (c, k) in sorted(counts.items())]
+
+
 def verdict(data: bytes) -> dict[str, Any]:
     try:
         f = read_file(data)
@@ -912,6 +929,8 @@ def verdict(data: bytes) -> dict[str, Any]:
                            "violation": None, "withheld": None, "forfeit": None}
     for i, entry in enumerate(f.entries):
         outcome = rx.receive(entry)
+        if outcome != "chained" or len(rx.entries) != i + 1:
+            out["complaints"] = _complaints(rx.entries)  # the entries accepted before it
         if outcome == "halted":
             assert rx.halt is not None
             out.update(result="halted", blamed=rx.halt.culprit, winner=rx.game.winner,
@@ -923,6 +942,7 @@ def verdict(data: bytes) -> dict[str, Any]:
                        violation={"check": "chain", "culprit": None, "index": i})
             return out
     count, footer, g = len(rx.entries), f.footer, rx.game
+    out["complaints"] = _complaints(rx.entries)  # before any evidence is fed
     if g.stage == "complete" and g.reveal_contradiction():  # after the entries, before the footer
         out.update(result="invalid", violation={"check": "reveal", "culprit": None,
                                                 "index": count})

@@ -34,6 +34,7 @@ EXPECTED_CHECK = {
     "bad-pet": {"proof:pet-step"},
     "wrong-opening": {"proof:sealed-opening"},
     "no-opening": {"proof:sealed-opening"},
+    "bad-sealed": {"proof:sealed-opening"},
 }
 
 

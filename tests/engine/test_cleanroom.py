@@ -28,7 +28,7 @@ from tests.torsion import torsion
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "protocol" / "samples"
 CHECKER = Path(__file__).with_name("cleanroom_checker.py")
-COMPARED = ("valid", "result", "blamed", "winner", "withheld", "forfeit")
+COMPARED = ("valid", "result", "blamed", "winner", "withheld", "forfeit", "complaints")
 Audit = Callable[..., tuple[int, list[str]]]
 
 
@@ -40,7 +40,7 @@ def audit_verdict(path: Path, run: Audit = audit_in_process) -> tuple[int, dict[
 
 VERDICT_KEYS = {"valid", "result", "unfinished", "winner", "blamed", "violation", "withheld",
                 "forfeit", "notes", "players", "turns", "entries", "transcript_sha256",
-                "envelope", "hands"}  # docs/protocol.md, "Audit"
+                "envelope", "hands", "complaints"}  # docs/protocol.md, "Audit"
 
 
 def agree(mine: dict[str, Any], code: int, theirs: dict[str, Any]) -> None:
@@ -625,7 +625,8 @@ def complaint_cases() -> dict[str, tuple[bytes, dict[str, Any]]]:
             halted_by(before, signed(refuter, before, "show", {**shown, "proof": bad}),
                       "proof:commit-show"), {**blamed, "check": "proof:commit-show"})
         for what, bad in misshapen.items()}
-    sealed_blame = {**blamed, "check": "proof:sealed-opening"}
+    unanswered = [{"suggester": suggester, "complained": 1, "sealed": 0}]  # "Audit"
+    sealed_blame = {**blamed, "check": "proof:sealed-opening", "complaints": unanswered}
     return {
         **shape_cases,
         "a sealed opening answered for another card is proof:sealed-opening": (
@@ -633,7 +634,8 @@ def complaint_cases() -> dict[str, tuple[bytes, dict[str, Any]]]:
         "a sealed opening with R off the subgroup is proof:sealed-opening": (
             halted_by(chain, off, "proof:sealed-opening"), sealed_blame),
         "after the right sealed opening the refuter owes nothing: turn": (
-            halted_by(opened, twice, "turn"), {**blamed, "check": "turn"}),
+            halted_by(opened, twice, "turn"), {**blamed, "check": "turn", "complaints": [
+                {"suggester": suggester, "complained": 1, "sealed": 1}]}),
     }
 
 

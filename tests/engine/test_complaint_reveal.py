@@ -40,7 +40,9 @@ class ComplainAlways(Peer):
         return super().receive(raw, now, via)
 
 
-def _play(seed: int) -> tuple[list[Peer], dict[int, list[ev.Event]]]:
+def play_complaining(seed: int) -> tuple[list[Peer], dict[int, list[ev.Event]]]:
+    """A 4-player classic game in which seat ``HOSTILE`` drops every private opening sent to
+    it and so complains about every show made to it: (peers, each seat's events)."""
     peers, _ = make_peers(4, "classic", seed)
     hostile = peers[HOSTILE]
     hostile.__class__ = ComplainAlways  # same state, hostile receive
@@ -84,7 +86,7 @@ def _observer_before_open(peer: Peer) -> Peer:
 
 
 def test_a_complaint_reveals_the_card_to_nobody_but_the_suggester() -> None:
-    peers, seen = _play(seed=5)
+    peers, seen = play_complaining(seed=5)
     assert all(p.status is Status.COMPLETE for p in peers)
     hostile_shows = [rec for rec in peers[1].shows if rec.suggester == HOSTILE]
     assert hostile_shows, "the hostile seat was never shown a card in this game"
@@ -129,7 +131,7 @@ def test_a_complaint_reveals_the_card_to_nobody_but_the_suggester() -> None:
 def test_the_hostile_suggester_really_complains_about_delivered_openings() -> None:
     """The attack is really made: each show to the hostile seat had its private opening
     delivered, and still ends in a complaint (which the old wire answered in public)."""
-    peers, _ = _play(seed=5)
+    peers, _ = play_complaining(seed=5)
     hostile_shows = [rec for rec in peers[1].shows if rec.suggester == HOSTILE]
     types = _types_before_end(peers[1])
     assert hostile_shows and types.count("complain") >= len(hostile_shows)
