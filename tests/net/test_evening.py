@@ -61,5 +61,6 @@ def test_the_score_counts_each_games_winner_and_keeps_everyone() -> None:
     evening.record(config, dataclasses.replace(state, result="won", winner=1))
     names = [p.name for p in config.players]
     assert evening.games == 3 and evening.last_session == config.session
-    assert evening.line() == (f"Games won this evening (of 3 games): {names[1]} 2, "
-                              f"{names[0]} 0, {names[2]} 0")
+    # each name and its wins joined by a no-break space (one row, never split)
+    assert evening.line() == (f"Games won this evening (of 3 games): {names[1]}\u00a02, "
+                              f"{names[0]}\u00a00, {names[2]}\u00a00")

@@ -76,6 +76,12 @@ def test_a_silent_network_is_told_on_both_sides_within_ten_seconds(
         ben, cleo = (start(i, "--peer", f"{addrs[0]}:{port}", "--table", "quiet", "--code",
                            "2718") for i in (1, 2))
         cleo.wait_for("the game starts")
+        # every link up before the cable is pulled (guests link to each other after the
+        # start): a side can only tell of a link it had
+        for p, others in ((host, ("Ben", "Cleo")), (ben, ("Ada", "Cleo")),
+                          (cleo, ("Ada", "Ben"))):
+            for who in others:
+                p.wait_for(re.escape(f"{who} is here"), guard=60)
         _ip("link", "set", ports[2], "down")  # Cleo's cable: nothing in, nothing out
         cut = time.monotonic()
         told = {"Ada about Cleo": _not_answering(host, "Cleo", cut),
