@@ -113,11 +113,13 @@ def test_the_openers_own_bots_are_reached_from_another_host(tmp_path: Path,
                 return procs.command(f"p{i}", "ip", "netns", "exec", spaces[i],
                                      sys.executable, "-m", "p2pclue", *args, env=env)
 
+            # detectives: they ask what they do not know, so cards are shown in every game
+            # (random bots can end one before anyone refutes)
             host = start(0, "join", "--create", "--table", "house", "--code", "2718",
-                         "--players", "4", "--bots", "2", "--bot", "random", "--json")
+                         "--players", "4", "--bots", "2", "--bot", "detective", "--json")
             port = host.wait_for(r"open at [\d.]+:(\d+)").group(1)
             guest = start(1, "join", "--peer", f"{addrs[0]}:{port}", "--table", "house",
-                          "--code", "2718", "--bot", "random", "--json")
+                          "--code", "2718", "--bot", "detective", "--json")
             raw = _one_transcript([host, guest])
         types = [read_payload(split_frame(e)[1])[0].type for e in parse(raw).entries]
         assert types.count("show") >= 1, "the bots refuted at least once"
