@@ -15,22 +15,13 @@ from functools import cache
 from pathlib import Path
 
 from p2pclue.engine.cheats import CheatingPeer
-from p2pclue.engine.wire import decode_payload, split_frame
 from p2pclue.i18n.cards import card_name
 from p2pclue.rules.cards import CARDS
 from tests.commands import as_process
-from tests.engine.conftest import run
+from tests.engine.conftest import run, sent_types
 from tests.engine.test_complaint_reveal import HOSTILE, play_complaining
 
 NNBSP = "\u202f"
-
-
-def _types(entries: list[bytes]) -> list[tuple[int, str]]:
-    out = []
-    for raw in entries:
-        sender, payload, _ = split_frame(raw)
-        out.append((sender, decode_payload(sender, payload)[0].type))
-    return out
 
 
 @cache
@@ -38,7 +29,7 @@ def _complaining_game() -> tuple[bytes, int, str]:
     """(the transcript of seat 1, how many complaints seat 0 made, its name)."""
     peers, _ = play_complaining(seed=1)
     witness = peers[1]
-    made = [s for s, t in _types(witness.entries) if t == "complain"]
+    made = [s for s, t in sent_types(witness.entries) if t == "complain"]
     assert len(made) >= 2 and set(made) == {HOSTILE}  # this seed: the plural is shown
     return witness.transcript().to_bytes(), len(made), witness.config.players[HOSTILE].name
 
@@ -90,7 +81,7 @@ def test_an_unanswered_complaint_is_counted_as_such(tmp_path: Path) -> None:
     bad = game.peers[cheater]
     assert isinstance(bad, CheatingPeer) and bad.cheated
     witness = game.peers[0]
-    kinds = _types(witness.entries)
+    kinds = sent_types(witness.entries)
     suggester, last = kinds[-1]
     assert last == "complain"
     made = sum(1 for s, t in kinds if (s, t) == (suggester, "complain"))

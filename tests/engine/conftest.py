@@ -11,6 +11,7 @@ from p2pclue.bots.random_bot import RandomBot
 from p2pclue.crypto.cards import identify
 from p2pclue.crypto.group import ONE, inverse, mul
 from p2pclue.engine.peer import Peer, Status
+from p2pclue.engine.wire import decode_payload, split_frame
 from p2pclue.rules.actions import Accuse
 from p2pclue.rules.game import can_accuse
 from p2pclue.rules.state import GameState, Phase
@@ -73,3 +74,12 @@ def oracle_game(n: int = 3, rules: str = "classic", seed: int = 1) -> ProtocolGa
     peers: list[Peer] = []
     return play(preset(rules), n, seed, lambda s, rng: OracleBot(s, rng, peers),
                 on_peers=peers.extend)
+
+
+def sent_types(entries: list[bytes]) -> list[tuple[int, str]]:
+    """Each chained entry's sender and message type, in chain order."""
+    out = []
+    for raw in entries:
+        sender, payload, _ = split_frame(raw)
+        out.append((sender, decode_payload(sender, payload)[0].type))
+    return out

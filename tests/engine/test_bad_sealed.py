@@ -20,15 +20,7 @@ from p2pclue.engine.peer import Status
 from p2pclue.engine.transcript import parse
 from p2pclue.engine.wire import decode_payload, split_frame
 from p2pclue.rules.variants import preset
-from tests.engine.conftest import hasty
-
-
-def _types(entries: list[bytes]) -> list[tuple[int, str]]:
-    out = []
-    for raw in entries:
-        sender, payload, _ = split_frame(raw)
-        out.append((sender, decode_payload(sender, payload)[0].type))
-    return out
+from tests.engine.conftest import hasty, sent_types
 
 
 @pytest.mark.parametrize(("players", "rules", "cheater"), [(3, "classic", 1), (5, "cz", 4)])
@@ -46,7 +38,7 @@ def test_a_sealed_opening_that_does_not_decode_is_blamed_on_the_refuter(
     # The last chained entry is the suggester's complaint about the cheater's show.
     show = next(rec for rec in reversed(honest[0].shows))
     assert show.refuter == cheater
-    suggester, last = _types(entries)[-1]
+    suggester, last = sent_types(entries)[-1]
     assert (suggester, last) == (show.suggester, "complain")
     for peer in honest:
         assert peer.status is Status.HALTED
@@ -79,7 +71,7 @@ def test_a_sealed_opening_that_does_not_decode_is_blamed_on_the_refuter(
     assert verdict.violation.check == "proof:sealed-opening"
     assert verdict.violation.culprit == cheater
     assert verdict.violation.index == len(entries)
-    complaints = [(s, t) for s, t in _types(entries) if t in ("complain", "sealed")]
+    complaints = [(s, t) for s, t in sent_types(entries) if t in ("complain", "sealed")]
     made = sum(1 for s, t in complaints if s == show.suggester and t == "complain")
     row = next(r for r in verdict.complaints if r["suggester"] == show.suggester)
     assert row == {"suggester": show.suggester, "complained": made, "sealed": made - 1}
