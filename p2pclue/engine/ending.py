@@ -9,10 +9,12 @@ game (``p2pclue audit``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from p2pclue.crypto import proofs as P
 from p2pclue.crypto.cards import identify
+from p2pclue.crypto.context import ProofContext
 from p2pclue.crypto.group import base_mul
 from p2pclue.engine import events as ev
 from p2pclue.engine.errors import Reject
@@ -31,6 +33,7 @@ from p2pclue.engine.stage import (
     my_opening,
     proof_context,
 )
+from p2pclue.engine.wire import MAX_OPENINGS
 
 
 def shows_to_open(record: PublicRecord, refuter: int) -> list[ShowRecord]:
@@ -40,16 +43,56 @@ def shows_to_open(record: PublicRecord, refuter: int) -> list[ShowRecord]:
             if rec.refuter == refuter and rec.suggester not in record.left_hands]
 
 
+def public_opening(record: PublicRecord, me: Player, ctx: ProofContext,
+                   rec: ShowRecord) -> P.PublicOpening:
+    """This seat's public opening of its own show ``rec``, with proof 4c under ``ctx`` (the
+    entry that carries it); the card's hand position is looked up, never searched for."""
+    opening = my_opening(record, me, ctx.game_id, rec)
+    return P.prove_public_opening(
+        ctx, rec.triple, record.hand_points(me.seat), me.secrets.hand_key(), record.S[me.seat],
+        record.Y[rec.suggester], rec.commitment, opening, me.dealt.index(opening.card), me.src)
+
+
+def check_public_openings(peer: Host, game_id: bytes, index: int, step: str, sender: int,
+                          part: list[ShowRecord], openings: list[Any]) -> list[int]:
+    """Every seat's check of one part of a seat's end-of-game openings, in transcript order:
+    the count the part owes, then each opening (4c, with the show's sealed R if a complaint
+    settled it). Returns the cards; changes nothing."""
+    if len(openings) != len(part):
+        raise Reject("proof:opening", f"seat {sender} owes {len(part)} opening(s) in this entry")
+    record = peer.record
+    ctx = proof_context(game_id, index, sender, step)
+    return [P.verify_public_opening(ctx, rec.triple, record.hand_points(sender), record.S[sender],
+                                    record.Y[rec.suggester], rec.commitment, o,
+                                    record.sealed.get(rec.index))
+            for rec, o in zip(part, openings, strict=True)]
+
+
 @dataclass
 class OpenRound(RoundStage):
     """Every seat unlayers the envelope and opens its shows: the envelope's cards and every
-    card shown become public."""
+    card shown become public. A seat with more shows than one entry carries
+    (``MAX_OPENINGS``) sends the rest in ``openings`` entries right after its ``open``."""
 
     stage = Stage.OPEN
     message_type = "open"
 
     round: SeatRound
     play: Play
+    rest: list[ShowRecord] = field(default_factory=list)
+    """The due seat's shows still to open, after its ``open`` (empty: its ``open`` is due)."""
+
+    def allowed(self) -> frozenset[str]:
+        return frozenset({"openings" if self.rest else "open"})
+
+    def due_soon(self, due: int, seat: int, n: int) -> bool:
+        return not self.rest and self.round.due_after() == seat
+
+    def automatic(self, peer: Host, me: Player) -> Message | None:
+        index = len(peer.record.entries)
+        if not self.rest:
+            return "open", self.build(peer, me, index)
+        return "openings", {"openings": self._opened(peer, me, self.rest[:MAX_OPENINGS], index)}
 
     def on_open(self, peer: Host, index: int, sender: int, f: Fields) -> None:
         if len(f["points"]) != 3:
@@ -58,19 +101,24 @@ class OpenRound(RoundStage):
         peer.verify(P.verify_unlayer, proof_context(self.play.game_id, index, sender, "open"),
                     record.envelope, f["points"], record.Y[sender], f["proof"])
         mine = shows_to_open(record, sender)
-        if len(f["openings"]) != len(mine):
-            raise Reject("proof:opening", f"seat {sender} made {len(mine)} show(s) to open")
-        cards = []
-        for rec, o in zip(mine, f["openings"], strict=True):  # each in order, as the spec says
-            cards.append(P.check_opening(rec.triple, record.Y[rec.suggester], rec.commitment, o))
-            sealed_r = record.sealed.get(rec.index)
-            if sealed_r is not None and base_mul(o.rho) != sealed_r:
-                raise Reject("proof:opening", f"the opening of show {rec.index} is not the "
-                             "one sealed after the complaint")
+        self._take(peer, index, "open", sender, mine, f["openings"])
         record.envelope = f["points"]
-        for rec, card in zip(mine, cards, strict=True):
-            record.opened[rec.index] = card
-        self.next_in_round(peer)
+
+    def on_openings(self, peer: Host, index: int, sender: int, f: Fields) -> None:
+        self._take(peer, index, "openings", sender, self.rest, f["openings"])
+
+    def _take(self, peer: Host, index: int, step: str, sender: int, mine: list[ShowRecord],
+              openings: list[Any]) -> None:
+        """Check and keep one part: the first ``MAX_OPENINGS`` of ``mine``; the next seat's
+        turn comes once the last part is in."""
+        part = mine[:MAX_OPENINGS]
+        cards = check_public_openings(peer, self.play.game_id, index, step, sender, part,
+                                      openings)
+        for rec, card in zip(part, cards, strict=True):
+            peer.record.opened[rec.index] = card
+        self.rest = mine[MAX_OPENINGS:]
+        if not self.rest:
+            self.next_in_round(peer)
 
     def finish(self, peer: Host) -> None:
         record = peer.record
@@ -87,9 +135,15 @@ class OpenRound(RoundStage):
         game_id, record = self.play.game_id, peer.record
         out, proof = P.unlayer(proof_context(game_id, index, me.seat, "open"), record.envelope,
                                me.secrets.key(), record.Y[me.seat], me.src)
+        first = shows_to_open(record, me.seat)[:MAX_OPENINGS]
         return {"points": [bytes(p) for p in out], "proof": proof.to_wire(),
-                "openings": [my_opening(record, me, game_id, rec).to_wire()
-                             for rec in shows_to_open(record, me.seat)]}
+                "openings": self._opened(peer, me, first, index, "open")}
+
+    def _opened(self, peer: Host, me: Player, part: list[ShowRecord], index: int,
+                step: str = "openings") -> list[dict[str, Any]]:
+        game_id, record = self.play.game_id, peer.record
+        ctx = proof_context(game_id, index, me.seat, step)
+        return [public_opening(record, me, ctx, rec).to_wire() for rec in part]
 
 
 @dataclass

@@ -79,8 +79,14 @@ MESSAGES: dict[str, MessageType] = {m.name: m for m in (
     _t("open", "end",
        "When the game is decided (a right accusation, R29 or R30): the sender's layer k "
        "removed from the three envelope points, batch-proven against its Y; and the openings "
-       "of the sender's shows (to seats still at the table), before any key is revealed.",
+       "of the sender's shows (to seats still at the table), before any key is revealed: "
+       "public openings, each proven to name a card of the sender's hand, the first at most "
+       "48 of them.",
        points="points", proof="proof:dleq_batch", openings="openings"),
+    _t("openings", "end",
+       "Right after the sender's own open (or openings), while it has shows left to open: "
+       "the next at most 48 public openings, in transcript order of the shows.",
+       openings="openings"),
     _t("end_turn", "turn", "End the turn."),
     _t("leave", "turn",
        "The sender leaves: its hand opened (layer s removed, batch-proven against S) and its "
@@ -166,7 +172,7 @@ def _proof(cls: Any) -> Callable[[Any, str], Any]:
 def _openings(value: Any, where: str) -> list[Any]:
     if not isinstance(value, list) or len(value) > MAX_OPENINGS:
         raise WireError(f"must be a list of at most {MAX_OPENINGS} openings", where)
-    one = _proof(P.Opening)
+    one = _proof(P.PublicOpening)
     return [one(v, f"{where}[{i}]") for i, v in enumerate(value)]
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from p2pclue import PROTOCOL_VERSION
 from p2pclue.engine.messages import MESSAGES
 from p2pclue.engine.votes import CHOICES, MAX_VOTE_BYTES, VOTE_KEYS, VOTE_PREFIX
-from p2pclue.engine.wire import MAX_ENTRY_BYTES, SIGNING_PREFIX
+from p2pclue.engine.wire import MAX_ENTRY_BYTES, MAX_OPENINGS, SIGNING_PREFIX
 
 KIND_DOCS = {
     "bytes32": "msgpack bin, exactly 32 bytes",
@@ -30,8 +30,10 @@ KIND_DOCS = {
     "commitment": "a point: the chameleon commitment (t+1)*G + rho*P to the shown card t",
     "sealed": "map {r: point (R = rho*G), c: 3 scalars, s: 3 scalars}: the show's opening "
               "sealed to the suggester, an OR-proof over the named cards",
-    "openings": "array of at most 4096 openings, each map {card: card index, rho: scalar}: "
-                "an opening of a show's commitment",
+    "openings": "array of at most 48 public openings, each map {card: card index, rho: "
+                "scalar, held: {c: scalars, u: scalars, one per hand position of the "
+                "sender}}: an opening of a show's commitment with its proof that the card is "
+                "in the sender's hand (4c)",
     "proof:key": "map {c: scalar, s: scalar}: Schnorr proof of knowledge",
     "proof:dleq": "map {c: scalar, s: scalar}: Chaum-Pedersen equality of discrete logs",
     "proof:dleq_batch": "map {c: scalar, s: scalar}: batched DLEQ over many pairs",
@@ -88,6 +90,18 @@ def schema() -> dict[str, Any]:
             "body": "map: the type's fields, exactly",
         },
         "vote": vote_schema(),
+        "open_parts": {
+            "max_openings_per_entry": MAX_OPENINGS,
+            "rule": "a seat with m shows to open (to seats still at the table, in transcript "
+                    "order) sends open with the first min(m, 48) public openings, then, while "
+                    "shows are left, one openings entry after another with the next min(left, "
+                    "48); every part but the last carries exactly 48. The next seat of the "
+                    "round is due only after the last part. A part with another count is "
+                    "proof:opening on its sender; another message from it, or one from "
+                    "another seat, in place of a part it owes is turn. Each public opening's "
+                    "proof context is '<index>:<type>' of the entry that carries it "
+                    "(docs/protocol.md, The end-of-game reveal)",
+        },
         "kinds": KIND_DOCS,
         "proof_keys": PROOF_KEYS,
         "cards": [{"index": c.index, "slug": c.slug, "category": c.category.value}

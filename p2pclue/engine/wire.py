@@ -54,13 +54,14 @@ class Limits:
 
 FRAME_LIMITS = Limits(bin=MAX_ENTRY_BYTES, str=0, array=3, map=0)
 """The outer frame: ``[sender, payload, signature]``, no string, no map."""
-MAX_OPENINGS = 4096
-"""The longest list in a signed payload: ``open.openings``, one per show its sender made to
-a seat still at the table, which a long game can take past 64 (the 32 768-byte entry limit
-binds first: docs/protocol.md, "Canonical encodings")."""
+MAX_OPENINGS = 48
+"""The longest list in a signed payload: the public openings one ``open`` or ``openings``
+entry carries. A seat with more shows to open sends them in consecutive entries of at most
+this many; 48 public openings of a hand of 6 (465 bytes each) keep the entry under 24 KiB,
+inside the 32 768-byte entry limit (docs/protocol.md, "Canonical encodings")."""
 PAYLOAD_LIMITS = Limits(bin=64, str=64, array=MAX_OPENINGS, map=32)
 """A signed payload: 32-byte values, short names, at most 21 cards or 13 squares a list but
-for the end-of-game openings."""
+for the end-of-game openings (at most 48 an entry)."""
 
 
 def sha256(data: bytes) -> bytes:

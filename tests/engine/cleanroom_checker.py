@@ -43,8 +43,10 @@ BODIES = {  # the schema's fields per message type
     "end_turn": set(), "show": {"C", "proof"}, "pass": {"proof"}, "ack": set(),
     "complain": set(), "sealed": {"sealed"}, "pet": {"Q", "P", "proof"},
     "leave": {"hand", "hand_proof", "envelope", "envelope_proof"},
-    "open": {"points", "proof", "openings"}, "secrets": {"k", "r"},
+    "open": {"points", "proof", "openings"}, "openings": {"openings"}, "secrets": {"k", "r"},
 }
+MAX_OPENINGS = 48  # public openings an `open` or `openings` entry carries; the payload's
+# array limit ("Canonical encodings")
 ROOMS = range(12, 21)  # the schema's room card indices
 TURN_ACTIONS = {"roll", "passage", "move", "suggest", "accuse", "end_turn", "leave"}
 
@@ -267,6 +269,48 @@ def sealed_ok(game_id: bytes, step: str, seat: int, named: tuple[int, int, int],
     return sum(int.from_bytes(x, "little") for x in wire["c"]) % L == _challenge(data, "c")
 
 
+def _items(label: str, elems: list[bytes]) -> bytes:
+    return (b"\x02" + lp(label.encode()) + len(elems).to_bytes(4, "big")
+            + b"".join(lp(e) for e in elems))
+
+
+def held_ok(game_id: bytes, step: str, seat: int, named: tuple[int, int, int],
+            hand: list[bytes], s_key: bytes, p: bytes, c: bytes, o: dict[str, Any]) -> bool:
+    """Proof 4c ("Public opening"), wire shape already checked: per hand position p with
+    point X_p, T_p = [u_p*G - c_p*S, u_p*M_t - c_p*X_p]; items named (u64 list), hand, S, P,
+    C, card (u64), rho, T (2h points, position-major); challenge c = sum of the c_p mod L."""
+    cs, us = o["held"]["c"], o["held"]["u"]
+    if len(set(named)) != 3 or not hand or len(cs) != len(hand) or len(us) != len(hand):
+        return False
+    m = hash_to_group(b"card", SLUGS[o["card"]].encode())
+    t_points: list[bytes] = []
+    try:
+        for x, ci, ui in zip(hand, cs, us, strict=True):
+            t_points.append(sodium.crypto_core_ed25519_sub(
+                sodium.crypto_scalarmult_ed25519_base_noclamp(ui),
+                sodium.crypto_scalarmult_ed25519_noclamp(ci, s_key)))
+            t_points.append(sodium.crypto_core_ed25519_sub(
+                sodium.crypto_scalarmult_ed25519_noclamp(ui, m),
+                sodium.crypto_scalarmult_ed25519_noclamp(ci, x)))
+    except Exception:
+        return False  # a product that is the identity: no honest proof has one
+    data = (_fs_start("held-opening", game_id, step, seat)
+            + _items("named", [u64(t) for t in named]) + _items("hand", hand)
+            + _fs_item("S", s_key) + _fs_item("P", p) + _fs_item("C", c)
+            + _fs_item("card", u64(o["card"])) + _fs_item("rho", o["rho"])
+            + _items("T", t_points))
+    return sum(int.from_bytes(x, "little") for x in cs) % L == _challenge(data, "c")
+
+
+def _arrays_within(value: Any, limit: int) -> bool:
+    """No array of the value longer than ``limit`` (a payload's decoding limit)."""
+    if isinstance(value, list):
+        return len(value) <= limit and all(_arrays_within(v, limit) for v in value)
+    if isinstance(value, dict):
+        return all(_arrays_within(v, limit) for v in value.values())
+    return True
+
+
 # --- the file ("Transcript file") ------------------------------------------------------------
 
 @dataclass
@@ -422,6 +466,7 @@ class Show:
     c: bytes
     named: set[int]
     index: int
+    suggested: tuple[int, int] = (0, 0)  # the suggestion's suspect and weapon
 
 
 @dataclass
@@ -449,6 +494,8 @@ class Game:
     shows: list[Show] = field(default_factory=list)
     suggested: tuple[int, int] = (0, 0)  # the last suggestion's suspect and weapon
     sealed: dict[int, bytes] = field(default_factory=dict)  # show index -> R (4d)
+    s_keys: dict[int, bytes] = field(default_factory=dict)  # seat -> S (its `deal`)
+    open_rest: list[Show] = field(default_factory=list)  # the due seat's shows still to open
     result: str | None = None
     winner: int | None = None
     turns: int = 0
@@ -477,7 +524,8 @@ class Game:
                  "deal": {"deal"}, "unlayer": {"unlayer"}, "reveal": {"reveal"},
                  "turn": TURN_ACTIONS, "refute": {"show", "pass", "leave"}, "pet": {"pet"},
                  "answer": {"ack", "complain"}, "sealed": {"sealed"},
-                 "open": {"open"}, "secrets": {"secrets"}}[self.stage]
+                 "open": {"openings" if self.open_rest else "open"},
+                 "secrets": {"secrets"}}[self.stage]
         return seat, types
 
     def _sealed_ok(self, show: Show, index: int, seat: int, wire: Any) -> bool:
@@ -488,6 +536,28 @@ class Game:
         suspect, weapon = self.suggested
         return any(sealed_ok(self.game_id, f"{index}:sealed", seat, (suspect, weapon, room),
                              self.ys[show.suggester], show.c, wire) for room in ROOMS)
+
+    def _public_openings(self, seat: int, kind: str, index: int, part: list[Show],
+                         openings: list[Any]) -> str | None:
+        """One part of a seat's end-of-game openings ("The end-of-game reveal"): its count,
+        then per opening in order `check_opening`, the sealed R, proof 4c (context
+        "<index>:<type>" of the entry). Without the board the room is not known: proof 4c is
+        accepted when some room makes it verify (the opened card itself, if it is a room)."""
+        if len(openings) != len(part):
+            return "proof:opening"
+        hand = [self.positions[p] for p in range(18) if self.owner(p) == seat]
+        for show, o in zip(part, openings, strict=True):
+            if not opens(show.c, o, self.ys[show.suggester], show.named):
+                return "proof:opening"
+            if self.sealed.get(show.index, base_of(o["rho"])) != base_of(o["rho"]):
+                return "proof:opening"  # 4c check 2: R fixes the opening sealed
+            suspect, weapon = show.suggested
+            rooms = [o["card"]] if o["card"] in ROOMS else list(ROOMS)
+            if not any(held_ok(self.game_id, f"{index}:{kind}", seat, (suspect, weapon, room),
+                               hand, self.s_keys[seat], self.ys[show.suggester], show.c, o)
+                       for room in rooms):
+                return "proof:held-opening"
+        return None
 
     def owner(self, p: int) -> int | None:
         """Dealt position p goes to seat p mod n, but the DEAL-EQUAL leftovers ("Dealing")."""
@@ -583,6 +653,7 @@ class Game:
                 self.envelope = [deck[0] for deck in body["decks"]]
             else:
                 self.positions = list(body["deck"])
+                self.s_keys[seat] = body["S"]
             if not self.queue:
                 self._round("deal" if kind == "envelope" else "unlayer")
         elif kind == "unlayer":
@@ -625,7 +696,8 @@ class Game:
         elif kind == "show":
             if not _show_proof_ok(body["proof"], self.hand_size(seat)):
                 return "proof:commit-show"  # the proof's shape (4b): see _show_proof_ok
-            self.shows.append(Show(seat, self.suggester, body["C"], self.named, index))
+            self.shows.append(Show(seat, self.suggester, body["C"], self.named, index,
+                                   self.suggested))
             self.stage, self.queue = "answer", [self.suggester]
         elif kind == "ack":
             self.stage = "turn"
@@ -674,17 +746,24 @@ class Game:
             self.left.add(seat)
             self.out.add(seat)
             self._next_turn()
-        elif kind == "open":
-            if len(body["points"]) != 3:
-                return "proof:dleq-batch"  # the point count is the batch proof's
-            self.envelope = list(body["points"])
-            owed = [s for s in self.shows if s.refuter == seat and s.suggester not in self.left]
-            if len(owed) != len(body["openings"]) or not all(
-                    opens(s.c, o, self.ys[s.suggester], s.named)
-                    and self.sealed.get(s.index, base_of(o["rho"])) == base_of(o["rho"])
-                    for s, o in zip(owed, body["openings"], strict=False)):
-                return "proof:opening"  # 4d, "Message-level use" 2: R fixes the opening
-            if not self.queue:
+        elif kind in ("open", "openings"):
+            if kind == "open":
+                if len(body["points"]) != 3:
+                    return "proof:dleq-batch"  # the point count is the batch proof's
+                owed = [s for s in self.shows
+                        if s.refuter == seat and s.suggester not in self.left]
+            else:
+                owed = self.open_rest
+            failed = self._public_openings(seat, kind, index, owed[:MAX_OPENINGS],
+                                           body["openings"])
+            if failed is not None:
+                return failed
+            if kind == "open":
+                self.envelope = list(body["points"])
+            self.open_rest = owed[MAX_OPENINGS:]
+            if self.open_rest:
+                self.queue.insert(0, seat)  # its next part before the next seat
+            elif not self.queue:
                 self._round("secrets")
         elif kind == "secrets":
             k = body["k"]
@@ -722,8 +801,16 @@ def _show_proof_ok(pr: Any, h: int) -> bool:
 
 
 def _opening_ok(o: Any) -> bool:
-    return (isinstance(o, dict) and set(o) == {"card", "rho"} and _is_int(o["card"])
-            and 0 <= o["card"] <= 20 and scalar(o["rho"]) is not None)
+    """A public opening's wire ("Public opening"): {card, rho, held: {c, u}}, c not empty,
+    u as long, every scalar canonical and non-zero."""
+    if not (isinstance(o, dict) and set(o) == {"card", "rho", "held"} and _is_int(o["card"])
+            and 0 <= o["card"] <= 20 and scalar(o["rho"]) is not None):
+        return False
+    held = o["held"]
+    return (isinstance(held, dict) and set(held) == {"c", "u"}
+            and isinstance(held["c"], list) and isinstance(held["u"], list)
+            and 0 < len(held["c"]) == len(held["u"])
+            and all(scalar(x) is not None for x in held["c"] + held["u"]))
 
 
 def _points_ok(x: Any) -> bool:
@@ -766,8 +853,9 @@ def _body_check(kind: str, body: Any) -> str | None:
             return "message"
         if not _pair_proof_ok(body["proof"]):
             return "proof:dleq-batch"
+    if kind in ("open", "openings"):
         os_ = body["openings"]
-        if not isinstance(os_, list) or len(os_) > 4096 or not all(_opening_ok(o) for o in os_):
+        if not isinstance(os_, list) or not all(_opening_ok(o) for o in os_):
             return "proof:opening"
     return None
 
@@ -825,7 +913,8 @@ class Receiver:
             signer, rewritten = found[0], True
         try:
             p = strict(payload)
-            ok = (isinstance(p, dict) and set(p) == PAYLOAD_KEYS and _is_int(p["v"])
+            ok = (_arrays_within(p, MAX_OPENINGS) and isinstance(p, dict)
+                  and set(p) == PAYLOAD_KEYS and _is_int(p["v"])
                   and p["v"] == 1 and isinstance(p["game"], bytes) and len(p["game"]) == 32
                   and _is_int(p["from"]) and 0 <= p["from"] <= 63 and _is_int(p["seq"])
                   and 0 <= p["seq"] < 2**32 and isinstance(p["prev"], bytes)

@@ -95,20 +95,22 @@ def test_limits_refuse_while_decoding() -> None:
     assert unpack_strict(pack({"x": bytes(64)}), limits=PAYLOAD_LIMITS) == {"x": bytes(64)}
 
 
-def test_an_open_with_more_than_64_openings_decodes_and_the_schema_cap_is_the_limit() -> None:
-    """``open.openings`` holds one opening per show its sender made: a long game takes it
-    past 64, so the payload's array limit is the schema's cap (4096), not 64."""
+def test_an_entry_carries_at_most_48_openings_and_the_schema_cap_is_the_limit() -> None:
+    """An ``open`` or ``openings`` entry carries at most 48 public openings (a seat with
+    more sends them in consecutive entries), so the payload's array limit is the schema's
+    cap, 48: 48 decode, 49 do not (the payload), and the field refuses 49 too."""
     from p2pclue.engine.messages import _openings
     from p2pclue.engine.wire import MAX_OPENINGS
 
-    rho = (7).to_bytes(32, "little")
-    many = [{"card": i % 21, "rho": rho} for i in range(65)]
+    one = {"card": 3, "rho": (7).to_bytes(32, "little"),
+           "held": {"c": [(5).to_bytes(32, "little")] * 6, "u": [(9).to_bytes(32, "little")] * 6}}
+    many = [one] * MAX_OPENINGS
     data = pack({"type": "open", "body": {"openings": many}})
-    assert len(data) < wire.MAX_ENTRY_BYTES
+    assert len(data) < 24 * 1024
     decoded = unpack_strict(data, limits=PAYLOAD_LIMITS)
-    assert len(_openings(decoded["body"]["openings"], "openings")) == 65
-    assert PAYLOAD_LIMITS.array == MAX_OPENINGS == 4096
+    assert len(_openings(decoded["body"]["openings"], "openings")) == 48
+    assert PAYLOAD_LIMITS.array == MAX_OPENINGS == 48
     with pytest.raises(WireError, match="undecodable"):
         unpack_strict(pack({"openings": [0] * (MAX_OPENINGS + 1)}), limits=PAYLOAD_LIMITS)
-    with pytest.raises(WireError, match="at most 4096 openings"):
-        _openings([many[0]] * (MAX_OPENINGS + 1), "openings")
+    with pytest.raises(WireError, match="at most 48 openings"):
+        _openings([one] * (MAX_OPENINGS + 1), "openings")
