@@ -215,7 +215,7 @@ def audit(transcript: Transcript, raw_bytes: bytes | None = None, *,
     if observer.status is Status.COMPLETE and (violation is None or violation.check != "reveal"):
         hands = verdict.hands = hands_from_secrets(observer.record)
         verdict.shown = shown_cards_from_secrets(observer.record)
-        for rec, card in verdict.shown:  # binding and proof 4b make this hold; check anyway
+        for rec, card in verdict.shown:  # proof 4c makes this hold: a defensive check only
             if card is not None and card not in hands.get(rec.refuter, ()):
                 notes.append(Note(N_("the card opened for the show at entry {index} is not in "
                                      "seat {seat}'s hand"), index=rec.index, seat=rec.refuter))
