@@ -8,6 +8,8 @@ this wrapper adjusts the other bots' *choices* until the cheat has happened:
 - nobody accuses (the game would end, or the cheater be eliminated, first), except
   when the cheat is the layer removal at the end of the game (``bad-decrypt`` at
   ``open``), which needs the game to end;
+- a cheat at the end of the game (``bad-held``) holds accusations only until the cheater
+  has made a show, which it then lies about when the game ends;
 - for a refutation cheat, a suggestion names a suspect and weapon that no seat
   between the suggester and the cheater holds, and that give the cheat something
   to lie about (a named card the cheater holds, for ``false-cannot-refute``).
@@ -22,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from p2pclue.bots import Bot, Decision, Observation, RollIntent
-from p2pclue.engine.cheats import OPENING_CHEATS, REFUTATION_CHEATS
+from p2pclue.engine.cheats import END_CHEATS, OPENING_CHEATS, REFUTATION_CHEATS
 from p2pclue.engine.peer import Peer
 from p2pclue.rules.actions import Accuse, EndTurn, Move, Suggest
 from p2pclue.rules.cards import SUSPECTS, WEAPONS
@@ -50,6 +52,8 @@ class StagedBot:
         self.inner.observe(event)
 
     def _done(self) -> bool:
+        if self.kind in END_CHEATS:  # its chance comes at the end: once it has shown a card
+            return any(rec.refuter == self.cheater for rec in self.peers[self.cheater].shows)
         return bool(getattr(self.peers[self.cheater], "cheated", True))
 
     def decide(self, state: GameState) -> Decision:

@@ -23,12 +23,14 @@ from typing import Any
 from p2pclue.crypto import proofs as P
 from p2pclue.crypto.commitshow import prove_commit_show_unchecked
 from p2pclue.crypto.group import ONE, Point, mul
+from p2pclue.crypto.heldopening import prove_held_unchecked
 from p2pclue.crypto.holdnone import prove_none_unchecked
 from p2pclue.crypto.pet import prove_pet_step
 from p2pclue.crypto.rand import random_scalar
 from p2pclue.crypto.sealedopening import seal_unchecked
 from p2pclue.engine import events as ev
 from p2pclue.engine.accusation import AccusationCheck
+from p2pclue.engine.ending import shows_to_open
 from p2pclue.engine.peer import Peer
 from p2pclue.engine.record import ShowRecord
 from p2pclue.engine.reveals import RandomRound
@@ -61,6 +63,8 @@ CHEATS: dict[str, str] = {
                   "complains seals one it made up",
     "bad-sealed": "sends the suggester no opening of its show, and when the suggester "
                   "complains seals the shown card with an R that is no point of the group",
+    "bad-held": "opens a show of its own in the end-of-game open with a proof that the card "
+                "is in its hand answered for a hand position that holds another card",
 }
 
 PHASED = {"bad-shuffle": ("envelope", "deal"), "bad-decrypt": ("unlayer", "open"),
@@ -70,10 +74,13 @@ PHASED = {"bad-shuffle": ("envelope", "deal"), "bad-decrypt": ("unlayer", "open"
 """Cheats that can happen at more than one point, and the points ``phase`` may name."""
 
 REFUTATION_CHEATS = frozenset({"false-cannot-refute", "show-unheld-card", "show-unnamed-card",
-                               "wrong-opening", "no-opening", "bad-sealed"})
+                               "wrong-opening", "no-opening", "bad-sealed", "bad-held"})
 """Cheats that need another seat's suggestion to reach the cheater."""
-OPENING_CHEATS = frozenset({"wrong-opening", "no-opening", "bad-sealed"})
+OPENING_CHEATS = frozenset({"wrong-opening", "no-opening", "bad-sealed", "bad-held"})
 """Refutation cheats that show a held named card honestly and lie about its opening."""
+END_CHEATS = frozenset({"bad-held"})
+"""Cheats at the end of the game: accusations are held only until the cheater has shown a
+card, then the game must end (``bots.stage``)."""
 
 
 def impossible(kind: str, phase: str | None, rules: Rules) -> str | None:
@@ -278,6 +285,25 @@ class CheatingPeer(Peer):
     _cheat_wrong_opening = _cheat_opening
     _cheat_no_opening = _cheat_opening
     _cheat_bad_sealed = _cheat_opening
+
+    def _cheat_bad_held(self, me: Player) -> Frames | None:
+        """Its ``open``, the first opening's proof 4c answered for a hand position that holds
+        another card: the opening itself is true, only the held-card proof fails."""
+        msg = self._automatic_message() if self.stage is Stage.OPEN else None
+        if msg is None or msg[0] != "open" or not msg[1]["openings"]:
+            return None
+        rec = shows_to_open(self.record, me.seat)[0]
+        opening = self._my_opening(rec)
+        position = next(p for p, card in enumerate(me.dealt) if card != opening.card)
+        assert self.game_id is not None
+        ctx = proof_context(self.game_id, len(self.entries), me.seat, "open")
+        held = prove_held_unchecked(ctx, rec.triple, self.record.hand_points(me.seat),
+                                    me.secrets.hand_key(), self.S[me.seat],
+                                    self.Y[rec.suggester], rec.commitment, opening, position,
+                                    me.src)
+        body = dict(msg[1])
+        body["openings"] = [P.PublicOpening(opening, held).to_wire(), *body["openings"][1:]]
+        return [(self._frame(me, "open", body), None)]
 
     def _cheat_illegal_move(self, me: Player) -> Frames | None:
         state = self._play_state()

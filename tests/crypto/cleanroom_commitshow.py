@@ -377,7 +377,7 @@ def check_sample(data: bytes, tamper: int | None = None) -> SampleResult:
     openings_checked = 0
     hands_checked = 0
     secrets: dict[int, tuple[int, int]] = {}
-    opened: dict[int, list[dict[str, Any]]] = {}
+    opened: dict[int, list[tuple[str, dict[str, Any]]]] = {}  # seat -> (context step, opening)
     sealed_r: dict[int, bytes] = {}  # show index -> R of the sealed opening that settled it
     dealt = n * (18 // n) if deal_equal else 18
     game_id = b""
@@ -436,8 +436,9 @@ def check_sample(data: bytes, tamper: int | None = None) -> SampleResult:
             openings_checked += 1
         elif kind == "leave":
             left.add(sender)
-        elif kind == "open":
-            opened[sender] = list(body["openings"])
+        elif kind in ("open", "openings"):  # a seat's parts, in order (at most 48 each)
+            opened.setdefault(sender, []).extend((f"{index}:{kind}", o)
+                                                 for o in body["openings"])
         elif kind == "secrets":
             secrets[sender] = (scalar(body["k"]), scalar(body["r"]))
     for seat, openings in opened.items():
@@ -445,10 +446,16 @@ def check_sample(data: bytes, tamper: int | None = None) -> SampleResult:
         made = [s for s in shows if s.refuter == seat and s.suggester not in left]
         if len(made) != len(openings):
             raise Rejected(f"seat {seat}: {len(openings)} openings for {len(made)} shows")
-        for show, op in zip(made, openings, strict=True):
+        hand = [current[p] for p in range(dealt) if p % n == seat]
+        for show, (step, op) in zip(made, openings, strict=True):
             check_opening(show.named, keys[show.suggester], show.commitment, op["card"], op["rho"])
             if show.index in sealed_r and base(scalar(op["rho"])) != sealed_r[show.index]:
                 raise Rejected(f"seat {seat}: show {show.index} opened not as sealed")
+            verdict = spec.verify_public_opening(  # 4c, "Message-level use" 2
+                spec.Context(game_id, step, seat), show.named, hand, hand_s[seat],
+                keys[show.suggester], show.commitment, op, sealed_r.get(show.index))
+            if verdict != "accepted":
+                raise Rejected(f"seat {seat}: show {show.index} opened: {verdict}")
             openings_checked += 1
             if seat in secrets:
                 k, r = secrets[seat]

@@ -35,6 +35,7 @@ EXPECTED_CHECK = {
     "wrong-opening": {"proof:sealed-opening"},
     "no-opening": {"proof:sealed-opening"},
     "bad-sealed": {"proof:sealed-opening"},
+    "bad-held": {"proof:held-opening"},
 }
 
 

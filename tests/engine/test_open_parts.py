@@ -14,6 +14,7 @@ from p2pclue.engine.audit import audit
 from p2pclue.engine.peer import Peer, Status
 from p2pclue.engine.transcript import Footer, Transcript, entry_bytes, opening_bytes, parse
 from p2pclue.engine.wire import MAX_ENTRY_BYTES, MAX_OPENINGS, pack
+from tests.crypto.cleanroom_commitshow import check_sample
 from tests.engine.long_open import SHOWER, SHOWS, long_open_game
 from tests.engine.test_cleanroom import judged_alike
 from tests.engine.test_reveal_leave_size import _oversize, _replay, _signed, _typed
@@ -53,6 +54,8 @@ def test_a_seat_with_more_shows_than_one_entry_holds_sends_them_in_parts(
     verdict = audit(parse(raw), raw)
     assert verdict.valid and verdict.blamed is None
     judged_alike(raw, tmp_path, {"valid": True, "result": "won", "blamed": None})
+    checked = check_sample(raw)  # 4b and 4c from the spec alone, every part's openings
+    assert checked.openings_checked == len(peers[2].record.opened)
 
 
 def _resigned(entries: list[bytes], peers: list[Peer], at: int, kind: str,
