@@ -151,9 +151,10 @@ def test_an_entry_over_the_limit_in_a_file_is_not_chained_and_blames_nobody(
 
 def test_a_seat_whose_own_message_comes_out_over_the_limit_sends_nothing_and_falls_silent(
         ) -> None:
-    """The only message whose size grows with the game is ``open`` (one opening per show).
-    Its sender's engine does not sign and send a frame every peer would drop: it stops,
-    and the table sees it silent (no loop building it again, no junk on its links)."""
+    """Honest entries stay under the limit (the end-of-game openings are split over entries
+    of at most 48: ``test_open_parts.py``); a message that comes out over it anyway is not
+    signed and sent as a frame every peer would drop: its sender stops, and the table sees it
+    silent (no loop building it again, no junk on its links)."""
     from tests.engine.leave_games import make_peers
     peers, net = make_peers(3, "classic", 1)
     for peer in peers:
