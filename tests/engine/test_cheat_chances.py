@@ -30,7 +30,7 @@ def test_the_sweep_covers_every_kind_seat_preset_and_table_size() -> None:
     # The one thing that cannot happen: biasing a random weapon placement under fixed weapons.
     assert not [c for c in every if c.kind == "bias-dice" and c.phase == "weapons"
                 and c.rules == "cz"]
-    assert len(every) == 23 * 2 * 18 - 18
+    assert len(every) == 24 * 2 * 18 - 18
 
 
 def _simulate(*args: str, prelude: str = "") -> subprocess.CompletedProcess[str]:
