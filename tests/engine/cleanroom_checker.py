@@ -2,13 +2,14 @@
 
 It imports nothing of p2pclue: msgpack for the encoding, PyNaCl for signatures and group
 arithmetic, hashlib for hashes. It checks what the spec lets a stranger check without the
-rules engine or the zero-knowledge proofs: the file layout, the canonical encodings, every
-signature, the hash chain, the sequence rules, who owes each message (rounds, turns,
-refutations, dice, accusation checks), the key proofs and the dice hash chains, the
-accusation verdicts, each `secrets` against its `Y` and against the shows its seat made to a
-seat that left and its passes ("The end-of-game reveal", checks 1 and 2; with no board it
-knows a suggestion's suspect and weapon, not its room), the revealed game as a whole (checks
-3-5), and the footer with its blame. Its verdict is compared with
+rules engine: the file layout, the canonical encodings, every signature, the hash chain, the
+sequence rules, who owes each message (rounds, turns, refutations, dice, accusation checks),
+the key proofs and the dice hash chains, the accusation verdicts, the sealed openings (4d)
+and the end-of-game public openings with their held-card proofs (4c, over a seat's `open`
+and `openings` parts), each `secrets` against its `Y` and against the shows its seat made
+to a seat that left and its passes ("The end-of-game reveal", checks 1 and 2; with no board
+it knows a suggestion's suspect and weapon, not its room), the revealed game as a whole
+(checks 3-5), and the footer with its blame. Its verdict is compared with
 ``p2pclue audit --json`` by ``test_cleanroom.py``; where the two differ, one of the spec and
 the code is wrong.
 """

@@ -27,11 +27,12 @@ from tests.net.test_junk_flood import (
 
 
 def _ahead(ct: CoreTable, count: int) -> list[Message]:
-    """Frames the villain's own key signs for this game, 1000 numbers past its next one."""
+    """Frames the villain's own key signs for this game, 1000 numbers past its next one
+    (each a well-formed payload: its padding list within the payload's 48-item limit)."""
     game = ct.start.config.digest()
     return [(TAG_FRAME, sign_frame(ct.keys[VILLAIN],
                                    Header(game, VILLAIN, 1000 + i, os.urandom(32), "end_turn"),
-                                   {"pad": [os.urandom(32) for _ in range(60)]}))
+                                   {"pad": [os.urandom(32) for _ in range(40)]}))
             for i in range(count)]
 
 
