@@ -12,7 +12,6 @@ the same form.
 from __future__ import annotations
 
 import re
-import secrets
 import subprocess
 import sys
 import time
@@ -21,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from p2pclue.i18n import install, pgettext
+from tests.table_names import unique_table
 from tests.tui.drive import ROOT
 from tests.tui.test_join_e2e import _net_env
 
@@ -67,7 +67,7 @@ def _menus(lang: str, tmp_path: Path) -> tuple[list[list[str]], str]:
     out_path, err_path = tmp_path / "out.txt", tmp_path / "err.txt"
     argv = [sys.executable, "-m", "p2pclue", "join", "--create", "--no-code", "--bots", "2",
             "--players", "3", "--bot-think", "0", "--pass-delay", "0.05",
-            "--table", f"menu-{lang}-{secrets.token_hex(4)}", "--name", "Pat",
+            "--table", unique_table(f"menu-{lang}"), "--name", "Pat",
             "--plain", "--lang", lang, "--transcript", str(tmp_path / "game.p2pclue")]
     with out_path.open("w") as out_w, err_path.open("w") as err_w:
         proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=out_w, stderr=err_w,
