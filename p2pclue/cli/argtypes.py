@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
+from pathlib import Path
 
 from p2pclue.i18n import _
 
@@ -23,6 +25,18 @@ def seconds(text: str) -> float:
             _("{value} is not a number of seconds from 0 to {most}").format(
                 value=repr(text), most=f"{MAX_WAIT:g}"))
     return value
+
+
+def new_file(text: str) -> Path:
+    """A path to create a file at, as typed: ``Path`` would read "" as "." and drop a
+    trailing separator, writing a file where a folder was meant."""
+    if not text:
+        raise argparse.ArgumentTypeError(_("the path is empty: name a file"))
+    if text.endswith(tuple(sep for sep in (os.sep, os.altsep) if sep)):
+        raise argparse.ArgumentTypeError(
+            _("{path} ends with a separator: name a file, not a folder").format(
+                path=repr(text)))
+    return Path(text)
 
 
 def peer(text: str) -> str:

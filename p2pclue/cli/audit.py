@@ -47,6 +47,9 @@ EXIT_VALID, EXIT_VIOLATION, EXIT_UNREADABLE = 0, 1, 2
 
 def run(args: argparse.Namespace) -> int:
     raw: bytes | None = None
+    if not args.transcript:  # os.open("") would say "no such file", naming nothing
+        return _unreadable(args, N_("the transcript path is empty: name a transcript file"),
+                           {}, None)
     try:
         # Without blocking, then checked: a pipe would wait forever for a writer.
         fd = os.open(args.transcript, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)

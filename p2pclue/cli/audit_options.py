@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from p2pclue.i18n import _
@@ -26,7 +25,9 @@ def register(subparsers: Subcommands) -> None:
 
 
 def arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("transcript", type=Path, help=_("path of the transcript file"))
+    # Kept as typed (not ``Path``, which reads "" as "."): ``audit.run`` says an empty path
+    # is empty, with its JSON verdict.
+    p.add_argument("transcript", help=_("path of the transcript file"))
     p.add_argument("--json", action="store_true",
                    help=_("end with one machine-readable JSON verdict (also when unreadable); "
                           "with --replay, one JSON line per event first"))

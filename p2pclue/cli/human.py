@@ -55,6 +55,7 @@ from p2pclue.net.play import (
     resume_game,
 )
 from p2pclue.net.profile import ProfileError, bot_profile_name, load
+from p2pclue.net.runner import ended
 from p2pclue.net.session import HUMAN_PASS_DELAY, NetSession
 from p2pclue.net.store import StoreError
 from p2pclue.net.table import LobbyAction, Ready, TableClosed
@@ -124,13 +125,19 @@ class LocalBots:
 
     async def guard(self, waited: Awaitable[_T]) -> _T:
         """``waited``'s result, unless a bot fails first: then ``waited`` is cancelled
-        and the bot's failure raised."""
+        and the bot's failure raised.
+
+        Cancelled itself (the person left the lobby), it returns only once ``waited`` has
+        ended: its cleanup closes the table's links and endpoint before the command ends,
+        not while the event loop closes (``net.runner`` says why that aborts)."""
         task = asyncio.ensure_future(waited)
         either: set[asyncio.Future[Any]] = {task, self.failed}
         try:
             await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
         except BaseException:
             task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await ended(task)
             raise
         if not task.done():  # the opener's own failure (its bots' table closed) tells more
             await asyncio.wait({task}, timeout=OWN_FAILURE_WAIT)

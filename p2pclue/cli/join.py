@@ -46,7 +46,7 @@ from p2pclue.i18n import (
     seats,
 )
 from p2pclue.i18n.players import bot_level, spectator_word
-from p2pclue.net import api, discovery, guesses, links
+from p2pclue.net import api, discovery, guesses, links, runner
 from p2pclue.net.botplay import drive_bot, follow, is_private
 from p2pclue.net.gamedir import unfinished_games
 from p2pclue.net.lobby import LobbyError, LobbyView, check_name
@@ -98,11 +98,11 @@ def run_join(args: argparse.Namespace) -> int:
         if wrong is not None:
             raise UsageError(wrong)
         if args.resume is not None:
-            return asyncio.run(_resume(args))
+            return runner.run(_resume(args))
         _check_join(args)
         if args.bot is None:
             return _run_human(args)
-        return asyncio.run(_join(args))
+        return runner.run(_join(args))
 
     return _guarded("join", play)
 
@@ -117,7 +117,7 @@ def run_watch(args: argparse.Namespace) -> int:
         _check_table(args)
         if getattr(args, "transcript", None) is not None:
             check_new(args.transcript)
-        return asyncio.run(_watch(args))
+        return runner.run(_watch(args))
 
     return _guarded("watch", watch)
 
@@ -223,7 +223,7 @@ def _run_human(args: argparse.Namespace) -> int:
         asked = ask_first(args)
         if isinstance(asked, int):
             return asked
-        return asyncio.run(play_human(args, _environ(), asked))
+        return runner.run(play_human(args, _environ(), asked))
     except KeyboardInterrupt:
         print(_("interrupted"), file=sys.stderr)
         return 130

@@ -41,7 +41,7 @@ def _common(p: argparse.ArgumentParser, table_help: str) -> None:
                           "machine)"))
     p.add_argument("--wait", type=argtypes.seconds, default=30.0, metavar="SECONDS",
                    help=_("how long to wait for the table to appear (default 30)"))
-    p.add_argument("--transcript", type=Path, metavar="PATH",
+    p.add_argument("--transcript", type=argtypes.new_file, metavar="PATH",
                    help=_("save the transcript here (default: in the profile's game folder)"))
     p.add_argument("--quiet", action="store_true", help=_("print only the result"))
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from p2pclue.cli import argtypes
 from p2pclue.i18n import _
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ def arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, help=_("reproduce a game (default: a random seed)"))
     p.add_argument("--bot", default=DEFAULT_BOT, choices=sorted(BOTS),
                    help=_("which bots play"))
-    p.add_argument("--transcript", metavar="PATH",
+    p.add_argument("--transcript", type=argtypes.new_file, metavar="PATH",
                    help=_("write the transcript here, message by message as the game goes"))
     p.add_argument("--json", action="store_true",
                    help=_("end with one JSON line of the result"))

@@ -30,6 +30,7 @@ from p2pclue.i18n import (
     no_key,
     parse_card,
     percent,
+    pgettext,
     refusal_text,
     yes_key,
 )
@@ -136,8 +137,14 @@ class PlainUI:
             self.say(title)
             for i, o in enumerate(options, 1):
                 self.say(f"  {i}. {o}")
-            prompt = (_("number or name (n notepad, h hint, ? help, q quit): ") if cards
-                      else _("number (n notepad, h hint, ? help, q quit): "))
+            # Translators: the keys after a numbered question; each key's meaning is in the
+            # same grammatical form as the turn menu's items (here: imperatives).
+            prompt = (pgettext("keys of a numbered question",
+                               "number or name (n see the notepad, h get a hint, ? get help, "
+                               "q quit): ") if cards
+                      else pgettext("keys of a numbered question",
+                                    "number (n see the notepad, h get a hint, ? get help, "
+                                    "q quit): "))
             answer = (await self.ask(prompt))
             number = small_number(answer)
             if number is not None and 1 <= number <= len(options):
@@ -388,17 +395,19 @@ class PlainUI:
         return await self.turn(st)
 
     async def turn(self, st: object) -> ev.Intent | None:
+        """The turn menu: its items all imperatives, in their own context ("turn menu"),
+        apart from the action bar's nouns and labels elsewhere that share their words."""
         from p2pclue.rules.state import GameState
 
         assert isinstance(st, GameState)
         options: list[tuple[str, Callable[[], object]]] = []
         if st.phase is Phase.AWAIT_TURN_START:
-            options.append((_("roll the dice") if st.rules.two_dice else _("roll the die"),
-                            lambda: ev.RollDice()))
+            options.append((pgettext("turn menu", "roll the dice") if st.rules.two_dice
+                            else pgettext("turn menu", "roll the die"), lambda: ev.RollDice()))
             if rg.can_take_passage(st):
                 there = classic_board().passages[st.token_of(st.current_seat)]  # type: ignore[index]
-                options.append((_("take the secret passage into {room:the}").format(
-                    room=card_word(there)), lambda: ev.TakePassage()))
+                label = pgettext("turn menu", "take the secret passage into {room:the}")
+                options.append((label.format(room=card_word(there)), lambda: ev.TakePassage()))
         if st.phase is Phase.AWAIT_MOVE:
             board = classic_board()
             dests = rg.legal_destinations(st)
@@ -410,20 +419,21 @@ class PlainUI:
                 if room in seen:
                     continue
                 seen.add(room)
-                options.append((_("go into {room:the}").format(room=card_word(room)),
+                label = pgettext("turn menu", "go into {room:the}")
+                options.append((label.format(room=card_word(room)),
                                 partial(ev.MoveAlong, dests[sq])))
             for sq in sorted(sq for sq in dests if board.room_at(sq) is None):
-                options.append((_("go to {place} (row {row}, column {column})").format(
-                    place=square_words(sq), row=sq[0], column=sq[1]),
-                    partial(ev.MoveAlong, dests[sq])))
+                label = pgettext("turn menu", "go to {place} (row {row}, column {column})")
+                options.append((label.format(place=square_words(sq), row=sq[0], column=sq[1]),
+                                partial(ev.MoveAlong, dests[sq])))
             if rg.may_stay(st):
-                options.append((_("stay where you are"), lambda: ev.EndTurn()))
+                options.append((pgettext("turn menu", "stay where you are"), lambda: ev.EndTurn()))
         if rg.can_suggest(st):
-            options.append((_("suggest"), lambda: "suggest"))
+            options.append((pgettext("turn menu", "suggest"), lambda: "suggest"))
         if rg.can_accuse(st):
-            options.append((_("accuse"), lambda: "accuse"))
+            options.append((pgettext("turn menu", "accuse"), lambda: "accuse"))
         if st.phase is Phase.AWAIT_SUGGESTION_OR_END:
-            options.append((_("end your turn"), lambda: ev.EndTurn()))
+            options.append((pgettext("turn menu", "end your turn"), lambda: ev.EndTurn()))
         k = await self.choose(_("Your turn:"), [o[0] for o in options])
         picked = options[k][1]()
         if picked == "suggest":

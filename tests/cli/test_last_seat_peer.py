@@ -18,11 +18,14 @@ import threading
 import time
 from pathlib import Path
 
+from tests.table_names import unique_table
 from tests.tui.drive import ROOT, PtyProgram
 from tests.tui.test_join_e2e import _net_env
 
 HANG = 180
 """Seconds before a wait fails: a hang guard, generous for a loaded machine."""
+TABLE = unique_table("Porch")
+"""This run's table: another run's opener on this machine announces its own."""
 
 
 def _lines(proc: subprocess.Popen[str]) -> queue.Queue[str]:
@@ -59,7 +62,7 @@ def _plain(env: dict[str, str], *args: str) -> subprocess.Popen[str]:
 def _opener(env: dict[str, str]) -> tuple[subprocess.Popen[str], str]:
     """The opener with its bot guest (2 of 3 seats), and the address to dial it at."""
     opener = _plain(env, "--create", "--no-code", "--players", "3", "--bots", "1",
-                    "--bot-think", "0", "--name", "Ada", "--table", "Porch")
+                    "--bot-think", "0", "--name", "Ada", "--table", TABLE)
     said: list[str] = []
     got = _lines(opener)
     port = _until(got, said, r"--peer 127\.0\.0\.1:\d+", HANG)
@@ -84,7 +87,7 @@ def test_the_full_screen_asks_the_suspect_of_the_seat_that_fills_the_table(
     env = _net_env(tmp_path)
     opener, peer = _opener(env)
     prog = PtyProgram([sys.executable, "-m", "p2pclue", "join", "--peer", peer, "--table",
-                       "Porch", "--name", "Bea", "--profile", "bea", "--lang", "en"], env=env)
+                       TABLE, "--name", "Bea", "--profile", "bea", "--lang", "en"], env=env)
     try:
         deadline = time.monotonic() + HANG
         while "You took the last seat" not in prog.text():
@@ -108,7 +111,7 @@ def test_the_seat_that_fills_the_table_by_peer_is_asked_its_suspect(tmp_path: Pa
     opener, peer = _opener(env)
     joiner: subprocess.Popen[str] | None = None
     try:
-        joiner = _plain(env, "--peer", peer, "--table", "Porch", "--name", "Bea",
+        joiner = _plain(env, "--peer", peer, "--table", TABLE, "--name", "Bea",
                         "--profile", "bea")
         got, out = _lines(joiner), list[str]()
         asked = _until(got, out, r"Type the suspect's number|Table check", HANG)

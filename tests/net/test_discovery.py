@@ -35,6 +35,7 @@ from p2pclue.net.discovery import (
 )
 from p2pclue.net.links import Link, listen
 from tests.net.procs import HANG_GUARD
+from tests.table_names import unique_table
 
 LO = "127.0.0.1"
 T = TypeVar("T")
@@ -179,7 +180,7 @@ def test_zeroconf_uses_only_the_given_interface() -> None:
     python-zeroconf's 0.0.0.0:5353 receiving socket included."""
     async def main() -> None:
         announcer = Announcer()
-        await announcer.start(sample_ad(name="Confined"), [LO])
+        await announcer.start(sample_ad(name=unique_table("Confined")), [LO])
         try:
             assert announcer._zc is not None
             engine = announcer._zc.zeroconf.engine
@@ -264,7 +265,7 @@ def test_a_stale_record_is_not_offered_and_the_error_names_the_peer_option() -> 
 def test_a_name_conflict_is_resolved_and_one_table_is_listed_once() -> None:
     async def main() -> None:
         tid = fresh_id()
-        ad = sample_ad(name="Twin", table_id=tid)
+        ad = sample_ad(name=f"Twin {tid.hex()[:6]}", table_id=tid)
         first, second, browser = Announcer(), Announcer(), Browser()
         await browser.start([LO])
         await first.start(ad, [LO])

@@ -24,6 +24,7 @@ import pytest
 from p2pclue.engine.audit import audit
 from p2pclue.engine.transcript import parse
 from tests.net.procs import Proc, Procs
+from tests.table_names import unique_table
 
 WAIT = "600"
 """``--wait`` for the table to appear: a hang guard only (it appears within seconds)."""
@@ -85,8 +86,8 @@ def test_one_command_runs_a_whole_table(procs: Procs) -> None:
 
 
 def test_nothing_found_says_how_to_join_without_multicast(procs: Procs) -> None:
-    p = procs.p2pclue("alone", "join", "--table", "nobody-here", "--bot", "random", "--wait",
-                      "0.5")
+    p = procs.p2pclue("alone", "join", "--table", unique_table("nobody-here"), "--bot",
+                      "random", "--wait", "0.5")
     code, _out, err = p.finish()
     assert code == 2
     assert "--peer HOST:PORT" in err and "Traceback" not in err

@@ -24,6 +24,7 @@ from p2pclue.engine.transcript import parse
 from p2pclue.i18n import card_name
 from tests.net.plain_person import PlainPerson
 from tests.net.procs import Procs
+from tests.table_names import unique_table
 
 ASKED = ("Your turn:", "asks you to refute")
 LEFT = r"You leave the table; your cards, laid face up: (.*)\.\n"
@@ -37,8 +38,9 @@ def _cards(listed: str) -> list[str]:
 def test_a_person_leaves_a_game_of_processes_and_the_bots_finish_it(
         tmp_path: Path, procs: Procs) -> None:
     mine = tmp_path / "person.p2pclue"
+    table = unique_table("Leave")
     person = PlainPerson(tmp_path / "home", tmp_path / "person.txt", "--create", "--no-code",
-                         "--players", "3", "--table", "Leave", "--name", "Pat", "--profile",
+                         "--players", "3", "--table", table, "--name", "Pat", "--profile",
                          "person", "--transcript", str(mine), "--pass-delay", "0")
     try:
         opened = re.search(r"--peer 127\.0\.0\.1:(\d+)",
@@ -46,7 +48,7 @@ def test_a_person_leaves_a_game_of_processes_and_the_bots_finish_it(
         assert opened is not None
         port = opened.group(1)
         bots = [procs.p2pclue(f"bot{k}", "join", "--peer", f"127.0.0.1:{port}", "--table",
-                              "Leave", "--bot", "detective", "--profile", f"bot{k}", "--json")
+                              table, "--bot", "detective", "--profile", f"bot{k}", "--json")
                 for k in range(2)]
         asked_at: list[int] = []
 

@@ -26,6 +26,7 @@ from p2pclue.net.table import LobbyAction, TableRefused
 from p2pclue.rules.variants import preset
 from tests.net.procs import HANG_GUARD, Procs
 from tests.net.test_lobby import key, nonce
+from tests.table_names import unique_table
 
 REFUSED_WITHIN = 120.0
 """Seconds a refused guest may take to stop (a hang guard on a loaded machine): far below
@@ -120,7 +121,8 @@ def test_joiner_processes_refused_by_a_game_in_progress_stop_at_once(procs: Proc
     """The opener is a person (``--plain``, its input held open) with two bots that think
     for ten minutes: the game has started and waits. Joiners given ten minutes to find a
     seat stop at once, with one line in their language and exit status 2."""
-    host = procs.p2pclue("host", "join", "--create", "--table", "Den", "--no-code",
+    table = unique_table("Den")
+    host = procs.p2pclue("host", "join", "--create", "--table", table, "--no-code",
                          "--players", "3", "--plain", "--bots", "2", "--bot-think",
                          str(int(WAIT)), "--profile", "p0", "--name", "Host",
                          stdin=subprocess.PIPE)
@@ -128,7 +130,7 @@ def test_joiner_processes_refused_by_a_game_in_progress_stop_at_once(procs: Proc
     host.wait_for(r"^Table check: ", stream="out")  # the game runs
     for lang in ("en", "fr"):
         joiner = procs.p2pclue(f"joiner-{lang}", "join", "--peer", f"127.0.0.1:{port}",
-                               "--table", "Den", "--bot", "random", "--profile",
+                               "--table", table, "--bot", "random", "--profile",
                                f"j-{lang}", "--wait", str(int(WAIT)), "--lang", lang)
         code, _out, err = joiner.finish(REFUSED_WITHIN)
         install(lang)

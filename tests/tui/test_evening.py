@@ -10,7 +10,9 @@ The evening is seeded (``P2PCLUE_TEST_SEED``, ``p2pclue.cli.testseed``) and ever
 identity key is made here from its name: the lobbies' nonces, the deals, the dice and the
 bot's choices come out the same on every run, so a failure can be run again. What the
 driver presses still follows the screens as they come (a bar unchanged for 2 s is pressed
-again), so the games' later turns may still differ where the timing does."""
+again), so the games' later turns may still differ where the timing does. The table's name
+is fresh on every run (``tests.table_names``): two runs on one machine see each other's
+tables on 127.0.0.1; the test prints it, and ``P2PCLUE_EVENING_TABLE`` names it again."""
 
 from __future__ import annotations
 
@@ -30,16 +32,26 @@ from p2pclue.cli.testseed import VAR as TEST_SEED
 from p2pclue.engine.audit import audit
 from p2pclue.engine.transcript import parse
 from p2pclue.i18n import _, display_name, install, key_name, ngettext
+from tests.table_names import unique_table
 from tests.tui.drive import PtyProgram
 from tests.tui.test_join_e2e import _net_env
 
 CODE = "271828"
 GAMES = 3
-OPEN = [sys.executable, "-m", "p2pclue", "join", "--create", "--table", "Serata", "--code",
-        CODE, "--players", "3", "--bots", "1", "--level", "hard", "--bot-think", "0",
-        "--pass-delay", "0.05", "--name", "Mina", "--profile", "mina", "--lang", "ko"]
-JOIN = [sys.executable, "-m", "p2pclue", "join", "--table", "Serata", "--code", CODE,
-        "--pass-delay", "0.05", "--name", "Leo", "--profile", "leo", "--lang", "it"]
+TABLE_VAR = "P2PCLUE_EVENING_TABLE"
+"""A table name to use instead of a fresh one: a failed run prints its name, and the same
+name (with the same seed) deals the same games again."""
+
+
+def _open(table: str) -> list[str]:
+    return [sys.executable, "-m", "p2pclue", "join", "--create", "--table", table, "--code",
+            CODE, "--players", "3", "--bots", "1", "--level", "hard", "--bot-think", "0",
+            "--pass-delay", "0.05", "--name", "Mina", "--profile", "mina", "--lang", "ko"]
+
+
+def _join(table: str) -> list[str]:
+    return [sys.executable, "-m", "p2pclue", "join", "--table", table, "--code", CODE,
+            "--pass-delay", "0.05", "--name", "Leo", "--profile", "leo", "--lang", "it"]
 
 
 @pytest.fixture(autouse=True)
@@ -156,13 +168,15 @@ def test_two_people_and_a_bot_play_three_games_in_a_row(tmp_path: Path) -> None:
     env = _net_env(tmp_path)
     env[TEST_SEED] = "tests/tui/test_evening"
     _identities(tmp_path, ["mina", "leo", "mina.bot1"])
-    mina = Person(OPEN, env, "ko")
+    table = os.environ.get(TABLE_VAR) or unique_table("Serata")
+    print(f"the table: {table} (set {TABLE_VAR}={table} to deal these games again)")
+    mina = Person(_open(table), env, "ko")
     leo: Person | None = None
     people = [mina]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
         _both(people, lambda: "271828" in mina.prog.text(), 120, "the open table")
-        leo = Person(JOIN, env, "it")
+        leo = Person(_join(table), env, "it")
         people.append(leo)
         # the last seat: Leo picks the first free suspect (the taken ones are marked)
         _both(people, lambda: "preso" in leo.prog.text(), 120, "the last-seat question",

@@ -10,6 +10,7 @@ screen; the saved transcript must then pass ``p2pclue audit``.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -17,10 +18,13 @@ import time
 from pathlib import Path
 
 from tests.cli.helpers import run_main
+from tests.table_names import unique_table
 from tests.tui.drive import ROOT, PtyProgram, play_to_the_end
 
+TABLE = unique_table("e2e")
+"""This run's table (another run on this machine announces its own)."""
 JOIN = [sys.executable, "-m", "p2pclue", "join", "--create", "--no-code", "--bots", "2",
-        "--players", "3", "--bot-think", "0", "--pass-delay", "0.05", "--table", "e2e",
+        "--players", "3", "--bot-think", "0", "--pass-delay", "0.05", "--table", TABLE,
         "--name", "Pat"]
 """The person's "cannot refute" held 0.05 s, not 1-3 s: the pacing has its own tests."""
 
@@ -97,7 +101,7 @@ def test_plain_mode_plays_a_networked_game_over_pipes(tmp_path: Path) -> None:
         proc.stdin.close()
     out, err = out_file.read_text(), err_file.read_text()
     assert proc.returncode == 0, out[-3000:] + err[-3000:]
-    assert "Table 'e2e'" in out and "Bruno (hard bot)" in out
+    assert f"Table '{TABLE}'" in out and "Bruno (hard bot)" in out
     assert "Table check:" in out
     assert "Your turn:" in out
     assert "valid (" in out
@@ -125,21 +129,30 @@ def test_level_is_checked() -> None:
 
 def test_join_alone_lists_the_tables_and_sits_at_the_one_chosen(tmp_path: Path) -> None:
     """Another process opens a table (a bot seat and a bot guest); a person runs ``join``,
-    picks it, and (taking its last seat) picks a suspect before sitting down."""
+    picks it, and (taking its last seat) picks a suspect before sitting down. Other tables
+    on this machine (another run's, another test's) may be listed too: the person picks
+    this one by its number."""
     env = _net_env(tmp_path)
+    table = unique_table("Attic")
     opener = subprocess.Popen(
         [sys.executable, "-m", "p2pclue", "join", "--create", "--no-code", "--players", "3",
-         "--bot", "random", "--bots", "1", "--table", "Attic", "--profile", "opener",
+         "--bot", "random", "--bots", "1", "--table", table, "--profile", "opener",
          "--quiet"], env=env, cwd=ROOT, stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     prog = PtyProgram([sys.executable, "-m", "p2pclue", "join", "--name", "Pat"], env=env)
     try:
         deadline = time.monotonic() + 180  # hang guards, for a loaded machine
-        while "Attic" not in prog.text() or "2/3 seats" not in prog.text():
+        row = re.compile(rf"([> ]) (\d)\. {re.escape(table)}  .*2/3 seats, lobby")
+        while not row.search(prog.text()):
             assert time.monotonic() < deadline, prog.text()
             assert prog.proc.poll() is None, prog.text()
             prog.pump(0.3)
-        assert "Tables found:" in prog.text() and "2/3 seats, lobby" in prog.text()
+        assert "Tables found:" in prog.text()
+        while (found := row.search(prog.text())) is None or found.group(1) != ">":
+            assert time.monotonic() < deadline, prog.text()
+            if found is not None:
+                prog.press(found.group(2))  # the cursor to this table's row
+            prog.pump(0.3)
         prog.press("\r")
         # the last seat: the game starts as soon as it is taken, so the suspect comes first
         while "You take the last seat" not in prog.text():

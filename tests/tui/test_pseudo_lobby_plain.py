@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from p2pclue.i18n import _, install, no_key, yes_key
+from p2pclue.i18n import _, install, no_key, pgettext, yes_key
 from p2pclue.i18n.pseudo import PSEUDO
 from p2pclue.net.api import LinkPath
 from p2pclue.net.discovery import TableAd, fingerprint
@@ -159,17 +159,18 @@ class Typist:
         options: dict[str, str] = dict(re.findall(r"^  (\d+)\. (.*)$", fresh, re.M))
         if not options:
             return no_key()  # the quit question: stay
-        if self.tried and _("end your turn") in options.values():
+        if self.tried and pgettext("turn menu", "end your turn") in options.values():
             return self.tried.pop(0)
-        for wanted in (_("roll the die"), _("suggest"), _("end your turn")):
+        for wanted in (pgettext("turn menu", "roll the die"), pgettext("turn menu", "suggest"),
+                       pgettext("turn menu", "end your turn")):
             for number, text in options.items():
                 if text == wanted:
                     return number
-        into = _("go into {room:the}").split("{")[0]
+        into = pgettext("turn menu", "go into {room:the}").split("{")[0]
         rooms = [n for n, t in options.items() if t.startswith(into)]
         if rooms:
             return rooms[0]
-        return next(n for n, t in options.items() if t != _("accuse"))
+        return next(n for n, t in options.items() if t != pgettext("turn menu", "accuse"))
 
 
 def test_a_whole_plain_game_in_catalog_words(tmp_path: Path) -> None:
