@@ -64,7 +64,6 @@ def test_bad_transcript_paths_fail_before_the_game(places: dict[str, Path]) -> N
     cases = {
         str(places["dir"]): "is a folder",
         str(places["dir"] / "missing" / "game.p2pclue"): "does not exist",
-        "": "not a file name",
         str(places["dir"] / ("g" * 300)): "too long",
         str(places["read_only"]): "read-only",
         str(places["locked"] / "game.p2pclue"): "permission denied",
@@ -78,6 +77,10 @@ def test_bad_transcript_paths_fail_before_the_game(places: dict[str, Path]) -> N
         assert "Turn" not in done.stdout and done.stdout == "", "checked before the game"
     assert places["read_only"].read_bytes() == b"an older game"
     assert list(places["locked"].iterdir()) == []
+    empty = run_main("simulate", "--players", "6", "--seed", "1", "--transcript", "")
+    assert empty.returncode == 2 and empty.stdout == "", "an empty path is a usage error"
+    assert empty.stderr.splitlines()[-1].endswith("--transcript: the path is empty: name a file")
+    assert "Traceback" not in empty.stderr
 
 
 def test_a_device_is_no_transcript() -> None:
