@@ -1,14 +1,15 @@
 """Links over iroh for internet tables: QUIC, dialled by key, direct or through a relay.
 
-The only module that imports ``iroh`` (an optional extra: ``pip install 'p2pclue[internet]'``;
-``available()`` says whether it is there). Each member runs one iroh endpoint whose
-secret key is its Ed25519 identity seed, so its endpoint id *is* its identity key. A
-link is one QUIC connection with ALPN ``p2pclue/1`` and one bidirectional stream that
-carries exactly what a LAN TCP link carries: the pairing handshake of ``net.pairing``
-(PAKE on the table code, Noise, the signed identity proof) and then the sealed records.
-So the code gates entry with the same one-guess-per-connection rule and the same
-table-wide budget, and a link is accepted only when the QUIC peer's endpoint id equals
-the identity key the handshake proved (docs/protocol.md, "Internet tables").
+The only module that imports ``iroh`` (the optional extra ``internet``: ``pip install -c
+constraints.txt '.[internet]'`` in the source folder; ``available()`` says whether it is
+there). Each member runs one iroh endpoint whose secret key is its Ed25519 identity seed,
+so its endpoint id *is* its identity key. A link is one QUIC connection with ALPN
+``p2pclue/1`` and one bidirectional stream that carries exactly what a LAN TCP link
+carries: the pairing handshake of ``net.pairing`` (PAKE on the table code, Noise, the
+signed identity proof) and then the sealed records. So the code gates entry with the same
+one-guess-per-connection rule and the same table-wide budget, and a link is accepted only
+when the QUIC peer's endpoint id equals the identity key the handshake proved
+(docs/protocol.md, "Internet tables").
 
 Addresses are reach texts (``net.reach``): the "host" this transport dials and the
 ``host`` its listener reports are ``iroh:KEY@ADDR|...|RELAY``.
@@ -20,6 +21,8 @@ import asyncio
 import contextlib
 import ipaddress
 import logging
+import shlex
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -47,7 +50,12 @@ CLOSE_LINGER = 1.0
 """Seconds a closing side waits for its last bytes to be acknowledged."""
 ONLINE_WAIT = 5.0
 """Seconds to wait for the home relay at start (its URL goes into this member's reach)."""
-INSTALL_HINT = "pip install 'p2pclue[internet]'"
+IROH_REQUIREMENT = "iroh>=1.2,<1.3"
+"""The ``internet`` extra of pyproject.toml (tests/net/test_iroh_cli.py keeps them equal)."""
+INSTALL_HINT = f"{shlex.quote(sys.executable or 'python3')} -m pip install '{IROH_REQUIREMENT}'"
+"""What a missing extra's message says to run: the extra's package, into the very Python
+that runs p2pclue (its venv). Not ``pip install 'p2pclue[internet]'``: p2pclue is installed
+from its source folder, and that name on PyPI finds nothing, or someone else's package."""
 
 
 def available() -> bool:

@@ -5,18 +5,21 @@ processes joined by the ticket the opener printed (relays off, loopback only).""
 from __future__ import annotations
 
 import json
+import shlex
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 
 from p2pclue.engine.audit import audit
 from p2pclue.engine.transcript import parse
-from p2pclue.net.iroh_link import available
+from p2pclue.net.iroh_link import INSTALL_HINT, IROH_REQUIREMENT, available
 from p2pclue.net.reach import Reach, Ticket, parse_ticket
 from tests.net.inproc import run_main
 from tests.net.procs import Procs, net_env
 
+ROOT = Path(__file__).resolve().parents[2]
 TICKET = r"ticket: (clue1[a-z2-7]+)"
 WHOLE_TICKET = Ticket("Attic", Reach(bytes(range(32)), ("127.0.0.1:7100",))).text()
 """A readable ticket: without the extra, only the missing package stops it."""
@@ -34,7 +37,15 @@ def test_without_the_extra_one_line_says_how_to_install_it(
     ran = run_main(monkeypatch, capsys, tmp_path, *argv)
     assert ran.code == 2
     assert ran.err.strip().count("\n") == 0, ran.err
-    assert "pip install 'p2pclue[internet]'" in ran.err
+    assert f"-m pip install '{IROH_REQUIREMENT}'" in ran.err
+    assert "p2pclue[internet]" not in ran.err, "p2pclue is not on PyPI: that name finds nothing"
+
+
+def test_the_install_hint_installs_what_the_extra_names() -> None:
+    """The hint installs the ``internet`` extra's requirement, into this very Python."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert project["project"]["optional-dependencies"]["internet"] == [IROH_REQUIREMENT]
+    assert INSTALL_HINT.startswith(shlex.quote(sys.executable) + " -m pip install ")
 
 
 @pytest.mark.parametrize(("argv", "said"), [
