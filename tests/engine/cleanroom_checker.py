@@ -239,6 +239,11 @@ def key_proof_ok(game_id: bytes, step: str, seat: int, y: bytes, proof: Any) -> 
     return int.from_bytes(h, "little") % L == c
 
 
+def _items(label: str, elems: list[bytes]) -> bytes:
+    return (b"\x02" + lp(label.encode()) + len(elems).to_bytes(4, "big")
+            + b"".join(lp(e) for e in elems))
+
+
 def sealed_ok(game_id: bytes, step: str, seat: int, named: tuple[int, int, int], p: bytes,
               c: bytes, wire: dict[str, Any]) -> bool:
     """Proof 4d ("Sealed opening"), wire shape already checked: per named card t_i, with
@@ -260,19 +265,10 @@ def sealed_ok(game_id: bytes, step: str, seat: int, named: tuple[int, int, int],
             sodium.crypto_scalarmult_ed25519_noclamp(si, p),
             sodium.crypto_scalarmult_ed25519_noclamp(ci, d)))
 
-    def items(label: str, elems: list[bytes]) -> bytes:
-        return (b"\x02" + lp(label.encode()) + len(elems).to_bytes(4, "big")
-                + b"".join(lp(e) for e in elems))
-
     data = (_fs_start("sealed-opening", game_id, step, seat)
-            + items("named", [u64(t) for t in named]) + _fs_item("P", p) + _fs_item("C", c)
-            + _fs_item("R", r) + items("T", t_points))
+            + _items("named", [u64(t) for t in named]) + _fs_item("P", p) + _fs_item("C", c)
+            + _fs_item("R", r) + _items("T", t_points))
     return sum(int.from_bytes(x, "little") for x in wire["c"]) % L == _challenge(data, "c")
-
-
-def _items(label: str, elems: list[bytes]) -> bytes:
-    return (b"\x02" + lp(label.encode()) + len(elems).to_bytes(4, "big")
-            + b"".join(lp(e) for e in elems))
 
 
 def held_ok(game_id: bytes, step: str, seat: int, named: tuple[int, int, int],

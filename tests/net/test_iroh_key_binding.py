@@ -26,17 +26,16 @@ from p2pclue.net.botplay import drive_bot
 from p2pclue.net.iroh_link import IrohTransport, available
 from p2pclue.net.lobby import LobbyView
 from p2pclue.net.play import NoTable, Seat, join_table, open_table, table_id
-from p2pclue.net.profile import load
 from p2pclue.net.reach import Reach, parse_reach
 from p2pclue.net.table import TableClosed
 from p2pclue.net.transport import LinkError
 from p2pclue.rules.variants import preset
+from tests.net.iroh_seats import iroh_transport, seat, tap_refusals
 from tests.net.procs import HANG_GUARD
 
 pytestmark = pytest.mark.skipif(not available(), reason="the internet extra (iroh) is missing")
 
 CODE = "271828"
-LOOPBACK = ["127.0.0.1"]
 REFUSED_WITHIN = 60.0
 """Seconds the liar's join may take to be refused (well under 1 s on loopback): a liar
 who is seated instead waits for the start and fails the test here."""
@@ -61,19 +60,14 @@ class SplitKeyTransport(IrohTransport):
             self.identity, self.public = identity, public
 
 
-def seat(home: Path, name: str) -> Seat:
-    return Seat(load(name, {"P2PCLUE_HOME": str(home)}), name, interfaces=LOOPBACK)
-
-
 def honest(s: Seat, table: str) -> IrohTransport:
-    return IrohTransport(s.profile.identity, table_id(table), CODE, relays=())
+    return iroh_transport(s, table, CODE)
 
 
 def test_an_endpoint_under_another_key_is_refused_a_seat(tmp_path: Path) -> None:
     async def play() -> None:
         opener = seat(tmp_path, "Host")
         views: list[LobbyView] = []
-        refused: list[str] = []
         opened: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         t_open = honest(opener, "Attic")
         host_task = asyncio.ensure_future(open_table(
@@ -83,14 +77,7 @@ def test_an_endpoint_under_another_key_is_refused_a_seat(tmp_path: Path) -> None
         runs: list[asyncio.Future[Any]] = []
         try:
             reach = await asyncio.wait_for(opened, HANG_GUARD)
-            counted = t_open.on_refused
-            assert counted is not None
-
-            def seen(reason: str) -> None:
-                refused.append(reason)
-                counted(reason)
-
-            t_open.on_refused = seen
+            refused = tap_refusals(t_open)
             mallory = seat(tmp_path, "Mallory")
             lying_key = Ed25519PrivateKey.generate()
             liar = SplitKeyTransport(mallory.profile.identity, lying_key, "Attic")

@@ -24,17 +24,17 @@ import pytest
 
 from p2pclue.i18n import install
 from p2pclue.net.api import LinkPath
-from p2pclue.net.iroh_link import IrohTransport, available
+from p2pclue.net.iroh_link import available
 from p2pclue.net.lobby import LobbyView
-from p2pclue.net.play import Opened, Seat, join_table, open_table, table_id
-from p2pclue.net.profile import load
+from p2pclue.net.play import Opened, join_table, open_table
 from p2pclue.rules.variants import preset
 from p2pclue.tui.lobby import LineFeed, LobbyModel, PlainLobby
+from tests.net.iroh_seats import iroh_transport as iroh
+from tests.net.iroh_seats import seat
 from tests.net.plain_person import PlainPerson
 from tests.net.procs import HANG_GUARD, Procs, net_env
 from tests.tui.drive import PtyProgram
 
-LOOPBACK = ["127.0.0.1"]
 SETTLE = 20.0
 """Seconds the lobby may take to fill and show its links (loopback; a busy machine)."""
 
@@ -44,12 +44,6 @@ def _english() -> None:
     install("en")
 
 
-def seat(home: Path, name: str) -> Seat:
-    return Seat(load(name, {"P2PCLUE_HOME": str(home)}), name, interfaces=LOOPBACK)
-
-
-def iroh(s: Seat, table: str, code: str) -> IrohTransport:
-    return IrohTransport(s.profile.identity, table_id(table), code, relays=())
 
 
 def shows(model: LobbyModel, refresh: Callable[[], None]) -> Callable[[LobbyView], None]:

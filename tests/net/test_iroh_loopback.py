@@ -15,24 +15,15 @@ from p2pclue.engine.audit import audit
 from p2pclue.engine.transcript import parse
 from p2pclue.net.botplay import drive_bot, follow
 from p2pclue.net.iroh_link import IrohLink, IrohTransport, available
-from p2pclue.net.play import Seat, WrongTableCode, join_table, open_table, table_id
-from p2pclue.net.profile import load
+from p2pclue.net.play import WrongTableCode, join_table, open_table, table_id
 from p2pclue.net.reach import parse_reach
 from p2pclue.net.session import NetSession
 from p2pclue.rules.variants import preset
+from tests.net.iroh_seats import iroh_transport as transport
+from tests.net.iroh_seats import seat, tap_refusals
 from tests.net.procs import HANG_GUARD
 
 pytestmark = pytest.mark.skipif(not available(), reason="the internet extra (iroh) is missing")
-
-LOOPBACK = ["127.0.0.1"]
-
-
-def seat(home: Path, name: str) -> Seat:
-    return Seat(load(name, {"P2PCLUE_HOME": str(home)}), name, interfaces=LOOPBACK)
-
-
-def transport(s: Seat, table: str, code: str | None) -> IrohTransport:
-    return IrohTransport(s.profile.identity, table_id(table), code, relays=())
 
 
 async def internet_table(home: Path, n: int, code: str, spectators: int = 0
@@ -112,7 +103,6 @@ def test_links_are_direct_quic_and_prove_the_endpoint_key(tmp_path: Path) -> Non
 def test_a_wrong_code_is_refused_and_counted(tmp_path: Path) -> None:
     async def attempt() -> int:
         opener = seat(tmp_path, "Host")
-        refused: list[str] = []
         opened: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         t_open = transport(opener, "Attic", "111111")
         host_task = asyncio.ensure_future(open_table(
@@ -120,14 +110,7 @@ def test_a_wrong_code_is_refused_and_counted(tmp_path: Path) -> None:
             on_opened=lambda o: opened.set_result(o.host), on_view=lambda v: None,
             transport=t_open))
         reach = await opened
-        counted = t_open.on_refused  # the mesh's counter of the table's budget
-        assert counted is not None
-
-        def seen(reason: str) -> None:
-            refused.append(reason)
-            counted(reason)
-
-        t_open.on_refused = seen
+        refused = tap_refusals(t_open)
         g = seat(tmp_path, "Guesser")
         try:
             with pytest.raises(WrongTableCode):
