@@ -76,6 +76,23 @@ def _median_ms(values: list[float]) -> float | None:
     return 1000 * statistics.median(values) if values else None
 
 
+def _deal_parts(emit: Emit, runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Where the deal between houses spends its time beyond the LAN's: the last seat
+    enters play once its links to the others are dialled, then the deal's messages go one
+    after another, each at least one way across (a floor set by the protocol, not by the
+    transport)."""
+    last_in_play = statistics.median(r["last_in_play_s"] for r in runs)
+    messages = max(r["deal_messages"] for r in runs)
+    floor_s = messages * RTT_MS / 2 / 1000
+    emit(f"    of it: the last seat in play {last_in_play:.2f} s after the first (its links "
+         f"dialled); then {messages} messages, each sent once the one before it arrived: "
+         f"at least {messages} x {RTT_MS / 2:.0f} ms = {floor_s:.2f} s "
+         f"({floor_s * 1000 / RTT_MS:.1f} round trips) beyond the LAN deal")
+    return {"internet_80ms_last_in_play_s": last_in_play,
+            "internet_80ms_deal_messages": messages,
+            "internet_80ms_deal_floor_rtts": round(floor_s * 1000 / RTT_MS, 2)}
+
+
 def section(emit: Emit, quick: bool) -> dict[str, Any]:
     emit(f"internet: tables of {PLAYERS} player processes over iroh (relays off), beside a "
          "LAN table of the same run")
@@ -107,6 +124,8 @@ def section(emit: Emit, quick: bool) -> dict[str, Any]:
         emit(f"  {label}: deal (signed start to first turn) {deal:.2f} s, suggestion to "
              f"refutation known by all median {refute or 0:.0f} ms ({len(runs)} game"
              f"{'s' if len(runs) > 1 else ''})")
+        if kind is not None:
+            figures.update(_deal_parts(emit, runs))
     if reason is not None:
         emit(f"  {RTT_MS:.0f} ms round trip: not measured ({reason})")
         figures["internet_80ms_deal_s"] = None

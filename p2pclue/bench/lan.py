@@ -156,7 +156,12 @@ def read_marks(marks: list[dict[str, Any]]) -> dict[str, Any]:
     acked = [max(a[k] for a in answered) - asked[k]
              for k in range(n) if all(k in a for a in answered)]
     rss = max(m["max_rss_kb"] for m in marks) / 1024
+    # The deal's messages are chained one after another (docs/protocol.md, "Stages and
+    # messages"): their count times the one-way delay is what no transport can save.
+    in_sequence = 1 + max((e[0] for m in marks for e in m.get("entries", [])), default=-1)
     return {"deal_s": deal, "deal_cpu_s": deal_cpu,
+            "deal_messages": in_sequence,
+            "last_in_play_s": max(m["start"] for m in marks) - start,
             "deal_mults": sum(m["deal_mults"] for m in marks),
             "refute_s": lat, "refute_cpu_s": cpu,
             "refute_proofs": [marks[0]["proofs"][k] for k in done], "acked_s": acked,

@@ -451,12 +451,14 @@ async def _play(session: NetSession, args: argparse.Namespace, say: Printer) -> 
     marks: dict[str, Any] = {"start": time.time(), "start_cpu": time.process_time(),
                              "first_turn": None, "suggested": [], "suggested_cpu": [],
                              "resolved": [], "resolved_cpu": [], "proofs": [],
-                             "answered": []}
+                             "answered": [], "entries": []}
 
     def tell(event: api.SessionEvent) -> None:
         _tell(narrator, event, say, private=True)
         if isinstance(event, api.Engine):
             e = event.event
+            if isinstance(e, ev.Accepted) and marks["first_turn"] is None:
+                marks["entries"].append([e.index, e.sender, time.time()])  # the deal's
             if marks["first_turn"] is None and session.state is not None:
                 marks["first_turn"] = time.time()
                 marks["first_turn_cpu"] = time.process_time()
@@ -479,6 +481,7 @@ async def _play(session: NetSession, args: argparse.Namespace, say: Printer) -> 
     ended = await drive_bot(session, BOTS[args.bot], bot_random(session), tell)
     await run
     if args.timing is not None:
+        marks["seat"] = session.seat
         marks["max_rss_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         marks["resent"] = session.resent
         marks["junk"] = session.junk_charged
