@@ -83,14 +83,14 @@ def _deal_parts(emit: Emit, runs: list[dict[str, Any]]) -> dict[str, Any]:
     transport)."""
     last_in_play = statistics.median(r["last_in_play_s"] for r in runs)
     messages = max(r["deal_messages"] for r in runs)
-    floor_s = messages * RTT_MS / 2 / 1000
+    floor_rtts = messages / 2  # one way each: half a round trip
     emit(f"    of it: the last seat in play {last_in_play:.2f} s after the first (its links "
          f"dialled); then {messages} messages, each sent once the one before it arrived: "
-         f"at least {messages} x {RTT_MS / 2:.0f} ms = {floor_s:.2f} s "
-         f"({floor_s * 1000 / RTT_MS:.1f} round trips) beyond the LAN deal")
+         f"at least {messages} x {RTT_MS / 2:.0f} ms = {floor_rtts * RTT_MS / 1000:.2f} s "
+         f"({floor_rtts:.1f} round trips) beyond the LAN deal")
     return {"internet_80ms_last_in_play_s": last_in_play,
             "internet_80ms_deal_messages": messages,
-            "internet_80ms_deal_floor_rtts": round(floor_s * 1000 / RTT_MS, 2)}
+            "internet_80ms_deal_floor_rtts": floor_rtts}
 
 
 def section(emit: Emit, quick: bool) -> dict[str, Any]:
